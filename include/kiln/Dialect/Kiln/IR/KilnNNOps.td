@@ -1,0 +1,138 @@
+//===- KilnNNOps.td - Neural-network ops --------------------*- tablegen -*-===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_DIALECT_KILN_IR_KILNNNOPS_TD
+#define KILN_DIALECT_KILN_IR_KILNNNOPS_TD
+
+include "kiln/Dialect/Kiln/IR/KilnOpBase.td"
+
+def Kiln_Conv2dOp : Kiln_Op<"conv2d", [Pure, Kiln_ComputeBound,
+    InferTypeOpAdaptor, Kiln_Diff]> {
+  let summary = "2-D convolution, NCHW input and OIHW weight";
+  let description = [{
+    `weight` is `[O, C / groups, KH, KW]`; `bias`, when present, is `[O]`.
+
+    ```mlir
+    %y = kiln.conv2d %x, %w stride [1, 1] padding [1, 1] dilation [1, 1] groups 1
+           : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x8x8xf32>
+    ```
+  }];
+  let arguments = (ins Kiln_FloatTensor:$input, Kiln_FloatTensor:$weight,
+                       Optional<Kiln_FloatTensor>:$bias,
+                       DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$padding,
+                       DenseI64ArrayAttr:$dilation, I64Attr:$groups);
+  let results = (outs Kiln_FloatTensor:$result);
+  let assemblyFormat = "$input `,` $weight (`,` $bias^)? `stride` $stride "
+                       "`padding` $padding `dilation` $dilation `groups` "
+                       "$groups attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition =
+      Kiln_InferWith<"::mlir::kiln::inferConv2d">.inferBody;
+}
+
+def Kiln_Conv1dOp : Kiln_Op<"conv1d", [Pure, Kiln_ComputeBound,
+    Kiln_Composite, InferTypeOpAdaptor]> {
+  let summary = "1-D convolution, NCL input and OIK weight (composite)";
+  let arguments = (ins Kiln_FloatTensor:$input, Kiln_FloatTensor:$weight,
+                       Optional<Kiln_FloatTensor>:$bias,
+                       DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$padding,
+                       DenseI64ArrayAttr:$dilation, I64Attr:$groups);
+  let results = (outs Kiln_FloatTensor:$result);
+  let assemblyFormat = "$input `,` $weight (`,` $bias^)? `stride` $stride "
+                       "`padding` $padding `dilation` $dilation `groups` "
+                       "$groups attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition =
+      Kiln_InferWith<"::mlir::kiln::inferConv1d">.inferBody;
+}
+
+class Kiln_Pool2dOp<string mnemonic, list<Trait> traits = []>
+    : Kiln_Op<mnemonic, !listconcat([Pure, Kiln_ComputeBound,
+                                     InferTypeOpAdaptor, Kiln_Diff], traits)> {
+  let results = (outs Kiln_FloatTensor:$result);
+  let extraClassDefinition =
+      Kiln_InferWith<"::mlir::kiln::inferPool2d">.inferBody;
+}
+
+def Kiln_MaxPool2dOp : Kiln_Pool2dOp<"max_pool2d"> {
+  let summary = "2-D max pooling over NCHW; padding counts as -inf";
+  let arguments = (ins Kiln_FloatTensor:$input, DenseI64ArrayAttr:$kernel,
+                       DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$padding);
+  let assemblyFormat = "$input `kernel` $kernel `stride` $stride `padding` "
+                       "$padding attr-dict `:` type($input) `->` type($result)";
+}
+
+def Kiln_AvgPool2dOp : Kiln_Pool2dOp<"avg_pool2d"> {
+  let summary = "2-D average pooling over NCHW";
+  let description = [{
+    With `count_include_pad` the divisor is the full window; without it,
+    only the in-bounds elements count.
+  }];
+  let arguments = (ins Kiln_FloatTensor:$input, DenseI64ArrayAttr:$kernel,
+                       DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$padding,
+                       UnitAttr:$count_include_pad);
+  let assemblyFormat = "$input `kernel` $kernel `stride` $stride `padding` "
+                       "$padding (`count_include_pad` $count_include_pad^)? "
+                       "attr-dict `:` type($input) `->` type($result)";
+}
+
+def Kiln_LayerNormOp : Kiln_Op<"layer_norm", [Pure, Kiln_ComputeBound,
+    Kiln_Composite, InferTypeOpAdaptor, AttrSizedOperandSegments]> {
+  let summary = "normalize over the last dim, then scale and shift (composite)";
+  let description = [{
+    `(x - mean) / sqrt(var + eps) * weight + bias`, with the biased variance.
+    `weight` and `bias` are optional 1-D tensors of the last dim's size.
+
+    ```mlir
+    %y = kiln.layer_norm %x, %g, %b eps 1.000000e-05 : (tensor<8x16xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<8x16xf32>
+    ```
+  }];
+  let arguments = (ins Kiln_FloatTensor:$input,
+                       Optional<Kiln_FloatTensor>:$weight,
+                       Optional<Kiln_FloatTensor>:$bias, F64Attr:$eps);
+  let results = (outs Kiln_FloatTensor:$result);
+  let assemblyFormat = "$input (`,` `weight` $weight^)? (`,` `bias` $bias^)? "
+                       "`eps` $eps attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition =
+      Kiln_InferWith<"::mlir::kiln::inferLayerNorm">.inferBody;
+}
+
+def Kiln_DropoutOp : Kiln_Op<"dropout", [Pure, Kiln_Elementwise,
+    Kiln_Composite, SameOperandsAndResultType, InferTypeOpInterface]> {
+  let summary = "zero elements with probability p, scale the rest by 1/(1-p)";
+  let description = [{
+    The mask comes from the counter-based generator with `seed`, so it is
+    the same on every backend and in the backward pass.
+
+    ```mlir
+    %y = kiln.dropout %x p = 1.000000e-01 seed = 3 : tensor<8xf32>
+    ```
+  }];
+  let arguments = (ins Kiln_FloatTensor:$input, F64Attr:$p, I64Attr:$seed);
+  let results = (outs Kiln_FloatTensor:$result);
+  let assemblyFormat =
+      "$input `p` `=` $p `seed` `=` $seed attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
+def Kiln_CrossEntropyOp : Kiln_Op<"cross_entropy", [Pure, Kiln_ComputeBound,
+    Kiln_Composite, InferTypeOpAdaptor]> {
+  let summary = "mean softmax cross-entropy of [N, C] logits and [N] labels";
+  let description = [{
+    `mean_n(logsumexp(logits[n]) - logits[n, labels[n]])`, a rank-0 result.
+
+    ```mlir
+    %l = kiln.cross_entropy %logits, %labels : (tensor<4x10xf32>, tensor<4xi64>) -> tensor<f32>
+    ```
+  }];
+  let arguments = (ins Kiln_FloatTensor:$logits, Kiln_IndexTensor:$labels);
+  let results = (outs Kiln_FloatTensor:$result);
+  let assemblyFormat = "$logits `,` $labels attr-dict `:` "
+                       "functional-type(operands, results)";
+  let extraClassDefinition =
+      Kiln_InferWith<"::mlir::kiln::inferCrossEntropy">.inferBody;
+}
+
+#endif // KILN_DIALECT_KILN_IR_KILNNNOPS_TD

@@ -1,0 +1,81 @@
+//===- KilnReductionOps.td - Reductions ---------------------*- tablegen -*-===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_DIALECT_KILN_IR_KILNREDUCTIONOPS_TD
+#define KILN_DIALECT_KILN_IR_KILNREDUCTIONOPS_TD
+
+include "kiln/Dialect/Kiln/IR/KilnOpBase.td"
+
+defvar Kiln_InferReduce = "::mlir::kiln::inferReduce";
+defvar Kiln_InferReduceBool = "::mlir::kiln::inferReduceBool";
+
+def Kiln_SumOp : Kiln_ReduceOp<"sum", Kiln_NumericTensor, Kiln_NumericTensor,
+    Kiln_InferReduce, [Kiln_ComputeBound, Kiln_Diff]> {
+  let summary = "sum over axes";
+  let description = [{
+    ```mlir
+    %s = kiln.sum %x [1] : tensor<2x3xf32> -> tensor<2xf32>
+    %k = kiln.sum %x [0, 1] keepdim : tensor<2x3xf32> -> tensor<1x1xf32>
+    ```
+  }];
+  let hasFolder = 1;
+}
+def Kiln_MeanOp : Kiln_ReduceOp<"mean", Kiln_FloatTensor, Kiln_FloatTensor,
+    Kiln_InferReduce, [Kiln_ComputeBound, Kiln_Composite]> {
+  let summary = "mean over axes (composite: sum times 1/count)";
+}
+def Kiln_ProdOp : Kiln_ReduceOp<"prod", Kiln_NumericTensor, Kiln_NumericTensor,
+    Kiln_InferReduce, [Kiln_ComputeBound, Kiln_Diff]> {
+  let summary = "product over axes";
+}
+def Kiln_ReduceMaxOp : Kiln_ReduceOp<"reduce_max", Kiln_NumericTensor,
+    Kiln_NumericTensor, Kiln_InferReduce, [Kiln_ComputeBound, Kiln_Diff]> {
+  let summary = "maximum over axes (NaN propagates)";
+}
+def Kiln_ReduceMinOp : Kiln_ReduceOp<"reduce_min", Kiln_NumericTensor,
+    Kiln_NumericTensor, Kiln_InferReduce, [Kiln_ComputeBound, Kiln_Diff]> {
+  let summary = "minimum over axes (NaN propagates)";
+}
+def Kiln_AnyOp : Kiln_ReduceOp<"any", Kiln_BoolTensor, Kiln_BoolTensor,
+    Kiln_InferReduceBool, [Kiln_ComputeBound]> {
+  let summary = "logical or over axes";
+}
+def Kiln_AllOp : Kiln_ReduceOp<"all", Kiln_BoolTensor, Kiln_BoolTensor,
+    Kiln_InferReduceBool, [Kiln_ComputeBound]> {
+  let summary = "logical and over axes";
+}
+
+def Kiln_ArgMaxOp : Kiln_ArgReduceOp<"argmax"> {
+  let summary = "index of the first maximum along an axis";
+}
+def Kiln_ArgMinOp : Kiln_ArgReduceOp<"argmin"> {
+  let summary = "index of the first minimum along an axis";
+}
+
+def Kiln_CumsumOp : Kiln_AxisOp<"cumsum", Kiln_NumericTensor,
+    [Kiln_ComputeBound, Kiln_Diff]> {
+  let summary = "inclusive running sum along an axis";
+}
+def Kiln_SoftmaxOp : Kiln_AxisOp<"softmax", Kiln_FloatTensor,
+    [Kiln_ComputeBound, Kiln_Composite]> {
+  let summary = "exp(x - max) / sum(exp(x - max)) along an axis (composite)";
+  let description = [{
+    ```mlir
+    %p = kiln.softmax %x axis = 1 : tensor<4x10xf32>
+    ```
+  }];
+}
+def Kiln_LogSoftmaxOp : Kiln_AxisOp<"log_softmax", Kiln_FloatTensor,
+    [Kiln_ComputeBound, Kiln_Composite]> {
+  let summary = "x - logsumexp(x) along an axis (composite)";
+}
+def Kiln_LogSumExpOp : Kiln_ReduceOp<"logsumexp", Kiln_FloatTensor,
+    Kiln_FloatTensor, Kiln_InferReduce, [Kiln_ComputeBound, Kiln_Composite]> {
+  let summary = "max + log(sum(exp(x - max))) over axes (composite)";
+}
+
+#endif // KILN_DIALECT_KILN_IR_KILNREDUCTIONOPS_TD

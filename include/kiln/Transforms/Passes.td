@@ -1,0 +1,40 @@
+//===- Passes.td - Kiln graph transformations ---------------*- tablegen -*-===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_TRANSFORMS_PASSES_TD
+#define KILN_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def KilnDecompose : Pass<"kiln-decompose"> {
+  let summary = "Rewrite composite kiln ops into primitive kiln ops";
+  let description = [{
+    Every op marked `Kiln_Composite` (softmax, log_softmax, logsumexp, mean,
+    silu, layer_norm, cross_entropy, dropout, conv1d, mask_fill, embedding)
+    becomes primitives that the backends and the fuser know. The max that
+    stabilizes softmax and logsumexp is wrapped in `kiln.detach`, because
+    the result does not depend on it and its gradient would be wasted work.
+
+    Before:
+    ```mlir
+    %y = kiln.softmax %x axis = 1 : tensor<4x10xf32>
+    ```
+    After:
+    ```mlir
+    %m = kiln.reduce_max %x [1] keepdim : tensor<4x10xf32> -> tensor<4x1xf32>
+    %d = kiln.detach %m : tensor<4x1xf32>
+    %s = kiln.sub %x, %d : (tensor<4x10xf32>, tensor<4x1xf32>) -> tensor<4x10xf32>
+    %e = kiln.exp %s : tensor<4x10xf32>
+    %t = kiln.sum %e [1] keepdim : tensor<4x10xf32> -> tensor<4x1xf32>
+    %r = kiln.recip %t : tensor<4x1xf32>
+    %y = kiln.mul %e, %r : (tensor<4x10xf32>, tensor<4x1xf32>) -> tensor<4x10xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
+#endif // KILN_TRANSFORMS_PASSES_TD

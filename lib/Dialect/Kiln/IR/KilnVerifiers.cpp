@@ -1,0 +1,251 @@
+//===- KilnVerifiers.cpp - Verifiers and builders of kiln ops -------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Rules that result-type inference does not already check: ops whose result
+// type is given (creation, cast, quantize) and per-op attribute ranges.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KilnInference.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::kiln;
+
+namespace {
+
+/// Dynamic result dims must each come with one index operand.
+LogicalResult verifyDynamicDims(Operation *op, RankedTensorType type,
+                                ValueRange dynamicDims) {
+  int64_t wanted = type.getNumDynamicDims();
+  if ((int64_t)dynamicDims.size() != wanted)
+    return op->emitOpError() << "result type " << type << " has " << wanted
+                             << " dynamic dims but " << dynamicDims.size()
+                             << " sizes were given";
+  return success();
+}
+
+/// Can `value` be stored exactly in `element`?
+LogicalResult verifyScalarFits(Operation *op, Type element, double value,
+                               StringRef what) {
+  if (element.isInteger(1)) {
+    if (value != 0.0 && value != 1.0)
+      return op->emitOpError() << what << " " << value
+                               << " is not a bool (0 or 1)";
+    return success();
+  }
+  if (auto it = llvm::dyn_cast<IntegerType>(element)) {
+    if (std::isnan(value) || value != std::trunc(value))
+      return op->emitOpError() << what << " " << value
+                               << " is not an integer, but the dtype is "
+                               << element;
+  }
+  return success();
+}
+
+LogicalResult verifyPoolAttrs(Operation *op, ArrayRef<int64_t> inputShape,
+                              ArrayRef<int64_t> kernel,
+                              ArrayRef<int64_t> stride,
+                              ArrayRef<int64_t> padding,
+                              RankedTensorType gradType) {
+  rules::Dims out;
+  if (std::string e = rules::pool2d(inputShape, kernel, stride, padding, out);
+      !e.empty())
+    return op->emitOpError() << e;
+  if (gradType.getShape() != ArrayRef<int64_t>(out))
+    return op->emitOpError()
+           << "gradient of shape " << rules::formatDims(gradType.getShape())
+           << " does not match the pooled shape " << rules::formatDims(out);
+  return success();
+}
+
+} // namespace
+
+LogicalResult ConstantOp::verify() {
+  auto type = llvm::dyn_cast<RankedTensorType>(getValue().getType());
+  if (!type || !llvm::isa<DenseElementsAttr>(getValue()))
+    return emitOpError() << "value must be a dense elements attribute";
+  return success();
+}
+
+LogicalResult FullOp::verify() {
+  auto type = getResult().getType();
+  if (failed(verifyDynamicDims(*this, type, getDynamicDims())))
+    return failure();
+  return verifyScalarFits(*this, type.getElementType(),
+                          getValue().convertToDouble(), "fill value");
+}
+
+LogicalResult ArangeOp::verify() {
+  auto type = getResult().getType();
+  if (type.getRank() != 1 || type.isDynamicDim(0))
+    return emitOpError() << "result must be a static 1-D tensor, got " << type;
+  if (getStep().convertToDouble() == 0.0)
+    return emitOpError() << "step must not be zero";
+  if (failed(verifyScalarFits(*this, type.getElementType(),
+                              getStart().convertToDouble(), "start")))
+    return failure();
+  return verifyScalarFits(*this, type.getElementType(),
+                          getStep().convertToDouble(), "step");
+}
+
+LogicalResult EyeOp::verify() {
+  auto type = getResult().getType();
+  if (type.getRank() != 2 || !type.hasStaticShape())
+    return emitOpError() << "result must be a static 2-D tensor, got " << type;
+  return success();
+}
+
+LogicalResult RandOp::verify() {
+  if (failed(verifyDynamicDims(*this, getResult().getType(), getDynamicDims())))
+    return failure();
+  if (!(getLow().convertToDouble() < getHigh().convertToDouble()))
+    return emitOpError() << "needs low < high, got ["
+                         << getLow().convertToDouble() << ", "
+                         << getHigh().convertToDouble() << ")";
+  return success();
+}
+
+LogicalResult RandnOp::verify() {
+  if (failed(verifyDynamicDims(*this, getResult().getType(), getDynamicDims())))
+    return failure();
+  if (!(getStd().convertToDouble() >= 0.0))
+    return emitOpError() << "standard deviation must be >= 0, got "
+                         << getStd().convertToDouble();
+  return success();
+}
+
+LogicalResult ClampOp::verify() {
+  if (getMin().convertToDouble() > getMax().convertToDouble())
+    return emitOpError() << "min " << getMin().convertToDouble()
+                         << " is greater than max "
+                         << getMax().convertToDouble();
+  return success();
+}
+
+void CastOp::build(OpBuilder &builder, OperationState &state, Value input,
+                   Type elementType) {
+  auto in = llvm::cast<RankedTensorType>(input.getType());
+  build(builder, state, RankedTensorType::get(in.getShape(), elementType),
+        input);
+}
+
+LogicalResult CastOp::verify() {
+  auto in = getInput().getType();
+  auto out = getResult().getType();
+  if (in.getShape() != out.getShape())
+    return emitOpError() << "changes the shape from "
+                         << rules::formatDims(in.getShape()) << " to "
+                         << rules::formatDims(out.getShape());
+  return success();
+}
+
+static LogicalResult verifyAxisOp(Operation *op, int64_t axis,
+                                  RankedTensorType type) {
+  if (std::string e = rules::checkAxis(axis, type.getRank()); !e.empty())
+    return op->emitOpError() << e;
+  return success();
+}
+LogicalResult CumsumOp::verify() {
+  return verifyAxisOp(*this, getAxis(), getInput().getType());
+}
+LogicalResult SoftmaxOp::verify() {
+  return verifyAxisOp(*this, getAxis(), getInput().getType());
+}
+LogicalResult LogSoftmaxOp::verify() {
+  return verifyAxisOp(*this, getAxis(), getInput().getType());
+}
+
+LogicalResult OneHotOp::verify() {
+  auto in = getIndices().getType();
+  auto out = getResult().getType();
+  if (out.getRank() != in.getRank() + 1 ||
+      out.getShape().drop_back() != in.getShape())
+    return emitOpError() << "result shape " << rules::formatDims(out.getShape())
+                         << " must be the indices shape "
+                         << rules::formatDims(in.getShape())
+                         << " plus a class dim";
+  if (out.isDynamicDim(out.getRank() - 1) || out.getShape().back() < 1)
+    return emitOpError() << "the class dim must be static and >= 1";
+  return success();
+}
+
+LogicalResult DropoutOp::verify() {
+  double p = getP().convertToDouble();
+  if (!(p >= 0.0 && p < 1.0))
+    return emitOpError() << "p must be in [0, 1), got " << p;
+  return success();
+}
+
+LogicalResult QuantizeOp::verify() {
+  auto in = getInput().getType();
+  auto out = llvm::cast<RankedTensorType>(getResult().getType());
+  if (in.getShape() != out.getShape())
+    return emitOpError() << "changes the shape from "
+                         << rules::formatDims(in.getShape()) << " to "
+                         << rules::formatDims(out.getShape());
+  return success();
+}
+
+LogicalResult DequantizeOp::verify() {
+  auto in = llvm::cast<RankedTensorType>(getInput().getType());
+  auto out = getResult().getType();
+  if (in.getShape() != out.getShape())
+    return emitOpError() << "changes the shape from "
+                         << rules::formatDims(in.getShape()) << " to "
+                         << rules::formatDims(out.getShape());
+  return success();
+}
+
+LogicalResult Conv2dBackwardInputOp::verify() {
+  auto input = getResult().getType();
+  auto weight = getWeight().getType();
+  rules::Dims out;
+  if (std::string e = rules::conv(input.getShape(), weight.getShape(),
+                                  nullptr, getStride(), getPadding(),
+                                  getDilation(), getGroups(), out);
+      !e.empty())
+    return emitOpError() << e;
+  if (getGrad().getType().getShape() != ArrayRef<int64_t>(out))
+    return emitOpError() << "gradient of shape "
+                         << rules::formatDims(getGrad().getType().getShape())
+                         << " does not match the convolution output "
+                         << rules::formatDims(out);
+  return success();
+}
+
+LogicalResult Conv2dBackwardWeightOp::verify() {
+  auto weight = getResult().getType();
+  auto input = getInput().getType();
+  rules::Dims out;
+  if (std::string e = rules::conv(input.getShape(), weight.getShape(),
+                                  nullptr, getStride(), getPadding(),
+                                  getDilation(), getGroups(), out);
+      !e.empty())
+    return emitOpError() << e;
+  if (getGrad().getType().getShape() != ArrayRef<int64_t>(out))
+    return emitOpError() << "gradient of shape "
+                         << rules::formatDims(getGrad().getType().getShape())
+                         << " does not match the convolution output "
+                         << rules::formatDims(out);
+  return success();
+}
+
+LogicalResult MaxPool2dBackwardOp::verify() {
+  if (getResult().getType() != getInput().getType())
+    return emitOpError() << "result must have the input's type";
+  return verifyPoolAttrs(*this, getInput().getType().getShape(), getKernel(),
+                         getStride(), getPadding(), getGrad().getType());
+}
+
+LogicalResult AvgPool2dBackwardOp::verify() {
+  if (getResult().getType() != getInput().getType())
+    return emitOpError() << "result must have the input's type";
+  return verifyPoolAttrs(*this, getInput().getType().getShape(), getKernel(),
+                         getStride(), getPadding(), getGrad().getType());
+}

@@ -1,0 +1,501 @@
+//===- ShapeRules.cpp - Shape rules of every kiln op ----------------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Support/ShapeRules.h"
+
+#include <algorithm>
+#include <sstream>
+
+using namespace kiln::rules;
+
+namespace {
+
+/// Streams pieces into one message.
+template <typename... Ts> std::string msg(const Ts &...parts) {
+  std::ostringstream os;
+  (os << ... << parts);
+  return os.str();
+}
+
+std::string fmt(DimsRef d) { return formatDims(d); }
+
+/// Output size of a strided window along one dim (conv and pooling).
+int64_t windowOut(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d) {
+  if (isDynamic(in))
+    return kDynamic;
+  int64_t span = d * (k - 1) + 1;
+  return (in + 2 * p - span) / s + 1;
+}
+
+std::string checkPositive(DimsRef vals, size_t n, const char *what,
+                          bool allowZero = false) {
+  if (vals.size() != n)
+    return msg(what, " needs ", n, " entries, got ", vals.size());
+  for (int64_t v : vals)
+    if (v < 0 || (!allowZero && v == 0))
+      return msg(what, " entries must be ", allowZero ? ">= 0" : "> 0",
+                 ", got ", fmt(vals));
+  return {};
+}
+
+} // namespace
+
+namespace kiln::rules {
+
+std::string formatDims(DimsRef dims) {
+  std::string s = "[";
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (i)
+      s += ", ";
+    s += isDynamic(dims[i]) ? std::string("?") : std::to_string(dims[i]);
+  }
+  return s + "]";
+}
+
+int64_t numElements(DimsRef dims) {
+  int64_t n = 1;
+  for (int64_t d : dims) {
+    if (isDynamic(d))
+      return kDynamic;
+    n *= d;
+  }
+  return n;
+}
+
+std::string checkAxis(int64_t axis, int64_t rank, const char *what) {
+  if (axis < 0 || axis >= rank)
+    return msg(what, " ", axis, " is out of range for rank ", rank);
+  return {};
+}
+
+std::string checkAxes(DimsRef axes, int64_t rank) {
+  std::vector<bool> seen(rank > 0 ? rank : 0, false);
+  for (int64_t a : axes) {
+    if (std::string e = checkAxis(a, rank); !e.empty())
+      return e;
+    if (seen[a])
+      return msg("axis ", a, " appears twice in ", fmt(axes));
+    seen[a] = true;
+  }
+  return {};
+}
+
+std::string broadcast(DimsRef a, DimsRef b, Dims &out) {
+  size_t rank = std::max(a.size(), b.size());
+  out.assign(rank, 1);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (da == 1) {
+      out[i] = db;
+    } else if (db == 1) {
+      out[i] = da;
+    } else if (isDynamic(da)) {
+      out[i] = db;
+    } else if (isDynamic(db) || da == db) {
+      out[i] = da;
+    } else {
+      return msg("cannot broadcast shapes ", fmt(a), " and ", fmt(b),
+                 " (dim ", i, ": ", da, " vs ", db, ")");
+    }
+  }
+  return {};
+}
+
+std::string reduce(DimsRef in, DimsRef axes, bool keepdim, Dims &out) {
+  if (axes.empty())
+    return "needs at least one axis";
+  if (std::string e = checkAxes(axes, in.size()); !e.empty())
+    return e;
+  out.clear();
+  for (size_t i = 0; i < in.size(); ++i) {
+    bool reduced = llvm::is_contained(axes, (int64_t)i);
+    if (!reduced)
+      out.push_back(in[i]);
+    else if (keepdim)
+      out.push_back(1);
+  }
+  return {};
+}
+
+std::string matmul(DimsRef a, DimsRef b, Dims &out) {
+  if (a.size() < 2 || b.size() < 2)
+    return msg("needs operands of rank >= 2, got ", fmt(a), " and ", fmt(b));
+  int64_t ka = a[a.size() - 1], kb = b[b.size() - 2];
+  if (!isDynamic(ka) && !isDynamic(kb) && ka != kb)
+    return msg("contraction dims differ: ", fmt(a), " x ", fmt(b), " (", ka,
+               " vs ", kb, ")");
+  Dims batch;
+  if (std::string e = broadcast(a.drop_back(2), b.drop_back(2), batch);
+      !e.empty())
+    return msg("batch dims: ", e);
+  out = batch;
+  out.push_back(a[a.size() - 2]);
+  out.push_back(b[b.size() - 1]);
+  return {};
+}
+
+std::string reshape(DimsRef in, DimsRef target, Dims &out) {
+  int64_t inferAt = -1;
+  int64_t known = 1;
+  for (size_t i = 0; i < target.size(); ++i) {
+    if (target[i] == -1) {
+      if (inferAt >= 0)
+        return msg("target shape ", fmt(target), " has more than one -1");
+      inferAt = i;
+    } else if (target[i] < 0) {
+      return msg("target shape ", fmt(target), " has a negative dim");
+    } else {
+      known *= target[i];
+    }
+  }
+  out.assign(target.begin(), target.end());
+  int64_t n = numElements(in);
+  if (isDynamic(n)) {
+    if (inferAt >= 0)
+      out[inferAt] = kDynamic;
+    return {};
+  }
+  if (inferAt >= 0) {
+    if (known == 0 || n % known != 0)
+      return msg("cannot reshape ", fmt(in), " (", n, " elements) to ",
+                 fmt(target));
+    out[inferAt] = n / known;
+  } else if (known != n) {
+    return msg("cannot reshape ", fmt(in), " (", n, " elements) to ",
+               fmt(target), " (", known, " elements)");
+  }
+  return {};
+}
+
+std::string permute(DimsRef in, DimsRef perm, Dims &out) {
+  if (perm.size() != in.size())
+    return msg("permutation ", fmt(perm), " does not match rank ", in.size());
+  if (std::string e = checkAxes(perm, in.size()); !e.empty())
+    return msg("permutation ", fmt(perm), " is invalid: ", e);
+  out.clear();
+  for (int64_t p : perm)
+    out.push_back(in[p]);
+  return {};
+}
+
+std::string expand(DimsRef in, DimsRef target, Dims &out) {
+  if (target.size() < in.size())
+    return msg("cannot expand ", fmt(in), " to the lower-rank ", fmt(target));
+  size_t lead = target.size() - in.size();
+  out.assign(target.begin(), target.end());
+  for (size_t i = 0; i < target.size(); ++i) {
+    int64_t t = target[i];
+    if (i < lead) {
+      if (t < 0)
+        return msg("new leading dim ", i, " of ", fmt(target),
+                   " must be given");
+      continue;
+    }
+    int64_t d = in[i - lead];
+    if (t == -1) {
+      out[i] = d;
+      continue;
+    }
+    if (t < 0)
+      return msg("target shape ", fmt(target), " has a negative dim");
+    if (d != 1 && !isDynamic(d) && d != t)
+      return msg("cannot expand ", fmt(in), " to ", fmt(target), " (dim ", i,
+                 ": ", d, " is neither 1 nor ", t, ")");
+  }
+  return {};
+}
+
+std::string slice(DimsRef in, DimsRef starts, DimsRef ends, DimsRef steps,
+                  Dims &out) {
+  size_t r = in.size();
+  if (starts.size() != r || ends.size() != r || steps.size() != r)
+    return msg("starts, ends and steps need one entry per dim (rank ", r,
+               "), got ", starts.size(), ", ", ends.size(), " and ",
+               steps.size());
+  out.clear();
+  for (size_t i = 0; i < r; ++i) {
+    if (steps[i] < 1)
+      return msg("step ", steps[i], " of dim ", i, " must be >= 1");
+    if (starts[i] < 0 || ends[i] < starts[i])
+      return msg("slice [", starts[i], ", ", ends[i], ") of dim ", i,
+                 " is invalid");
+    if (isDynamic(in[i])) {
+      out.push_back(kDynamic);
+      continue;
+    }
+    int64_t end = std::min(ends[i], in[i]);
+    if (starts[i] > in[i])
+      return msg("slice start ", starts[i], " is past dim ", i, " of size ",
+                 in[i]);
+    int64_t len = end > starts[i] ? (end - starts[i] + steps[i] - 1) / steps[i]
+                                  : 0;
+    out.push_back(len);
+  }
+  return {};
+}
+
+std::string sliceAssign(DimsRef dest, DimsRef value, DimsRef starts,
+                        DimsRef ends, DimsRef steps) {
+  Dims region;
+  if (std::string e = slice(dest, starts, ends, steps, region); !e.empty())
+    return e;
+  if (region.size() != value.size())
+    return msg("value of shape ", fmt(value), " does not fit slice ",
+               fmt(region));
+  for (size_t i = 0; i < region.size(); ++i)
+    if (!isDynamic(region[i]) && !isDynamic(value[i]) && region[i] != value[i])
+      return msg("value of shape ", fmt(value), " does not fit slice ",
+                 fmt(region));
+  return {};
+}
+
+std::string concat(llvm::ArrayRef<DimsRef> ins, int64_t axis, Dims &out) {
+  if (ins.empty())
+    return "needs at least one input";
+  DimsRef first = ins.front();
+  if (std::string e = checkAxis(axis, first.size()); !e.empty())
+    return e;
+  out.assign(first.begin(), first.end());
+  for (size_t k = 1; k < ins.size(); ++k) {
+    DimsRef d = ins[k];
+    if (d.size() != first.size())
+      return msg("input ", k, " of shape ", fmt(d), " has a different rank from ",
+                 fmt(first));
+    for (size_t i = 0; i < d.size(); ++i) {
+      if ((int64_t)i == axis) {
+        out[i] = isDynamic(out[i]) || isDynamic(d[i]) ? kDynamic
+                                                      : out[i] + d[i];
+      } else if (!isDynamic(d[i]) && !isDynamic(out[i]) && d[i] != out[i]) {
+        return msg("input ", k, " of shape ", fmt(d), " does not match ",
+                   fmt(first), " outside axis ", axis);
+      }
+    }
+  }
+  return {};
+}
+
+std::string split(DimsRef in, DimsRef sizes, int64_t axis,
+                  std::vector<Dims> &outs) {
+  if (std::string e = checkAxis(axis, in.size()); !e.empty())
+    return e;
+  if (sizes.empty())
+    return "needs at least one piece";
+  int64_t total = 0;
+  for (int64_t s : sizes) {
+    if (s < 0)
+      return msg("piece sizes ", fmt(sizes), " must be >= 0");
+    total += s;
+  }
+  if (!isDynamic(in[axis]) && total != in[axis])
+    return msg("piece sizes ", fmt(sizes), " add up to ", total,
+               ", not dim ", axis, " of ", fmt(in));
+  outs.clear();
+  for (int64_t s : sizes) {
+    Dims d(in.begin(), in.end());
+    d[axis] = s;
+    outs.push_back(d);
+  }
+  return {};
+}
+
+std::string squeeze(DimsRef in, DimsRef axes, Dims &out) {
+  if (std::string e = checkAxes(axes, in.size()); !e.empty())
+    return e;
+  out.clear();
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (!llvm::is_contained(axes, (int64_t)i)) {
+      out.push_back(in[i]);
+      continue;
+    }
+    if (in[i] != 1)
+      return msg("cannot squeeze dim ", i, " of ", fmt(in),
+                 ": its size is not 1");
+  }
+  return {};
+}
+
+std::string unsqueeze(DimsRef in, DimsRef axes, Dims &out) {
+  int64_t rank = in.size() + axes.size();
+  if (std::string e = checkAxes(axes, rank); !e.empty())
+    return e;
+  out.clear();
+  size_t next = 0;
+  for (int64_t i = 0; i < rank; ++i)
+    out.push_back(llvm::is_contained(axes, i) ? 1 : in[next++]);
+  return {};
+}
+
+std::string repeat(DimsRef in, DimsRef repeats, Dims &out) {
+  if (repeats.size() != in.size())
+    return msg("repeats ", fmt(repeats), " need one entry per dim of ",
+               fmt(in));
+  out.clear();
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (repeats[i] < 1)
+      return msg("repeats ", fmt(repeats), " must be >= 1");
+    out.push_back(isDynamic(in[i]) ? kDynamic : in[i] * repeats[i]);
+  }
+  return {};
+}
+
+std::string pad(DimsRef in, DimsRef low, DimsRef high, Dims &out) {
+  if (std::string e = checkPositive(low, in.size(), "low padding", true);
+      !e.empty())
+    return e;
+  if (std::string e = checkPositive(high, in.size(), "high padding", true);
+      !e.empty())
+    return e;
+  out.clear();
+  for (size_t i = 0; i < in.size(); ++i)
+    out.push_back(isDynamic(in[i]) ? kDynamic : in[i] + low[i] + high[i]);
+  return {};
+}
+
+std::string gather(DimsRef in, DimsRef indices, int64_t axis, Dims &out) {
+  if (std::string e = checkAxis(axis, in.size()); !e.empty())
+    return e;
+  if (indices.size() != in.size())
+    return msg("indices of shape ", fmt(indices),
+               " must have the input's rank ", in.size());
+  for (size_t i = 0; i < in.size(); ++i)
+    if ((int64_t)i != axis && !isDynamic(in[i]) && !isDynamic(indices[i]) &&
+        indices[i] > in[i])
+      return msg("indices of shape ", fmt(indices), " exceed input ", fmt(in),
+                 " in dim ", i);
+  out.assign(indices.begin(), indices.end());
+  return {};
+}
+
+std::string scatterAdd(DimsRef in, DimsRef indices, DimsRef updates,
+                       int64_t axis) {
+  Dims unused;
+  if (std::string e = gather(in, indices, axis, unused); !e.empty())
+    return e;
+  if (indices.size() != updates.size())
+    return msg("updates of shape ", fmt(updates),
+               " must match indices of shape ", fmt(indices));
+  for (size_t i = 0; i < indices.size(); ++i)
+    if (!isDynamic(indices[i]) && !isDynamic(updates[i]) &&
+        indices[i] != updates[i])
+      return msg("updates of shape ", fmt(updates),
+                 " must match indices of shape ", fmt(indices));
+  return {};
+}
+
+std::string indexSelect(DimsRef in, DimsRef indices, int64_t axis, Dims &out) {
+  if (std::string e = checkAxis(axis, in.size()); !e.empty())
+    return e;
+  if (indices.size() != 1)
+    return msg("indices must be 1-D, got ", fmt(indices));
+  out.assign(in.begin(), in.end());
+  out[axis] = indices[0];
+  return {};
+}
+
+std::string embedding(DimsRef weight, DimsRef indices, Dims &out) {
+  if (weight.size() != 2)
+    return msg("weight must be [vocab, dim], got ", fmt(weight));
+  out.assign(indices.begin(), indices.end());
+  out.push_back(weight[1]);
+  return {};
+}
+
+std::string conv(DimsRef in, DimsRef weight, const DimsRef *bias,
+                 DimsRef stride, DimsRef padding, DimsRef dilation,
+                 int64_t groups, Dims &out) {
+  size_t sp = stride.size();
+  size_t rank = sp + 2;
+  if (in.size() != rank)
+    return msg("input must have rank ", rank, " (N, C, spatial...), got ",
+               fmt(in));
+  if (weight.size() != rank)
+    return msg("weight must have rank ", rank, " (O, C/groups, kernel...), got ",
+               fmt(weight));
+  if (std::string e = checkPositive(stride, sp, "stride"); !e.empty())
+    return e;
+  if (std::string e = checkPositive(padding, sp, "padding", true); !e.empty())
+    return e;
+  if (std::string e = checkPositive(dilation, sp, "dilation"); !e.empty())
+    return e;
+  if (groups < 1)
+    return msg("groups must be >= 1, got ", groups);
+  int64_t c = in[1], o = weight[0];
+  if (!isDynamic(c) && c % groups != 0)
+    return msg("input channels ", c, " are not divisible by groups ", groups);
+  if (!isDynamic(o) && o % groups != 0)
+    return msg("output channels ", o, " are not divisible by groups ", groups);
+  if (!isDynamic(c) && !isDynamic(weight[1]) && weight[1] * groups != c)
+    return msg("weight ", fmt(weight), " expects ", weight[1] * groups,
+               " input channels, input ", fmt(in), " has ", c);
+  if (bias && (bias->size() != 1 ||
+               (!isDynamic((*bias)[0]) && !isDynamic(o) && (*bias)[0] != o)))
+    return msg("bias of shape ", fmt(*bias), " must be [", o, "]");
+  out.assign({in[0], o});
+  for (size_t i = 0; i < sp; ++i) {
+    int64_t k = weight[2 + i];
+    int64_t n = windowOut(in[2 + i], k, stride[i], padding[i], dilation[i]);
+    if (!isDynamic(n) && n < 1)
+      return msg("kernel ", fmt(weight.drop_front(2)),
+                 " does not fit the padded input ", fmt(in));
+    out.push_back(n);
+  }
+  return {};
+}
+
+std::string pool2d(DimsRef in, DimsRef kernel, DimsRef stride,
+                   DimsRef padding, Dims &out) {
+  if (in.size() != 4)
+    return msg("input must be NCHW (rank 4), got ", fmt(in));
+  if (std::string e = checkPositive(kernel, 2, "kernel"); !e.empty())
+    return e;
+  if (std::string e = checkPositive(stride, 2, "stride"); !e.empty())
+    return e;
+  if (std::string e = checkPositive(padding, 2, "padding", true); !e.empty())
+    return e;
+  for (int i = 0; i < 2; ++i)
+    if (padding[i] * 2 > kernel[i])
+      return msg("padding ", fmt(padding), " exceeds half the kernel ",
+                 fmt(kernel));
+  out.assign({in[0], in[1]});
+  for (int i = 0; i < 2; ++i) {
+    int64_t n = windowOut(in[2 + i], kernel[i], stride[i], padding[i], 1);
+    if (!isDynamic(n) && n < 1)
+      return msg("kernel ", fmt(kernel), " does not fit the input ", fmt(in));
+    out.push_back(n);
+  }
+  return {};
+}
+
+std::string layerNorm(DimsRef in, const DimsRef *weight, const DimsRef *bias) {
+  if (in.empty())
+    return "input must have rank >= 1";
+  int64_t d = in.back();
+  for (const DimsRef *p : {weight, bias}) {
+    if (!p)
+      continue;
+    const char *what = p == weight ? "weight" : "bias";
+    if (p->size() != 1 ||
+        (!isDynamic((*p)[0]) && !isDynamic(d) && (*p)[0] != d))
+      return msg(what, " of shape ", fmt(*p), " must be ", formatDims({d}));
+  }
+  return {};
+}
+
+std::string crossEntropy(DimsRef logits, DimsRef labels, Dims &out) {
+  if (logits.size() != 2)
+    return msg("logits must be [N, C], got ", fmt(logits));
+  if (labels.size() != 1)
+    return msg("labels must be [N], got ", fmt(labels));
+  if (!isDynamic(logits[0]) && !isDynamic(labels[0]) && logits[0] != labels[0])
+    return msg("logits ", fmt(logits), " and labels ", fmt(labels),
+               " disagree on N");
+  out.clear();
+  return {};
+}
+
+} // namespace kiln::rules
