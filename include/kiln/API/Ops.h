@@ -1,0 +1,197 @@
+//===- Ops.h - Every op of the op set as a free function --------*- C++ -*-===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Each function records one node and returns at once. Shapes, axes and
+// dtypes are checked here, so a mistake throws kiln::Error on the line that
+// wrote it. Axes may be negative (counted from the end). Scalars take the
+// dtype of the tensor they meet and are passed to kernels as arguments, so
+// `x * 0.1` and `x * 0.2` share one compiled kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_API_OPS_H
+#define KILN_API_OPS_H
+
+#include "kiln/API/Tensor.h"
+
+namespace kiln {
+
+using Tensor = DispatchTensor;
+
+// Elementwise unary.
+Tensor neg(const Tensor &x);
+Tensor abs(const Tensor &x);
+Tensor exp(const Tensor &x);
+Tensor log(const Tensor &x);
+Tensor log1p(const Tensor &x);
+Tensor sqrt(const Tensor &x);
+Tensor rsqrt(const Tensor &x);
+Tensor recip(const Tensor &x);
+Tensor sin(const Tensor &x);
+Tensor cos(const Tensor &x);
+Tensor tanh(const Tensor &x);
+Tensor sigmoid(const Tensor &x);
+Tensor erf(const Tensor &x);
+Tensor relu(const Tensor &x);
+/// Exact gelu, or the tanh approximation when `tanhApprox`.
+Tensor gelu(const Tensor &x, bool tanhApprox = false);
+Tensor silu(const Tensor &x);
+Tensor floor(const Tensor &x);
+Tensor ceil(const Tensor &x);
+Tensor round(const Tensor &x);
+Tensor sign(const Tensor &x);
+Tensor clamp(const Tensor &x, double min, double max);
+Tensor isNan(const Tensor &x);
+Tensor logicalNot(const Tensor &x);
+
+// Elementwise binary, with numpy broadcasting.
+Tensor add(const Tensor &x, const Tensor &y);
+Tensor sub(const Tensor &x, const Tensor &y);
+Tensor mul(const Tensor &x, const Tensor &y);
+Tensor div(const Tensor &x, const Tensor &y);
+Tensor pow(const Tensor &x, const Tensor &y);
+Tensor maximum(const Tensor &x, const Tensor &y);
+Tensor minimum(const Tensor &x, const Tensor &y);
+Tensor rem(const Tensor &x, const Tensor &y);
+Tensor atan2(const Tensor &y, const Tensor &x);
+Tensor pow(const Tensor &x, double y);
+
+// Comparison and logic (results are bool).
+Tensor eq(const Tensor &x, const Tensor &y);
+Tensor ne(const Tensor &x, const Tensor &y);
+Tensor lt(const Tensor &x, const Tensor &y);
+Tensor le(const Tensor &x, const Tensor &y);
+Tensor gt(const Tensor &x, const Tensor &y);
+Tensor ge(const Tensor &x, const Tensor &y);
+Tensor logicalAnd(const Tensor &x, const Tensor &y);
+Tensor logicalOr(const Tensor &x, const Tensor &y);
+/// cond ? x : y, with three-way broadcasting.
+Tensor where(const Tensor &cond, const Tensor &x, const Tensor &y);
+Tensor where(const Tensor &cond, const Tensor &x, double y);
+Tensor cast(const Tensor &x, DType dtype);
+
+// Reductions. An empty axis list reduces every axis.
+Tensor sum(const Tensor &x, std::vector<int64_t> axes = {},
+           bool keepdim = false);
+Tensor mean(const Tensor &x, std::vector<int64_t> axes = {},
+            bool keepdim = false);
+Tensor prod(const Tensor &x, std::vector<int64_t> axes = {},
+            bool keepdim = false);
+Tensor max(const Tensor &x, std::vector<int64_t> axes = {},
+           bool keepdim = false);
+Tensor min(const Tensor &x, std::vector<int64_t> axes = {},
+           bool keepdim = false);
+Tensor any(const Tensor &x, std::vector<int64_t> axes = {},
+           bool keepdim = false);
+Tensor all(const Tensor &x, std::vector<int64_t> axes = {},
+           bool keepdim = false);
+Tensor argmax(const Tensor &x, int64_t axis, bool keepdim = false);
+Tensor argmin(const Tensor &x, int64_t axis, bool keepdim = false);
+Tensor cumsum(const Tensor &x, int64_t axis);
+Tensor softmax(const Tensor &x, int64_t axis = -1);
+Tensor logSoftmax(const Tensor &x, int64_t axis = -1);
+Tensor logsumexp(const Tensor &x, std::vector<int64_t> axes = {},
+                 bool keepdim = false);
+
+// Linear algebra: batched, broadcasting matmul of rank >= 2 operands (a
+// 1-D operand is treated as a row or column vector, as in numpy).
+Tensor matmul(const Tensor &a, const Tensor &b);
+
+// Shape. `reshape` takes one -1 to infer a dim; `expand` takes -1 to keep
+// one. Slices take start/end/step per dim; end is clamped to the dim.
+Tensor reshape(const Tensor &x, Shape shape);
+Tensor permute(const Tensor &x, std::vector<int64_t> dims);
+Tensor transpose(const Tensor &x, int64_t d0, int64_t d1);
+Tensor expand(const Tensor &x, Shape shape);
+Tensor slice(const Tensor &x, std::vector<int64_t> starts,
+             std::vector<int64_t> ends, std::vector<int64_t> steps = {});
+Tensor sliceAssign(const Tensor &dest, const Tensor &value,
+                   std::vector<int64_t> starts, std::vector<int64_t> ends,
+                   std::vector<int64_t> steps = {});
+Tensor concat(const std::vector<Tensor> &xs, int64_t axis);
+std::vector<Tensor> split(const Tensor &x, std::vector<int64_t> sizes,
+                          int64_t axis);
+Tensor squeeze(const Tensor &x, std::vector<int64_t> axes);
+Tensor unsqueeze(const Tensor &x, std::vector<int64_t> axes);
+Tensor flip(const Tensor &x, std::vector<int64_t> axes);
+Tensor repeat(const Tensor &x, std::vector<int64_t> repeats);
+Tensor pad(const Tensor &x, std::vector<int64_t> low, std::vector<int64_t> high,
+           double value = 0.0);
+
+// Indexing. Index tensors are i64 or i32.
+Tensor gather(const Tensor &x, int64_t axis, const Tensor &indices);
+Tensor scatterAdd(const Tensor &x, int64_t axis, const Tensor &indices,
+                  const Tensor &updates);
+Tensor indexSelect(const Tensor &x, int64_t axis, const Tensor &indices);
+Tensor maskFill(const Tensor &x, const Tensor &mask, double value);
+Tensor oneHot(const Tensor &indices, int64_t numClasses,
+              DType dtype = DType::F32);
+Tensor embedding(const Tensor &weight, const Tensor &indices);
+
+// Neural-network ops (NCHW / NCL layouts).
+struct ConvOptions {
+  std::vector<int64_t> stride, padding, dilation; ///< default 1, 0, 1
+  int64_t groups = 1;
+};
+Tensor conv2d(const Tensor &x, const Tensor &weight,
+              const std::optional<Tensor> &bias = std::nullopt,
+              ConvOptions options = {});
+Tensor conv1d(const Tensor &x, const Tensor &weight,
+              const std::optional<Tensor> &bias = std::nullopt,
+              ConvOptions options = {});
+Tensor maxPool2d(const Tensor &x, std::vector<int64_t> kernel,
+                 std::vector<int64_t> stride = {},
+                 std::vector<int64_t> padding = {0, 0});
+Tensor avgPool2d(const Tensor &x, std::vector<int64_t> kernel,
+                 std::vector<int64_t> stride = {},
+                 std::vector<int64_t> padding = {0, 0},
+                 bool countIncludePad = true);
+Tensor layerNorm(const Tensor &x, const std::optional<Tensor> &weight,
+                 const std::optional<Tensor> &bias, double eps = 1e-5);
+Tensor dropout(const Tensor &x, double p, uint64_t seed);
+/// Mean softmax cross-entropy of [N, C] logits and [N] class indices.
+Tensor crossEntropy(const Tensor &logits, const Tensor &labels);
+
+// Quantization.
+Tensor quantize(const Tensor &x, QuantScheme scheme);
+Tensor dequantize(const Tensor &q, DType dtype = DType::F32);
+
+// Operators. A scalar takes the dtype of the tensor it meets.
+Tensor operator-(const Tensor &x);
+Tensor operator+(const Tensor &x, const Tensor &y);
+Tensor operator-(const Tensor &x, const Tensor &y);
+Tensor operator*(const Tensor &x, const Tensor &y);
+Tensor operator/(const Tensor &x, const Tensor &y);
+Tensor operator%(const Tensor &x, const Tensor &y);
+Tensor operator+(const Tensor &x, double y);
+Tensor operator-(const Tensor &x, double y);
+Tensor operator*(const Tensor &x, double y);
+Tensor operator/(const Tensor &x, double y);
+Tensor operator%(const Tensor &x, double y);
+Tensor operator+(double x, const Tensor &y);
+Tensor operator-(double x, const Tensor &y);
+Tensor operator*(double x, const Tensor &y);
+Tensor operator/(double x, const Tensor &y);
+Tensor operator==(const Tensor &x, const Tensor &y);
+Tensor operator!=(const Tensor &x, const Tensor &y);
+Tensor operator<(const Tensor &x, const Tensor &y);
+Tensor operator<=(const Tensor &x, const Tensor &y);
+Tensor operator>(const Tensor &x, const Tensor &y);
+Tensor operator>=(const Tensor &x, const Tensor &y);
+Tensor operator==(const Tensor &x, double y);
+Tensor operator!=(const Tensor &x, double y);
+Tensor operator<(const Tensor &x, double y);
+Tensor operator<=(const Tensor &x, double y);
+Tensor operator>(const Tensor &x, double y);
+Tensor operator>=(const Tensor &x, double y);
+Tensor operator&(const Tensor &x, const Tensor &y);
+Tensor operator|(const Tensor &x, const Tensor &y);
+Tensor operator!(const Tensor &x);
+
+} // namespace kiln
+
+#endif // KILN_API_OPS_H

@@ -1,0 +1,157 @@
+//===- Compile.cpp - From a subgraph to an executable ---------------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Compile.h"
+#include "kiln/Dialect/Kiln/IR/KilnOps.h"
+#include "kiln/Runtime/MLIRContext.h"
+#include "kiln/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <unordered_map>
+
+using namespace kiln;
+using namespace kiln::detail;
+
+namespace {
+
+/// Builds func @main from a subgraph: one argument per leaf, one result per
+/// target, one kiln op per pending node.
+mlir::OwningOpRef<mlir::ModuleOp> buildModule(mlir::MLIRContext &ctx,
+                                              const Subgraph &g) {
+  mlir::OpBuilder b(&ctx);
+  mlir::Location loc = b.getUnknownLoc();
+  auto module = mlir::ModuleOp::create(loc);
+
+  llvm::SmallVector<mlir::Type> argTypes, resultTypes;
+  for (const NodePtr &l : g.leaves)
+    argTypes.push_back(tensorTypeOf(ctx, l->dtype, l->shape));
+  for (const NodePtr &t : g.targets)
+    resultTypes.push_back(tensorTypeOf(ctx, t->dtype, t->shape));
+
+  b.setInsertionPointToEnd(module.getBody());
+  auto func = mlir::func::FuncOp::create(
+      b, loc, "main", b.getFunctionType(argTypes, resultTypes));
+  mlir::Block *body = func.addEntryBlock();
+  b.setInsertionPointToEnd(body);
+
+  std::unordered_map<const Node *, mlir::Value> values;
+  for (size_t i = 0; i < g.leaves.size(); ++i)
+    values[g.leaves[i].get()] = body->getArgument(i);
+
+  for (const NodePtr &n : g.nodes) {
+    mlir::OperationState state(loc, n->op);
+    for (const NodePtr &in : n->inputs)
+      state.addOperands(values.at(in.get()));
+    for (const NodeAttr &a : n->attrs) {
+      mlir::Attribute attr;
+      switch (a.kind) {
+      case NodeAttr::Kind::I64:
+        attr = b.getI64IntegerAttr(a.i);
+        break;
+      case NodeAttr::Kind::F64:
+        attr = b.getF64FloatAttr(a.f);
+        break;
+      case NodeAttr::Kind::I64Array:
+        attr = b.getDenseI64ArrayAttr(a.ints);
+        break;
+      case NodeAttr::Kind::I32Array: {
+        llvm::SmallVector<int32_t> v(a.ints.begin(), a.ints.end());
+        attr = b.getDenseI32ArrayAttr(v);
+        break;
+      }
+      case NodeAttr::Kind::Unit:
+        attr = b.getUnitAttr();
+        break;
+      case NodeAttr::Kind::Enum:
+        attr = b.getI32IntegerAttr(static_cast<int32_t>(a.i));
+        break;
+      }
+      state.addAttribute(a.name, attr);
+    }
+    state.addTypes(tensorTypeOf(ctx, n->dtype, n->shape));
+    mlir::Operation *op = b.create(state);
+    values[n.get()] = op->getResult(0);
+  }
+
+  llvm::SmallVector<mlir::Value> results;
+  for (const NodePtr &t : g.targets)
+    results.push_back(values.at(t.get()));
+  mlir::func::ReturnOp::create(b, loc, results);
+  return module;
+}
+
+/// Collects diagnostics so that a failure can name them in the error.
+struct DiagnosticCollector {
+  explicit DiagnosticCollector(mlir::MLIRContext &ctx)
+      : handler(&ctx, [this](mlir::Diagnostic &d) {
+          llvm::raw_string_ostream os(text);
+          os << d << "\n";
+          return mlir::success();
+        }) {}
+  std::string text;
+  mlir::ScopedDiagnosticHandler handler;
+};
+
+double msSince(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - t)
+      .count();
+}
+
+} // namespace
+
+std::string kiln::detail::printSubgraph(const Subgraph &g) {
+  auto ctx = createContext();
+  auto module = buildModule(*ctx, g);
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  module->print(os);
+  return s;
+}
+
+std::unique_ptr<Executable> kiln::detail::compileSubgraph(const Subgraph &g,
+                                                          Backend &backend) {
+  auto start = std::chrono::steady_clock::now();
+  auto ctx = createContext();
+  DiagnosticCollector diags(*ctx);
+  auto module = buildModule(*ctx, g);
+  if (mlir::failed(mlir::verify(*module)))
+    throw Error("internal error: the recorded graph does not verify:\n" +
+                diags.text);
+
+  mlir::PassManager pm(ctx.get());
+  pm.addPass(mlir::kiln::createKilnDecompose());
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(mlir::createCSEPass());
+  std::string extra = backend.pipeline();
+  if (!extra.empty() && mlir::failed(mlir::parsePassPipeline(extra, pm)))
+    throw Error("internal error: bad pipeline for " + backend.name() + ": " +
+                extra);
+  if (mlir::failed(pm.run(*module)))
+    throw Error("internal error: graph passes failed:\n" + diags.text);
+  double passMs = msSince(start);
+
+  std::unique_ptr<Executable> exe = backend.compile(*module);
+  if (logEnabled("compile"))
+    std::fprintf(stderr,
+                 "kiln: compiled a %zu-op graph for %s: %lld kernels, "
+                 "%.2f ms in passes, %.2f ms total\n",
+                 g.nodes.size(), backend.name().c_str(),
+                 static_cast<long long>(exe->kernelCount()), passMs,
+                 msSince(start));
+  return exe;
+}

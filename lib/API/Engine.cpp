@@ -1,0 +1,316 @@
+//===- Engine.cpp - Materializing pending graphs --------------------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Runtime/Engine.h"
+#include "Compile.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <sstream>
+#include <unordered_map>
+#include <unordered_set>
+
+using namespace kiln;
+using namespace kiln::detail;
+
+bool kiln::detail::logEnabled(const char *topic) {
+  static const std::string value = [] {
+    const char *v = std::getenv("KILN_LOG");
+    return std::string(v ? v : "");
+  }();
+  if (value.empty())
+    return false;
+  if (value == "all")
+    return true;
+  std::stringstream ss(value);
+  std::string item;
+  while (std::getline(ss, item, ','))
+    if (item == topic)
+      return true;
+  return false;
+}
+
+Subgraph kiln::detail::collectSubgraph(const std::vector<NodePtr> &targets) {
+  Subgraph g;
+  g.targets = targets;
+  if (!targets.empty()) {
+    g.device = targets.front()->device;
+    g.deviceIndex = targets.front()->deviceIndex;
+  }
+  std::unordered_set<Node *> visited;
+  // Iterative post-order so that deep graphs cannot overflow the stack.
+  std::vector<std::pair<NodePtr, size_t>> stack;
+  auto visit = [&](const NodePtr &root) {
+    if (!visited.insert(root.get()).second)
+      return;
+    if (!root->isPending()) {
+      g.leaves.push_back(root);
+      return;
+    }
+    stack.push_back({root, 0});
+    while (!stack.empty()) {
+      Node *node = stack.back().first.get();
+      size_t next = stack.back().second++;
+      if (next == node->inputs.size()) {
+        g.nodes.push_back(std::move(stack.back().first));
+        stack.pop_back();
+        continue;
+      }
+      const NodePtr &in = node->inputs[next];
+      if (!visited.insert(in.get()).second)
+        continue;
+      if (in->isPending())
+        stack.push_back({in, 0});
+      else
+        g.leaves.push_back(in);
+    }
+  };
+  for (const NodePtr &t : targets)
+    visit(t);
+  return g;
+}
+
+namespace {
+
+void appendShape(std::string &s, const std::vector<int64_t> &shape) {
+  s += '[';
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i)
+      s += ',';
+    s += std::to_string(shape[i]);
+  }
+  s += ']';
+}
+
+} // namespace
+
+std::string kiln::detail::structuralKey(const Subgraph &g) {
+  std::unordered_map<const Node *, std::string> names;
+  std::string key;
+  key.reserve(64 * (g.nodes.size() + g.leaves.size()) + 32);
+  key += "dev=";
+  key += std::to_string(static_cast<int>(g.device));
+  key += ':';
+  key += std::to_string(g.deviceIndex);
+  key += ';';
+  for (size_t i = 0; i < g.leaves.size(); ++i) {
+    const Node &l = *g.leaves[i];
+    names[&l] = "a" + std::to_string(i);
+    key += l.dtype.str();
+    appendShape(key, l.shape);
+    key += l.buffer->isContiguous() ? 'c' : 's';
+    if (l.checkpointing)
+      key += l.checkpointing->str();
+    if (l.requiresGrad)
+      key += 'g';
+    key += ';';
+  }
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const Node &n = *g.nodes[i];
+    names[&n] = "n" + std::to_string(i);
+    key += n.op;
+    key += '(';
+    for (const NodePtr &in : n.inputs) {
+      key += names[in.get()];
+      key += ',';
+    }
+    key += ')';
+    for (const NodeAttr &a : n.attrs) {
+      key += a.name;
+      key += '=';
+      switch (a.kind) {
+      case NodeAttr::Kind::I64:
+      case NodeAttr::Kind::Enum:
+        key += std::to_string(a.i);
+        break;
+      case NodeAttr::Kind::F64: {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.17g", a.f);
+        key += buf;
+        break;
+      }
+      case NodeAttr::Kind::I64Array:
+      case NodeAttr::Kind::I32Array:
+        appendShape(key, a.ints);
+        break;
+      case NodeAttr::Kind::Unit:
+        key += 'u';
+        break;
+      }
+      key += ',';
+    }
+    key += n.dtype.str();
+    appendShape(key, n.shape);
+    if (n.checkpointing)
+      key += n.checkpointing->str();
+    if (n.resultIndex)
+      key += "#" + std::to_string(n.resultIndex);
+    key += ';';
+  }
+  key += "->";
+  for (const NodePtr &t : g.targets) {
+    key += names[t.get()];
+    key += ',';
+  }
+  return key;
+}
+
+namespace {
+
+/// Executables of every backend, keyed by backend and structural key.
+class ExecutableCache {
+public:
+  static ExecutableCache &get() {
+    static ExecutableCache cache;
+    return cache;
+  }
+
+  std::shared_ptr<Executable> lookup(const std::string &key) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = map_.find(key);
+    return it == map_.end() ? nullptr : it->second;
+  }
+
+  std::shared_ptr<Executable> insert(const std::string &key,
+                                     std::shared_ptr<Executable> exe) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto [it, inserted] = map_.emplace(key, std::move(exe));
+    return it->second;
+  }
+
+private:
+  std::mutex mu_;
+  std::unordered_map<std::string, std::shared_ptr<Executable>> map_;
+};
+
+/// Leaves that nobody else will ever read again: every reference to them
+/// comes from subgraph nodes that die once the targets drop their inputs.
+std::vector<bool> donatableLeaves(const Subgraph &g) {
+  std::unordered_map<const Node *, long> internal;
+  for (const NodePtr &n : g.nodes)
+    for (const NodePtr &in : n->inputs)
+      ++internal[in.get()];
+  std::unordered_set<const Node *> targets;
+  for (const NodePtr &t : g.targets)
+    targets.insert(t.get());
+  // Non-target nodes held from outside survive and keep their inputs.
+  std::unordered_set<const Node *> needed;
+  for (auto it = g.nodes.rbegin(); it != g.nodes.rend(); ++it) {
+    const Node *n = it->get();
+    // The Subgraph holds one reference to every node.
+    long outside = it->use_count() - 1 - internal[n];
+    bool survives = !targets.count(n) && (outside > 0 || needed.count(n));
+    if (survives)
+      for (const NodePtr &in : n->inputs)
+        needed.insert(in.get());
+  }
+  std::vector<bool> donated;
+  for (const NodePtr &l : g.leaves) {
+    long outside = l.use_count() - 1 - internal[l.get()];
+    donated.push_back(outside == 0 && !needed.count(l.get()) &&
+                      l->buffer->storage.use_count() == 1 && !l->requiresGrad);
+  }
+  return donated;
+}
+
+} // namespace
+
+void kiln::detail::materialize(const std::vector<NodePtr> &requested) {
+  std::vector<NodePtr> targets;
+  std::unordered_set<Node *> seen;
+  for (const NodePtr &t : requested)
+    if (t && t->isPending() && seen.insert(t.get()).second)
+      targets.push_back(t);
+  if (targets.empty())
+    return;
+  for (const NodePtr &t : targets)
+    if (t->device != targets.front()->device ||
+        t->deviceIndex != targets.front()->deviceIndex)
+      throw Error("sync: tensors live on two devices (" +
+                  t->dispatchDevice().backend().str() + " and " +
+                  targets.front()->dispatchDevice().backend().str() +
+                  "); sync them separately");
+
+  Subgraph g = collectSubgraph(targets);
+  Backend &backend = getBackend(g.device, g.deviceIndex);
+  std::string key = structuralKey(g);
+
+  std::shared_ptr<Executable> exe = ExecutableCache::get().lookup(key);
+  if (exe) {
+    backend.counters.cacheHits.fetch_add(1);
+  } else {
+    if (logEnabled("graph"))
+      std::fprintf(stderr, "%s\n", printSubgraph(g).c_str());
+    exe = ExecutableCache::get().insert(key, compileSubgraph(g, backend));
+    backend.counters.compiles.fetch_add(1);
+  }
+
+  std::vector<bool> donated = donatableLeaves(g);
+  std::vector<Buffer> args;
+  args.reserve(g.leaves.size());
+  for (size_t i = 0; i < g.leaves.size(); ++i) {
+    if (donated[i]) {
+      args.push_back(std::move(*g.leaves[i]->buffer));
+      g.leaves[i]->buffer.reset();
+    } else {
+      args.push_back(*g.leaves[i]->buffer);
+    }
+  }
+  std::vector<Buffer> results = exe->run(args, donated);
+  backend.counters.materializations.fetch_add(1);
+  args.clear();
+
+  for (size_t i = 0; i < targets.size(); ++i) {
+    targets[i]->buffer = std::move(results[i]);
+    targets[i]->inputs.clear();
+  }
+}
+
+namespace {
+
+/// Pending nodes per backend, weakly held, for DispatchDevice::sync().
+struct PendingRegistry {
+  std::mutex mu;
+  std::vector<std::weak_ptr<Node>> nodes;
+  size_t sweepAt = 1024;
+};
+
+PendingRegistry &registry() {
+  static PendingRegistry r;
+  return r;
+}
+
+} // namespace
+
+void kiln::detail::trackPending(const NodePtr &node) {
+  PendingRegistry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  r.nodes.push_back(node);
+  if (r.nodes.size() >= r.sweepAt) {
+    r.nodes.erase(std::remove_if(r.nodes.begin(), r.nodes.end(),
+                                 [](const std::weak_ptr<Node> &w) {
+                                   auto n = w.lock();
+                                   return !n || !n->isPending();
+                                 }),
+                  r.nodes.end());
+    r.sweepAt = std::max<size_t>(1024, 2 * r.nodes.size());
+  }
+}
+
+std::vector<NodePtr> kiln::detail::livePending(DeviceKind kind, int index) {
+  PendingRegistry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  std::vector<NodePtr> out;
+  for (const std::weak_ptr<Node> &w : r.nodes)
+    if (NodePtr n = w.lock())
+      if (n->isPending() && n->device == kind && n->deviceIndex == index)
+        out.push_back(n);
+  return out;
+}

@@ -1,0 +1,966 @@
+//===- Ops.cpp - Every op of the op set as a free function ----------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Each function checks its operands with the same shape rules the dialect
+// verifies with (kiln/Support/ShapeRules.h) and records one node.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Record.h"
+
+#include <cmath>
+#include <numeric>
+
+using namespace kiln;
+using namespace kiln::detail;
+
+namespace {
+
+using Dims = rules::Dims;
+std::vector<int64_t> vec(const Dims &d) { return {d.begin(), d.end()}; }
+
+/// A scalar operand with the dtype of the tensor it meets.
+DispatchTensor scalarLike(const char *op, const DispatchTensor &x,
+                          double value) {
+  const NodePtr &n = nodeOf(x, op);
+  if (n->dtype.isInteger() &&
+      (std::isnan(value) || value != std::trunc(value)))
+    throw Error(std::string(op) + ": scalar " + std::to_string(value) +
+                " is not an integer, but the tensor is " + describe(*n) +
+                "; cast the tensor to a float dtype first");
+  if (n->dtype.isBool() && value != 0 && value != 1)
+    throw Error(std::string(op) + ": scalar " + std::to_string(value) +
+                " is not a bool, but the tensor is " + describe(*n));
+  if (n->dtype.isQuantized())
+    throw Error(std::string(op) + ": cannot combine a scalar with quantized " +
+                describe(*n) + "; dequantize first");
+  return DispatchTensor(
+      scalarNode(value, n->dtype, DispatchDevice(n->device, n->deviceIndex)));
+}
+
+void rejectQuantized(const Recorder &r, size_t count) {
+  for (size_t i = 0; i < count; ++i)
+    if (r.dtype(i).isQuantized())
+      r.fail("operand " + std::to_string(i) +
+             " is quantized; dequantize it first");
+}
+
+enum class Class { Float, Numeric, Signed, Bool, Any };
+
+void requireClass(const Recorder &r, size_t i, Class c) {
+  switch (c) {
+  case Class::Float:
+    return r.requireFloat(i);
+  case Class::Numeric:
+    return r.requireNumeric(i);
+  case Class::Signed:
+    return r.requireSigned(i);
+  case Class::Bool:
+    return r.requireBool(i);
+  case Class::Any:
+    return;
+  }
+}
+
+Tensor unary(const char *op, const Tensor &x, Class c,
+             std::vector<NodeAttr> attrs = {}) {
+  Recorder r(op, {&x});
+  rejectQuantized(r, 1);
+  requireClass(r, 0, c);
+  return r.make(r.dtype(0), r.shape(0), std::move(attrs));
+}
+
+Tensor binary(const char *op, const Tensor &x, const Tensor &y, Class c,
+              bool boolResult = false) {
+  Recorder r(op, {&x, &y});
+  rejectQuantized(r, 2);
+  r.requireSameDType(0, 1);
+  requireClass(r, 0, c);
+  Dims out;
+  r.check(rules::broadcast(r.shape(0), r.shape(1), out));
+  return r.make(boolResult ? DType::Bool : r.dtype(0), vec(out));
+}
+
+Tensor reduction(const char *op, const Tensor &x, std::vector<int64_t> axes,
+                 bool keepdim, Class c, std::optional<DType> result = {}) {
+  Recorder r(op, {&x});
+  rejectQuantized(r, 1);
+  requireClass(r, 0, c);
+  if (axes.empty()) {
+    axes.resize(r.rank(0));
+    std::iota(axes.begin(), axes.end(), 0);
+  }
+  if (axes.empty()) // rank 0: nothing to reduce
+    return x;
+  axes = r.axes(axes, r.rank(0));
+  std::sort(axes.begin(), axes.end());
+  Dims out;
+  r.check(rules::reduce(r.shape(0), axes, keepdim, out));
+  std::vector<NodeAttr> attrs{NodeAttr::array("axes", axes)};
+  if (keepdim)
+    attrs.push_back(NodeAttr::unit("keepdim"));
+  return r.make(result.value_or(r.dtype(0)), vec(out), attrs);
+}
+
+Tensor argReduction(const char *op, const Tensor &x, int64_t axis,
+                    bool keepdim) {
+  Recorder r(op, {&x});
+  rejectQuantized(r, 1);
+  r.requireNumeric(0);
+  axis = r.axis(axis, r.rank(0));
+  Dims out;
+  r.check(rules::reduce(r.shape(0), {axis}, keepdim, out));
+  std::vector<NodeAttr> attrs{NodeAttr::i64("axis", axis)};
+  if (keepdim)
+    attrs.push_back(NodeAttr::unit("keepdim"));
+  return r.make(DType::I64, vec(out), attrs);
+}
+
+Tensor axisOp(const char *op, const Tensor &x, int64_t axis, Class c) {
+  Recorder r(op, {&x});
+  rejectQuantized(r, 1);
+  requireClass(r, 0, c);
+  axis = r.axis(axis, r.rank(0));
+  return r.make(r.dtype(0), r.shape(0), {NodeAttr::i64("axis", axis)});
+}
+
+/// Fills missing per-dim slice arguments and resolves negative indices.
+void normalizeSlice(const Recorder &r, const std::vector<int64_t> &shape,
+                    std::vector<int64_t> &starts, std::vector<int64_t> &ends,
+                    std::vector<int64_t> &steps) {
+  size_t rank = shape.size();
+  if (steps.empty())
+    steps.assign(starts.size(), 1);
+  if (starts.size() != rank || ends.size() != rank || steps.size() != rank)
+    r.fail("starts, ends and steps need one entry per dim (rank " +
+           std::to_string(rank) + "), got " + std::to_string(starts.size()) +
+           ", " + std::to_string(ends.size()) + " and " +
+           std::to_string(steps.size()));
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t d = shape[i];
+    if (starts[i] < 0)
+      starts[i] = std::max<int64_t>(0, starts[i] + d);
+    if (ends[i] < 0)
+      ends[i] = std::max<int64_t>(0, ends[i] + d);
+    starts[i] = std::min(starts[i], d);
+    ends[i] = std::min(std::max(ends[i], starts[i]), d);
+  }
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+Tensor kiln::neg(const Tensor &x) { return unary("kiln.neg", x, Class::Signed); }
+Tensor kiln::abs(const Tensor &x) { return unary("kiln.abs", x, Class::Signed); }
+Tensor kiln::exp(const Tensor &x) { return unary("kiln.exp", x, Class::Float); }
+Tensor kiln::log(const Tensor &x) { return unary("kiln.log", x, Class::Float); }
+Tensor kiln::log1p(const Tensor &x) {
+  return unary("kiln.log1p", x, Class::Float);
+}
+Tensor kiln::sqrt(const Tensor &x) {
+  return unary("kiln.sqrt", x, Class::Float);
+}
+Tensor kiln::rsqrt(const Tensor &x) {
+  return unary("kiln.rsqrt", x, Class::Float);
+}
+Tensor kiln::recip(const Tensor &x) {
+  return unary("kiln.recip", x, Class::Float);
+}
+Tensor kiln::sin(const Tensor &x) { return unary("kiln.sin", x, Class::Float); }
+Tensor kiln::cos(const Tensor &x) { return unary("kiln.cos", x, Class::Float); }
+Tensor kiln::tanh(const Tensor &x) {
+  return unary("kiln.tanh", x, Class::Float);
+}
+Tensor kiln::sigmoid(const Tensor &x) {
+  return unary("kiln.sigmoid", x, Class::Float);
+}
+Tensor kiln::erf(const Tensor &x) { return unary("kiln.erf", x, Class::Float); }
+Tensor kiln::relu(const Tensor &x) {
+  return unary("kiln.relu", x, Class::Signed);
+}
+Tensor kiln::gelu(const Tensor &x, bool tanhApprox) {
+  std::vector<NodeAttr> attrs;
+  if (tanhApprox)
+    attrs.push_back(NodeAttr::enumeration("approximate", 1));
+  return unary("kiln.gelu", x, Class::Float, attrs);
+}
+Tensor kiln::silu(const Tensor &x) {
+  return unary("kiln.silu", x, Class::Float);
+}
+Tensor kiln::floor(const Tensor &x) {
+  return unary("kiln.floor", x, Class::Float);
+}
+Tensor kiln::ceil(const Tensor &x) {
+  return unary("kiln.ceil", x, Class::Float);
+}
+Tensor kiln::round(const Tensor &x) {
+  return unary("kiln.round", x, Class::Float);
+}
+Tensor kiln::sign(const Tensor &x) {
+  return unary("kiln.sign", x, Class::Signed);
+}
+Tensor kiln::clamp(const Tensor &x, double min, double max) {
+  Recorder r("kiln.clamp", {&x});
+  rejectQuantized(r, 1);
+  r.requireNumeric(0);
+  if (std::isnan(min) || std::isnan(max) || min > max)
+    r.fail("min " + std::to_string(min) + " is greater than max " +
+           std::to_string(max));
+  return r.make(r.dtype(0), r.shape(0),
+                {NodeAttr::f64("min", min), NodeAttr::f64("max", max)});
+}
+Tensor kiln::isNan(const Tensor &x) {
+  Recorder r("kiln.is_nan", {&x});
+  rejectQuantized(r, 1);
+  r.requireFloat(0);
+  return r.make(DType::Bool, r.shape(0));
+}
+Tensor kiln::logicalNot(const Tensor &x) {
+  return unary("kiln.not", x, Class::Bool);
+}
+
+Tensor kiln::add(const Tensor &x, const Tensor &y) {
+  return binary("kiln.add", x, y, Class::Numeric);
+}
+Tensor kiln::sub(const Tensor &x, const Tensor &y) {
+  return binary("kiln.sub", x, y, Class::Numeric);
+}
+Tensor kiln::mul(const Tensor &x, const Tensor &y) {
+  return binary("kiln.mul", x, y, Class::Numeric);
+}
+Tensor kiln::div(const Tensor &x, const Tensor &y) {
+  return binary("kiln.div", x, y, Class::Numeric);
+}
+Tensor kiln::pow(const Tensor &x, const Tensor &y) {
+  return binary("kiln.pow", x, y, Class::Float);
+}
+Tensor kiln::pow(const Tensor &x, double y) {
+  return pow(x, scalarLike("kiln.pow", x, y));
+}
+Tensor kiln::maximum(const Tensor &x, const Tensor &y) {
+  return binary("kiln.max", x, y, Class::Numeric);
+}
+Tensor kiln::minimum(const Tensor &x, const Tensor &y) {
+  return binary("kiln.min", x, y, Class::Numeric);
+}
+Tensor kiln::rem(const Tensor &x, const Tensor &y) {
+  return binary("kiln.rem", x, y, Class::Numeric);
+}
+Tensor kiln::atan2(const Tensor &y, const Tensor &x) {
+  return binary("kiln.atan2", y, x, Class::Float);
+}
+
+Tensor kiln::eq(const Tensor &x, const Tensor &y) {
+  return binary("kiln.eq", x, y, Class::Any, true);
+}
+Tensor kiln::ne(const Tensor &x, const Tensor &y) {
+  return binary("kiln.ne", x, y, Class::Any, true);
+}
+Tensor kiln::lt(const Tensor &x, const Tensor &y) {
+  return binary("kiln.lt", x, y, Class::Any, true);
+}
+Tensor kiln::le(const Tensor &x, const Tensor &y) {
+  return binary("kiln.le", x, y, Class::Any, true);
+}
+Tensor kiln::gt(const Tensor &x, const Tensor &y) {
+  return binary("kiln.gt", x, y, Class::Any, true);
+}
+Tensor kiln::ge(const Tensor &x, const Tensor &y) {
+  return binary("kiln.ge", x, y, Class::Any, true);
+}
+Tensor kiln::logicalAnd(const Tensor &x, const Tensor &y) {
+  return binary("kiln.and", x, y, Class::Bool);
+}
+Tensor kiln::logicalOr(const Tensor &x, const Tensor &y) {
+  return binary("kiln.or", x, y, Class::Bool);
+}
+
+Tensor kiln::where(const Tensor &cond, const Tensor &x, const Tensor &y) {
+  Recorder r("kiln.where", {&cond, &x, &y});
+  rejectQuantized(r, 3);
+  r.requireBool(0);
+  r.requireSameDType(1, 2);
+  Dims a, out;
+  r.check(rules::broadcast(r.shape(0), r.shape(1), a));
+  r.check(rules::broadcast(a, r.shape(2), out));
+  return r.make(r.dtype(1), vec(out));
+}
+Tensor kiln::where(const Tensor &cond, const Tensor &x, double y) {
+  return where(cond, x, scalarLike("kiln.where", x, y));
+}
+
+Tensor kiln::cast(const Tensor &x, DType dtype) {
+  Recorder r("kiln.cast", {&x});
+  rejectQuantized(r, 1);
+  if (dtype.isQuantized())
+    r.fail("cannot cast to " + dtype.str() + "; use quantize()");
+  if (dtype == r.dtype(0))
+    return x;
+  return r.make(dtype, r.shape(0));
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+Tensor kiln::sum(const Tensor &x, std::vector<int64_t> axes, bool keepdim) {
+  return reduction("kiln.sum", x, std::move(axes), keepdim, Class::Numeric);
+}
+Tensor kiln::mean(const Tensor &x, std::vector<int64_t> axes, bool keepdim) {
+  return reduction("kiln.mean", x, std::move(axes), keepdim, Class::Float);
+}
+Tensor kiln::prod(const Tensor &x, std::vector<int64_t> axes, bool keepdim) {
+  return reduction("kiln.prod", x, std::move(axes), keepdim, Class::Numeric);
+}
+Tensor kiln::max(const Tensor &x, std::vector<int64_t> axes, bool keepdim) {
+  return reduction("kiln.reduce_max", x, std::move(axes), keepdim,
+                   Class::Numeric);
+}
+Tensor kiln::min(const Tensor &x, std::vector<int64_t> axes, bool keepdim) {
+  return reduction("kiln.reduce_min", x, std::move(axes), keepdim,
+                   Class::Numeric);
+}
+Tensor kiln::any(const Tensor &x, std::vector<int64_t> axes, bool keepdim) {
+  return reduction("kiln.any", x, std::move(axes), keepdim, Class::Bool);
+}
+Tensor kiln::all(const Tensor &x, std::vector<int64_t> axes, bool keepdim) {
+  return reduction("kiln.all", x, std::move(axes), keepdim, Class::Bool);
+}
+Tensor kiln::argmax(const Tensor &x, int64_t axis, bool keepdim) {
+  return argReduction("kiln.argmax", x, axis, keepdim);
+}
+Tensor kiln::argmin(const Tensor &x, int64_t axis, bool keepdim) {
+  return argReduction("kiln.argmin", x, axis, keepdim);
+}
+Tensor kiln::cumsum(const Tensor &x, int64_t axis) {
+  return axisOp("kiln.cumsum", x, axis, Class::Numeric);
+}
+Tensor kiln::softmax(const Tensor &x, int64_t axis) {
+  return axisOp("kiln.softmax", x, axis, Class::Float);
+}
+Tensor kiln::logSoftmax(const Tensor &x, int64_t axis) {
+  return axisOp("kiln.log_softmax", x, axis, Class::Float);
+}
+Tensor kiln::logsumexp(const Tensor &x, std::vector<int64_t> axes,
+                       bool keepdim) {
+  return reduction("kiln.logsumexp", x, std::move(axes), keepdim,
+                   Class::Float);
+}
+
+//===----------------------------------------------------------------------===//
+// Matmul
+//===----------------------------------------------------------------------===//
+
+Tensor kiln::matmul(const Tensor &a, const Tensor &b) {
+  const NodePtr &na = nodeOf(a, "kiln.matmul");
+  const NodePtr &nb = nodeOf(b, "kiln.matmul");
+  // numpy: a 1-D operand is a row (lhs) or column (rhs) vector.
+  if (na->shape.size() == 1 || nb->shape.size() == 1) {
+    if (na->shape.empty() || nb->shape.empty())
+      Recorder("kiln.matmul", {&a, &b}).fail("operands must have rank >= 1");
+    Tensor a2 = na->shape.size() == 1 ? unsqueeze(a, {0}) : a;
+    Tensor b2 = nb->shape.size() == 1 ? unsqueeze(b, {1}) : b;
+    Tensor c = matmul(a2, b2);
+    std::vector<int64_t> drop;
+    int64_t r = c.rank();
+    if (na->shape.size() == 1)
+      drop.push_back(r - 2);
+    if (nb->shape.size() == 1)
+      drop.push_back(r - 1);
+    return squeeze(c, drop);
+  }
+  Recorder r("kiln.matmul", {&a, &b});
+  rejectQuantized(r, 2);
+  r.requireSameDType(0, 1);
+  r.requireNumeric(0);
+  Dims out;
+  r.check(rules::matmul(r.shape(0), r.shape(1), out));
+  return r.make(r.dtype(0), vec(out));
+}
+
+//===----------------------------------------------------------------------===//
+// Shape
+//===----------------------------------------------------------------------===//
+
+Tensor kiln::reshape(const Tensor &x, Shape shape) {
+  Recorder r("kiln.reshape", {&x});
+  rejectQuantized(r, 1);
+  Dims out;
+  r.check(rules::reshape(r.shape(0), shape.dims(), out));
+  if (vec(out) == r.shape(0))
+    return x;
+  return r.make(r.dtype(0), vec(out), {NodeAttr::array("shape", vec(out))});
+}
+
+Tensor kiln::permute(const Tensor &x, std::vector<int64_t> dims) {
+  Recorder r("kiln.permute", {&x});
+  rejectQuantized(r, 1);
+  if ((int64_t)dims.size() != r.rank(0))
+    r.fail("permutation " + rules::formatDims(dims) + " does not match rank " +
+           std::to_string(r.rank(0)));
+  for (int64_t &d : dims)
+    d = r.axis(d, r.rank(0));
+  Dims out;
+  r.check(rules::permute(r.shape(0), dims, out));
+  bool identity = true;
+  for (size_t i = 0; i < dims.size(); ++i)
+    identity &= dims[i] == (int64_t)i;
+  if (identity)
+    return x;
+  return r.make(r.dtype(0), vec(out), {NodeAttr::array("dims", dims)});
+}
+
+Tensor kiln::transpose(const Tensor &x, int64_t d0, int64_t d1) {
+  const NodePtr &n = nodeOf(x, "kiln.permute");
+  int64_t rank = n->shape.size();
+  Recorder r("kiln.permute", {&x});
+  d0 = r.axis(d0, rank);
+  d1 = r.axis(d1, rank);
+  std::vector<int64_t> dims(rank);
+  std::iota(dims.begin(), dims.end(), 0);
+  std::swap(dims[d0], dims[d1]);
+  return permute(x, dims);
+}
+
+Tensor kiln::expand(const Tensor &x, Shape shape) {
+  Recorder r("kiln.expand", {&x});
+  rejectQuantized(r, 1);
+  Dims out;
+  r.check(rules::expand(r.shape(0), shape.dims(), out));
+  if (vec(out) == r.shape(0))
+    return x;
+  return r.make(r.dtype(0), vec(out), {NodeAttr::array("shape", vec(out))});
+}
+
+Tensor kiln::slice(const Tensor &x, std::vector<int64_t> starts,
+                   std::vector<int64_t> ends, std::vector<int64_t> steps) {
+  Recorder r("kiln.slice", {&x});
+  rejectQuantized(r, 1);
+  normalizeSlice(r, r.shape(0), starts, ends, steps);
+  Dims out;
+  r.check(rules::slice(r.shape(0), starts, ends, steps, out));
+  return r.make(r.dtype(0), vec(out),
+                {NodeAttr::array("starts", starts),
+                 NodeAttr::array("ends", ends),
+                 NodeAttr::array("steps", steps)});
+}
+
+Tensor kiln::sliceAssign(const Tensor &dest, const Tensor &value,
+                         std::vector<int64_t> starts, std::vector<int64_t> ends,
+                         std::vector<int64_t> steps) {
+  Recorder r("kiln.slice_assign", {&value, &dest});
+  rejectQuantized(r, 2);
+  r.requireSameDType(0, 1);
+  normalizeSlice(r, r.shape(1), starts, ends, steps);
+  r.check(rules::sliceAssign(r.shape(1), r.shape(0), starts, ends, steps));
+  return r.make(r.dtype(1), r.shape(1),
+                {NodeAttr::array("starts", starts),
+                 NodeAttr::array("ends", ends),
+                 NodeAttr::array("steps", steps)});
+}
+
+Tensor kiln::concat(const std::vector<Tensor> &xs, int64_t axis) {
+  std::vector<const Tensor *> ptrs;
+  for (const Tensor &t : xs)
+    ptrs.push_back(&t);
+  Recorder r("kiln.concat", ptrs);
+  if (xs.empty())
+    r.fail("needs at least one tensor");
+  rejectQuantized(r, xs.size());
+  for (size_t i = 1; i < xs.size(); ++i)
+    r.requireSameDType(0, i);
+  axis = r.axis(axis, r.rank(0));
+  if (xs.size() == 1)
+    return xs.front();
+  std::vector<rules::DimsRef> shapes;
+  for (size_t i = 0; i < xs.size(); ++i)
+    shapes.push_back(r.shape(i));
+  Dims out;
+  r.check(rules::concat(shapes, axis, out));
+  return r.make(r.dtype(0), vec(out), {NodeAttr::i64("axis", axis)});
+}
+
+std::vector<Tensor> kiln::split(const Tensor &x, std::vector<int64_t> sizes,
+                                int64_t axis) {
+  Recorder r("kiln.split", {&x});
+  rejectQuantized(r, 1);
+  axis = r.axis(axis, r.rank(0));
+  std::vector<Dims> outs;
+  r.check(rules::split(r.shape(0), sizes, axis, outs));
+  // Each piece is a slice, so pieces stay independent lazy values.
+  std::vector<Tensor> pieces;
+  int64_t start = 0;
+  for (int64_t s : sizes) {
+    std::vector<int64_t> starts(r.rank(0), 0), ends = r.shape(0);
+    starts[axis] = start;
+    ends[axis] = start + s;
+    pieces.push_back(slice(x, starts, ends));
+    start += s;
+  }
+  return pieces;
+}
+
+Tensor kiln::squeeze(const Tensor &x, std::vector<int64_t> axes) {
+  Recorder r("kiln.squeeze", {&x});
+  rejectQuantized(r, 1);
+  axes = r.axes(axes, r.rank(0));
+  std::sort(axes.begin(), axes.end());
+  if (axes.empty())
+    return x;
+  Dims out;
+  r.check(rules::squeeze(r.shape(0), axes, out));
+  return r.make(r.dtype(0), vec(out), {NodeAttr::array("axes", axes)});
+}
+
+Tensor kiln::unsqueeze(const Tensor &x, std::vector<int64_t> axes) {
+  Recorder r("kiln.unsqueeze", {&x});
+  rejectQuantized(r, 1);
+  int64_t rank = r.rank(0) + axes.size();
+  axes = r.axes(axes, rank);
+  std::sort(axes.begin(), axes.end());
+  if (axes.empty())
+    return x;
+  Dims out;
+  r.check(rules::unsqueeze(r.shape(0), axes, out));
+  return r.make(r.dtype(0), vec(out), {NodeAttr::array("axes", axes)});
+}
+
+Tensor kiln::flip(const Tensor &x, std::vector<int64_t> axes) {
+  Recorder r("kiln.flip", {&x});
+  rejectQuantized(r, 1);
+  axes = r.axes(axes, r.rank(0));
+  std::sort(axes.begin(), axes.end());
+  if (axes.empty())
+    return x;
+  return r.make(r.dtype(0), r.shape(0), {NodeAttr::array("axes", axes)});
+}
+
+Tensor kiln::repeat(const Tensor &x, std::vector<int64_t> repeats) {
+  Recorder r("kiln.repeat", {&x});
+  rejectQuantized(r, 1);
+  Dims out;
+  r.check(rules::repeat(r.shape(0), repeats, out));
+  return r.make(r.dtype(0), vec(out), {NodeAttr::array("repeats", repeats)});
+}
+
+Tensor kiln::pad(const Tensor &x, std::vector<int64_t> low,
+                 std::vector<int64_t> high, double value) {
+  Recorder r("kiln.pad", {&x});
+  rejectQuantized(r, 1);
+  Dims out;
+  r.check(rules::pad(r.shape(0), low, high, out));
+  if (r.dtype(0).isInteger() && value != std::trunc(value))
+    r.fail("pad value " + std::to_string(value) + " is not an integer");
+  return r.make(r.dtype(0), vec(out),
+                {NodeAttr::array("low", low), NodeAttr::array("high", high),
+                 NodeAttr::f64("value", value)});
+}
+
+//===----------------------------------------------------------------------===//
+// Indexing
+//===----------------------------------------------------------------------===//
+
+Tensor kiln::gather(const Tensor &x, int64_t axis, const Tensor &indices) {
+  Recorder r("kiln.gather", {&x, &indices});
+  rejectQuantized(r, 1);
+  r.requireIndex(1);
+  axis = r.axis(axis, r.rank(0));
+  Dims out;
+  r.check(rules::gather(r.shape(0), r.shape(1), axis, out));
+  return r.make(r.dtype(0), vec(out), {NodeAttr::i64("axis", axis)});
+}
+
+Tensor kiln::scatterAdd(const Tensor &x, int64_t axis, const Tensor &indices,
+                        const Tensor &updates) {
+  Recorder r("kiln.scatter_add", {&updates, &x, &indices});
+  rejectQuantized(r, 2);
+  r.requireNumeric(1);
+  r.requireSameDType(0, 1);
+  r.requireIndex(2);
+  axis = r.axis(axis, r.rank(1));
+  r.check(rules::scatterAdd(r.shape(1), r.shape(2), r.shape(0), axis));
+  return r.make(r.dtype(1), r.shape(1), {NodeAttr::i64("axis", axis)});
+}
+
+Tensor kiln::indexSelect(const Tensor &x, int64_t axis, const Tensor &indices) {
+  Recorder r("kiln.index_select", {&x, &indices});
+  rejectQuantized(r, 1);
+  r.requireIndex(1);
+  axis = r.axis(axis, r.rank(0));
+  Dims out;
+  r.check(rules::indexSelect(r.shape(0), r.shape(1), axis, out));
+  return r.make(r.dtype(0), vec(out), {NodeAttr::i64("axis", axis)});
+}
+
+Tensor kiln::maskFill(const Tensor &x, const Tensor &mask, double value) {
+  Recorder r("kiln.mask_fill", {&x, &mask});
+  rejectQuantized(r, 1);
+  r.requireBool(1);
+  Dims unused;
+  r.check(rules::expand(r.shape(1), r.shape(0), unused));
+  (void)scalarLike("kiln.mask_fill", x, value); // checks that it fits
+  return r.make(r.dtype(0), r.shape(0), {NodeAttr::f64("value", value)});
+}
+
+Tensor kiln::oneHot(const Tensor &indices, int64_t numClasses, DType dtype) {
+  Recorder r("kiln.one_hot", {&indices});
+  r.requireIndex(0);
+  if (numClasses < 1)
+    r.fail("numClasses must be >= 1, got " + std::to_string(numClasses));
+  if (dtype.isQuantized())
+    r.fail("result dtype cannot be " + dtype.str());
+  std::vector<int64_t> out = r.shape(0);
+  out.push_back(numClasses);
+  return r.make(dtype, out);
+}
+
+Tensor kiln::embedding(const Tensor &weight, const Tensor &indices) {
+  Recorder r("kiln.embedding", {&weight, &indices});
+  rejectQuantized(r, 1);
+  r.requireIndex(1);
+  Dims out;
+  r.check(rules::embedding(r.shape(0), r.shape(1), out));
+  return r.make(r.dtype(0), vec(out));
+}
+
+//===----------------------------------------------------------------------===//
+// Neural-network ops
+//===----------------------------------------------------------------------===//
+
+static Tensor convImpl(const char *op, const Tensor &x, const Tensor &w,
+                       const std::optional<Tensor> &bias, ConvOptions o,
+                       size_t spatial) {
+  std::vector<const Tensor *> ops{&x, &w};
+  if (bias)
+    ops.push_back(&*bias);
+  Recorder r(op, ops);
+  rejectQuantized(r, ops.size());
+  r.requireFloat(0);
+  for (size_t i = 1; i < ops.size(); ++i)
+    r.requireSameDType(0, i);
+  if (o.stride.empty())
+    o.stride.assign(spatial, 1);
+  if (o.padding.empty())
+    o.padding.assign(spatial, 0);
+  if (o.dilation.empty())
+    o.dilation.assign(spatial, 1);
+  rules::DimsRef biasShape = bias ? rules::DimsRef(r.shape(2)) : rules::DimsRef();
+  Dims out;
+  r.check(rules::conv(r.shape(0), r.shape(1), bias ? &biasShape : nullptr,
+                      o.stride, o.padding, o.dilation, o.groups, out));
+  return r.make(r.dtype(0), vec(out),
+                {NodeAttr::array("stride", o.stride),
+                 NodeAttr::array("padding", o.padding),
+                 NodeAttr::array("dilation", o.dilation),
+                 NodeAttr::i64("groups", o.groups)});
+}
+
+Tensor kiln::conv2d(const Tensor &x, const Tensor &weight,
+                    const std::optional<Tensor> &bias, ConvOptions options) {
+  return convImpl("kiln.conv2d", x, weight, bias, std::move(options), 2);
+}
+
+Tensor kiln::conv1d(const Tensor &x, const Tensor &weight,
+                    const std::optional<Tensor> &bias, ConvOptions options) {
+  return convImpl("kiln.conv1d", x, weight, bias, std::move(options), 1);
+}
+
+static Tensor poolImpl(const char *op, const Tensor &x,
+                       std::vector<int64_t> kernel, std::vector<int64_t> stride,
+                       std::vector<int64_t> padding, bool countIncludePad) {
+  Recorder r(op, {&x});
+  rejectQuantized(r, 1);
+  r.requireFloat(0);
+  if (stride.empty())
+    stride = kernel;
+  Dims out;
+  r.check(rules::pool2d(r.shape(0), kernel, stride, padding, out));
+  std::vector<NodeAttr> attrs{NodeAttr::array("kernel", kernel),
+                              NodeAttr::array("stride", stride),
+                              NodeAttr::array("padding", padding)};
+  if (countIncludePad)
+    attrs.push_back(NodeAttr::unit("count_include_pad"));
+  return r.make(r.dtype(0), vec(out), attrs);
+}
+
+Tensor kiln::maxPool2d(const Tensor &x, std::vector<int64_t> kernel,
+                       std::vector<int64_t> stride,
+                       std::vector<int64_t> padding) {
+  return poolImpl("kiln.max_pool2d", x, std::move(kernel), std::move(stride),
+                  std::move(padding), false);
+}
+
+Tensor kiln::avgPool2d(const Tensor &x, std::vector<int64_t> kernel,
+                       std::vector<int64_t> stride,
+                       std::vector<int64_t> padding, bool countIncludePad) {
+  return poolImpl("kiln.avg_pool2d", x, std::move(kernel), std::move(stride),
+                  std::move(padding), countIncludePad);
+}
+
+Tensor kiln::layerNorm(const Tensor &x, const std::optional<Tensor> &weight,
+                       const std::optional<Tensor> &bias, double eps) {
+  std::vector<const Tensor *> ops{&x};
+  if (weight)
+    ops.push_back(&*weight);
+  if (bias)
+    ops.push_back(&*bias);
+  Recorder r("kiln.layer_norm", ops);
+  rejectQuantized(r, ops.size());
+  r.requireFloat(0);
+  for (size_t i = 1; i < ops.size(); ++i)
+    r.requireSameDType(0, i);
+  if (!(eps >= 0))
+    r.fail("eps must be >= 0, got " + std::to_string(eps));
+  rules::DimsRef ws = weight ? rules::DimsRef(r.shape(1)) : rules::DimsRef();
+  rules::DimsRef bs =
+      bias ? rules::DimsRef(r.shape(weight ? 2 : 1)) : rules::DimsRef();
+  r.check(rules::layerNorm(r.shape(0), weight ? &ws : nullptr,
+                           bias ? &bs : nullptr));
+  return r.make(r.dtype(0), r.shape(0),
+                {NodeAttr::f64("eps", eps),
+                 NodeAttr::segments({1, weight ? 1 : 0, bias ? 1 : 0})});
+}
+
+Tensor kiln::dropout(const Tensor &x, double p, uint64_t seed) {
+  Recorder r("kiln.dropout", {&x});
+  rejectQuantized(r, 1);
+  r.requireFloat(0);
+  if (!(p >= 0 && p < 1))
+    r.fail("p must be in [0, 1), got " + std::to_string(p));
+  return r.make(r.dtype(0), r.shape(0),
+                {NodeAttr::f64("p", p),
+                 NodeAttr::i64("seed", static_cast<int64_t>(seed))});
+}
+
+Tensor kiln::crossEntropy(const Tensor &logits, const Tensor &labels) {
+  Recorder r("kiln.cross_entropy", {&logits, &labels});
+  rejectQuantized(r, 1);
+  r.requireFloat(0);
+  r.requireIndex(1);
+  Dims out;
+  r.check(rules::crossEntropy(r.shape(0), r.shape(1), out));
+  return r.make(r.dtype(0), {});
+}
+
+//===----------------------------------------------------------------------===//
+// Quantization
+//===----------------------------------------------------------------------===//
+
+Tensor kiln::quantize(const Tensor &x, QuantScheme scheme) {
+  Recorder r("kiln.quantize", {&x});
+  rejectQuantized(r, 1);
+  r.requireFloat(0);
+  DType scale(scheme.scale);
+  if (!scale.isFloat())
+    r.fail("the scale dtype must be a float, not " + scale.str());
+  if (scheme.blockSize < 0)
+    r.fail("block size must be positive, got " +
+           std::to_string(scheme.blockSize));
+  if (!scheme.isPerTensor()) {
+    if (r.rank(0) == 0)
+      r.fail("per-block quantization needs rank >= 1");
+    int64_t last = r.shape(0).back();
+    if (last % scheme.blockSize != 0)
+      r.fail("last dim " + std::to_string(last) +
+             " is not a multiple of the block size " +
+             std::to_string(scheme.blockSize));
+  }
+  return r.make(DType::QFloat(scheme), r.shape(0));
+}
+
+Tensor kiln::dequantize(const Tensor &q, DType dtype) {
+  Recorder r("kiln.dequantize", {&q});
+  if (!r.dtype(0).isQuantized())
+    r.fail("operand is " + r.dtype(0).str() + ", not quantized");
+  if (!dtype.isFloat())
+    r.fail("result dtype must be a float, not " + dtype.str());
+  return r.make(dtype, r.shape(0));
+}
+
+//===----------------------------------------------------------------------===//
+// Operators
+//===----------------------------------------------------------------------===//
+
+Tensor kiln::operator-(const Tensor &x) { return neg(x); }
+Tensor kiln::operator+(const Tensor &x, const Tensor &y) { return add(x, y); }
+Tensor kiln::operator-(const Tensor &x, const Tensor &y) { return sub(x, y); }
+Tensor kiln::operator*(const Tensor &x, const Tensor &y) { return mul(x, y); }
+Tensor kiln::operator/(const Tensor &x, const Tensor &y) { return div(x, y); }
+Tensor kiln::operator%(const Tensor &x, const Tensor &y) { return rem(x, y); }
+Tensor kiln::operator+(const Tensor &x, double y) {
+  return add(x, scalarLike("kiln.add", x, y));
+}
+Tensor kiln::operator-(const Tensor &x, double y) {
+  return sub(x, scalarLike("kiln.sub", x, y));
+}
+Tensor kiln::operator*(const Tensor &x, double y) {
+  return mul(x, scalarLike("kiln.mul", x, y));
+}
+Tensor kiln::operator/(const Tensor &x, double y) {
+  return div(x, scalarLike("kiln.div", x, y));
+}
+Tensor kiln::operator%(const Tensor &x, double y) {
+  return rem(x, scalarLike("kiln.rem", x, y));
+}
+Tensor kiln::operator+(double x, const Tensor &y) {
+  return add(scalarLike("kiln.add", y, x), y);
+}
+Tensor kiln::operator-(double x, const Tensor &y) {
+  return sub(scalarLike("kiln.sub", y, x), y);
+}
+Tensor kiln::operator*(double x, const Tensor &y) {
+  return mul(scalarLike("kiln.mul", y, x), y);
+}
+Tensor kiln::operator/(double x, const Tensor &y) {
+  return div(scalarLike("kiln.div", y, x), y);
+}
+Tensor kiln::operator==(const Tensor &x, const Tensor &y) { return eq(x, y); }
+Tensor kiln::operator!=(const Tensor &x, const Tensor &y) { return ne(x, y); }
+Tensor kiln::operator<(const Tensor &x, const Tensor &y) { return lt(x, y); }
+Tensor kiln::operator<=(const Tensor &x, const Tensor &y) { return le(x, y); }
+Tensor kiln::operator>(const Tensor &x, const Tensor &y) { return gt(x, y); }
+Tensor kiln::operator>=(const Tensor &x, const Tensor &y) { return ge(x, y); }
+Tensor kiln::operator==(const Tensor &x, double y) {
+  return eq(x, scalarLike("kiln.eq", x, y));
+}
+Tensor kiln::operator!=(const Tensor &x, double y) {
+  return ne(x, scalarLike("kiln.ne", x, y));
+}
+Tensor kiln::operator<(const Tensor &x, double y) {
+  return lt(x, scalarLike("kiln.lt", x, y));
+}
+Tensor kiln::operator<=(const Tensor &x, double y) {
+  return le(x, scalarLike("kiln.le", x, y));
+}
+Tensor kiln::operator>(const Tensor &x, double y) {
+  return gt(x, scalarLike("kiln.gt", x, y));
+}
+Tensor kiln::operator>=(const Tensor &x, double y) {
+  return ge(x, scalarLike("kiln.ge", x, y));
+}
+Tensor kiln::operator&(const Tensor &x, const Tensor &y) {
+  return logicalAnd(x, y);
+}
+Tensor kiln::operator|(const Tensor &x, const Tensor &y) {
+  return logicalOr(x, y);
+}
+Tensor kiln::operator!(const Tensor &x) { return logicalNot(x); }
+
+//===----------------------------------------------------------------------===//
+// Member sugar and in-place forms
+//===----------------------------------------------------------------------===//
+
+Tensor DispatchTensor::reshape(Shape s) const { return kiln::reshape(*this, s); }
+Tensor DispatchTensor::permute(std::vector<int64_t> d) const {
+  return kiln::permute(*this, std::move(d));
+}
+Tensor DispatchTensor::transpose(int64_t d0, int64_t d1) const {
+  return kiln::transpose(*this, d0, d1);
+}
+Tensor DispatchTensor::expand(Shape s) const { return kiln::expand(*this, s); }
+Tensor DispatchTensor::squeeze(std::vector<int64_t> axes) const {
+  return kiln::squeeze(*this, std::move(axes));
+}
+Tensor DispatchTensor::unsqueeze(int64_t axis) const {
+  return kiln::unsqueeze(*this, {axis});
+}
+Tensor DispatchTensor::flatten() const { return kiln::reshape(*this, {-1}); }
+Tensor DispatchTensor::slice(std::vector<int64_t> starts,
+                             std::vector<int64_t> ends,
+                             std::vector<int64_t> steps) const {
+  return kiln::slice(*this, std::move(starts), std::move(ends),
+                     std::move(steps));
+}
+Tensor DispatchTensor::narrow(int64_t axis, int64_t start,
+                              int64_t length) const {
+  Recorder r("kiln.slice", {this});
+  axis = r.axis(axis, r.rank(0));
+  std::vector<int64_t> starts(r.rank(0), 0), ends = r.shape(0);
+  starts[axis] = start;
+  ends[axis] = start + length;
+  if (start < 0 || length < 0 || start + length > r.shape(0)[axis])
+    r.fail("narrow [" + std::to_string(start) + ", " +
+           std::to_string(start + length) + ") is outside dim " +
+           std::to_string(axis) + " of size " +
+           std::to_string(r.shape(0)[axis]));
+  return kiln::slice(*this, starts, ends);
+}
+Tensor DispatchTensor::cast(DType d) const { return kiln::cast(*this, d); }
+Tensor DispatchTensor::sum(int64_t axis, bool keepdim) const {
+  return kiln::sum(*this, {axis}, keepdim);
+}
+Tensor DispatchTensor::sum() const { return kiln::sum(*this); }
+Tensor DispatchTensor::mean(int64_t axis, bool keepdim) const {
+  return kiln::mean(*this, {axis}, keepdim);
+}
+Tensor DispatchTensor::mean() const { return kiln::mean(*this); }
+Tensor DispatchTensor::prod(int64_t axis, bool keepdim) const {
+  return kiln::prod(*this, {axis}, keepdim);
+}
+Tensor DispatchTensor::max(int64_t axis, bool keepdim) const {
+  return kiln::max(*this, {axis}, keepdim);
+}
+Tensor DispatchTensor::max() const { return kiln::max(*this); }
+Tensor DispatchTensor::min(int64_t axis, bool keepdim) const {
+  return kiln::min(*this, {axis}, keepdim);
+}
+Tensor DispatchTensor::min() const { return kiln::min(*this); }
+Tensor DispatchTensor::argmax(int64_t axis, bool keepdim) const {
+  return kiln::argmax(*this, axis, keepdim);
+}
+Tensor DispatchTensor::argmin(int64_t axis, bool keepdim) const {
+  return kiln::argmin(*this, axis, keepdim);
+}
+Tensor DispatchTensor::any(int64_t axis, bool keepdim) const {
+  return kiln::any(*this, {axis}, keepdim);
+}
+Tensor DispatchTensor::all(int64_t axis, bool keepdim) const {
+  return kiln::all(*this, {axis}, keepdim);
+}
+Tensor DispatchTensor::cumsum(int64_t axis) const {
+  return kiln::cumsum(*this, axis);
+}
+Tensor DispatchTensor::softmax(int64_t axis) const {
+  return kiln::softmax(*this, axis);
+}
+Tensor DispatchTensor::logSoftmax(int64_t axis) const {
+  return kiln::logSoftmax(*this, axis);
+}
+Tensor DispatchTensor::matmul(const Tensor &other) const {
+  return kiln::matmul(*this, other);
+}
+
+/// In-place updates rebind the handle; the engine writes the old buffer when
+/// nothing else can still read it.
+Tensor &DispatchTensor::addInPlace(const Tensor &other) {
+  return assign(kiln::add(*this, other));
+}
+Tensor &DispatchTensor::subInPlace(const Tensor &other) {
+  return assign(kiln::sub(*this, other));
+}
+Tensor &DispatchTensor::mulInPlace(const Tensor &other) {
+  return assign(kiln::mul(*this, other));
+}
+Tensor &DispatchTensor::sliceAssignInPlace(const Tensor &value,
+                                           std::vector<int64_t> starts,
+                                           std::vector<int64_t> ends,
+                                           std::vector<int64_t> steps) {
+  return assign(kiln::sliceAssign(*this, value, std::move(starts),
+                                  std::move(ends), std::move(steps)));
+}
+Tensor &DispatchTensor::assign(const Tensor &value) {
+  const NodePtr &n = nodeOf(value, "assign");
+  if (kind.node && (n->shape != kind.node->shape || n->dtype != kind.node->dtype))
+    throw Error("assign: cannot replace " + describe(*kind.node) + " with " +
+                describe(*n));
+  kind.node = n;
+  checkpointing = n->checkpointing;
+  return *this;
+}

@@ -1,0 +1,82 @@
+//===- Record.h - Checking and recording one op -----------------*- C++ -*-===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_LIB_API_RECORD_H
+#define KILN_LIB_API_RECORD_H
+
+#include "kiln/API/Ops.h"
+#include "kiln/Runtime/Backend.h"
+#include "kiln/Runtime/Engine.h"
+#include "kiln/Support/ShapeRules.h"
+
+namespace kiln::detail {
+
+/// The node behind a handle; an error for a default-constructed handle.
+const NodePtr &nodeOf(const DispatchTensor &t, const char *op);
+
+/// True inside a kiln::NoGradGuard scope.
+bool gradDisabled();
+
+/// Validates the operands of one op and records it. Every check throws
+/// kiln::Error("<op>: <what is wrong>; operands <dtype>[<shape>], ...").
+class Recorder {
+public:
+  Recorder(const char *op, std::vector<const DispatchTensor *> operands);
+  /// An op without operands (creation) on `device`.
+  Recorder(const char *op, const DispatchDevice &device)
+      : op_(op), device_(device.backend()) {}
+
+  [[noreturn]] void fail(const std::string &message) const;
+  /// Fails with `message` unless it is empty (the shape rules' convention).
+  void check(const std::string &message) const {
+    if (!message.empty())
+      fail(message);
+  }
+
+  const NodePtr &node(size_t i) const { return nodes_[i]; }
+  DType dtype(size_t i) const { return nodes_[i]->dtype; }
+  const std::vector<int64_t> &shape(size_t i) const { return nodes_[i]->shape; }
+  int64_t rank(size_t i) const {
+    return static_cast<int64_t>(nodes_[i]->shape.size());
+  }
+
+  void requireFloat(size_t i) const;
+  void requireNumeric(size_t i) const;
+  void requireSigned(size_t i) const;
+  void requireBool(size_t i) const;
+  void requireIndex(size_t i) const;
+  void requireSameDType(size_t i, size_t j) const;
+
+  /// A possibly negative axis of a rank-`rank` tensor, made non-negative.
+  int64_t axis(int64_t axis, int64_t rank) const;
+  std::vector<int64_t> axes(std::vector<int64_t> axes, int64_t rank) const;
+
+  /// Records the op over all operands (or `inputs` when given).
+  DispatchTensor make(DType dtype, std::vector<int64_t> shape,
+                      std::vector<NodeAttr> attrs = {}) const;
+  DispatchTensor make(DType dtype, std::vector<int64_t> shape,
+                      std::vector<NodeAttr> attrs,
+                      std::vector<NodePtr> inputs) const;
+
+  const DispatchDevice &device() const { return device_; }
+
+private:
+  const char *op_;
+  std::vector<NodePtr> nodes_;
+  DispatchDevice device_{DeviceKind::Flex, 0};
+  std::optional<CheckpointingStrategy> tracking_;
+};
+
+/// A rank-0 tensor on `device` holding `value` converted to `dtype`.
+NodePtr scalarNode(double value, DType dtype, const DispatchDevice &device);
+
+/// "f32[2, 3]".
+std::string describe(const Node &n);
+
+} // namespace kiln::detail
+
+#endif // KILN_LIB_API_RECORD_H

@@ -1,0 +1,158 @@
+//===- Buffer.cpp - Device memory, views and allocators -------------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Runtime/Buffer.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+using namespace kiln;
+using namespace kiln::detail;
+
+Storage::~Storage() {
+  if (allocator)
+    allocator->release(*this);
+}
+
+std::shared_ptr<Storage> Allocator::allocate(size_t bytes) {
+  auto s = std::make_shared<Storage>();
+  // Round up so that vector kernels may read whole 64-byte lines.
+  size_t rounded = std::max<size_t>(64, (bytes + 63) & ~size_t(63));
+  s->data = rawAllocate(rounded);
+  if (!s->data)
+    throw Error("out of memory allocating " + std::to_string(bytes) +
+                " bytes");
+  s->bytes = rounded;
+  s->allocator = this;
+  int64_t now = current_.fetch_add(rounded) + rounded;
+  int64_t peak = peak_.load();
+  while (now > peak && !peak_.compare_exchange_weak(peak, now)) {
+  }
+  allocations_.fetch_add(1);
+  return s;
+}
+
+void Allocator::release(Storage &s) {
+  rawFree(s.data, s.bytes);
+  current_.fetch_sub(s.bytes);
+  s.data = nullptr;
+}
+
+MemoryStats Allocator::stats() const {
+  MemoryStats m;
+  m.currentBytes = current_.load();
+  m.peakBytes = peak_.load();
+  m.allocations = allocations_.load();
+  return m;
+}
+
+void Allocator::resetPeak() { peak_.store(current_.load()); }
+
+HostAllocator::HostAllocator(size_t cacheLimitBytes)
+    : cacheLimit_(cacheLimitBytes) {}
+
+HostAllocator::~HostAllocator() { trim(); }
+
+void *HostAllocator::rawAllocate(size_t bytes) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    // Exact-size reuse keeps the cache simple and the peak honest.
+    for (size_t i = cache_.size(); i-- > 0;) {
+      if (cache_[i].first == bytes) {
+        void *p = cache_[i].second;
+        cache_[i] = cache_.back();
+        cache_.pop_back();
+        cachedBytes_ -= bytes;
+        return p;
+      }
+    }
+  }
+  return std::aligned_alloc(64, bytes);
+}
+
+void HostAllocator::rawFree(void *p, size_t bytes) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (bytes <= cacheLimit_ / 4) {
+    while (cachedBytes_ + bytes > cacheLimit_ && !cache_.empty()) {
+      cachedBytes_ -= cache_.front().first;
+      std::free(cache_.front().second);
+      cache_.erase(cache_.begin());
+    }
+    cache_.push_back({bytes, p});
+    cachedBytes_ += bytes;
+    return;
+  }
+  std::free(p);
+}
+
+void HostAllocator::trim() {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto &[bytes, p] : cache_)
+    std::free(p);
+  cache_.clear();
+  cachedBytes_ = 0;
+}
+
+int64_t Buffer::numel() const {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+std::vector<int64_t>
+Buffer::contiguousStrides(const std::vector<int64_t> &shape) {
+  std::vector<int64_t> strides(shape.size());
+  int64_t s = 1;
+  for (size_t i = shape.size(); i-- > 0;) {
+    strides[i] = s;
+    s *= shape[i];
+  }
+  return strides;
+}
+
+bool Buffer::isContiguous() const {
+  int64_t s = 1;
+  for (size_t i = shape.size(); i-- > 0;) {
+    if (shape[i] != 1 && strides[i] != s)
+      return false;
+    s *= shape[i];
+  }
+  return true;
+}
+
+int64_t detail::quantScaleCount(const QuantScheme &scheme,
+                                const std::vector<int64_t> &shape) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return scheme.isPerTensor() ? 1 : n / scheme.blockSize;
+}
+
+size_t detail::quantValueBytes(const QuantScheme &scheme, int64_t numel) {
+  return scheme.values == QuantScheme::Values::Q4 ? (numel + 1) / 2
+                                                  : static_cast<size_t>(numel);
+}
+
+Buffer detail::allocateBuffer(Allocator &allocator, DType dtype,
+                              const std::vector<int64_t> &shape) {
+  Buffer b;
+  b.dtype = dtype;
+  b.shape = shape;
+  b.strides = Buffer::contiguousStrides(shape);
+  int64_t n = b.numel();
+  if (dtype.isQuantized()) {
+    const QuantScheme &q = dtype.scheme();
+    b.storage = allocator.allocate(quantValueBytes(q, n));
+    b.scales = allocator.allocate(quantScaleCount(q, shape) *
+                                  DType(q.scale).byteSize());
+  } else {
+    b.storage = allocator.allocate(static_cast<size_t>(n) * dtype.byteSize());
+  }
+  return b;
+}

@@ -1,0 +1,371 @@
+//===- FlexBackend.cpp - The eager reference backend ----------------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Compiling for Flex builds a plan: one step per kiln op of @main, over
+// numbered buffer slots, with the slots each step is the last reader of.
+// Running the plan fills the argument slots, runs the steps and frees each
+// buffer as soon as its last reader is done.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FlexKernels.h"
+#include "kiln/Runtime/FlexBackend.h"
+#include "kiln/Runtime/MLIRContext.h"
+
+#include "kiln/Dialect/Kiln/IR/KilnOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <algorithm>
+
+using namespace kiln;
+using namespace kiln::detail;
+using namespace kiln::detail::flex;
+
+//===----------------------------------------------------------------------===//
+// Op facts
+//===----------------------------------------------------------------------===//
+
+DType flex::operandDType(mlir::Operation *op, unsigned i) {
+  return dtypeOf(op->getOperand(i).getType());
+}
+DType flex::resultDType(mlir::Operation *op, unsigned i) {
+  return dtypeOf(op->getResult(i).getType());
+}
+std::vector<int64_t> flex::operandShape(mlir::Operation *op, unsigned i) {
+  auto t = llvm::cast<mlir::RankedTensorType>(op->getOperand(i).getType());
+  return {t.getShape().begin(), t.getShape().end()};
+}
+std::vector<int64_t> flex::resultShape(mlir::Operation *op, unsigned i) {
+  auto t = llvm::cast<mlir::RankedTensorType>(op->getResult(i).getType());
+  return {t.getShape().begin(), t.getShape().end()};
+}
+
+static mlir::Attribute requireAttr(mlir::Operation *op, llvm::StringRef name) {
+  mlir::Attribute a = op->getAttr(name);
+  if (!a)
+    throw Error("flex: " + op->getName().getStringRef().str() +
+                " has no attribute '" + name.str() + "'");
+  return a;
+}
+std::vector<int64_t> flex::arrayAttr(mlir::Operation *op,
+                                     llvm::StringRef name) {
+  auto a = llvm::cast<mlir::DenseI64ArrayAttr>(requireAttr(op, name));
+  return {a.asArrayRef().begin(), a.asArrayRef().end()};
+}
+double flex::floatAttr(mlir::Operation *op, llvm::StringRef name) {
+  return llvm::cast<mlir::FloatAttr>(requireAttr(op, name)).getValueAsDouble();
+}
+int64_t flex::intAttr(mlir::Operation *op, llvm::StringRef name) {
+  return llvm::cast<mlir::IntegerAttr>(requireAttr(op, name)).getInt();
+}
+bool flex::unitAttr(mlir::Operation *op, llvm::StringRef name) {
+  return static_cast<bool>(op->getAttr(name));
+}
+
+//===----------------------------------------------------------------------===//
+// Views and loops
+//===----------------------------------------------------------------------===//
+
+Buffer flex::broadcastView(const Buffer &b, const std::vector<int64_t> &shape) {
+  if (b.shape == shape)
+    return b;
+  Buffer v = b;
+  size_t lead = shape.size() - b.shape.size();
+  v.shape = shape;
+  v.strides.assign(shape.size(), 0);
+  for (size_t i = 0; i < b.shape.size(); ++i)
+    v.strides[lead + i] = b.shape[i] == 1 ? 0 : b.strides[i];
+  return v;
+}
+
+Buffer flex::contiguous(const Buffer &b, Allocator &allocator) {
+  if (b.isContiguous())
+    return b;
+  Buffer out = allocateBuffer(allocator, b.dtype, b.shape);
+  copyToContiguous(b, out.data());
+  return out;
+}
+
+Buffer flex::elementwiseOutput(llvm::ArrayRef<const Buffer *> operands,
+                               StepContext &ctx, DType dtype,
+                               const std::vector<int64_t> &shape) {
+  if (ctx.reusable) {
+    for (size_t i = 0; i < operands.size(); ++i) {
+      const Buffer &b = *operands[i];
+      if (ctx.reusable[i] && b.dtype == dtype && b.shape == shape &&
+          b.isContiguous() && b.offset == 0 && !b.scales)
+        return b;
+    }
+  }
+  return allocateBuffer(ctx.allocator, dtype, shape);
+}
+
+void flex::elementwiseLoop(const Buffer &out, llvm::ArrayRef<Buffer> operands,
+                           const InnerLoop &inner) {
+  const int nOps = static_cast<int>(operands.size()) + 1;
+  // Collapse dims that are contiguous for every operand.
+  std::vector<int64_t> shape;
+  std::vector<std::vector<int64_t>> strides(nOps);
+  for (int d = 0; d < out.rank(); ++d) {
+    if (out.shape[d] == 1)
+      continue;
+    bool merge = !shape.empty();
+    for (int k = 0; k < nOps && merge; ++k) {
+      const Buffer &b = k == 0 ? out : operands[k - 1];
+      merge = strides[k].back() == b.strides[d] * out.shape[d];
+    }
+    if (merge) {
+      shape.back() *= out.shape[d];
+      for (int k = 0; k < nOps; ++k) {
+        const Buffer &b = k == 0 ? out : operands[k - 1];
+        strides[k].back() = b.strides[d];
+      }
+      continue;
+    }
+    shape.push_back(out.shape[d]);
+    for (int k = 0; k < nOps; ++k) {
+      const Buffer &b = k == 0 ? out : operands[k - 1];
+      strides[k].push_back(b.strides[d]);
+    }
+  }
+  if (shape.empty()) {
+    shape.push_back(1);
+    for (int k = 0; k < nOps; ++k)
+      strides[k].push_back(1);
+  }
+  int rank = static_cast<int>(shape.size());
+  int64_t innerLen = shape.back();
+  int64_t outer = 1;
+  for (int d = 0; d < rank - 1; ++d)
+    outer *= shape[d];
+  if (innerLen == 0 || outer == 0)
+    return;
+
+  std::vector<char *> bases(nOps);
+  std::vector<int64_t> elem(nOps), innerStrides(nOps);
+  for (int k = 0; k < nOps; ++k) {
+    const Buffer &b = k == 0 ? out : operands[k - 1];
+    bases[k] = static_cast<char *>(b.data());
+    elem[k] = static_cast<int64_t>(b.elementBytes());
+    innerStrides[k] = strides[k].back();
+  }
+  // Work units: (outer row, chunk of the inner run).
+  const int64_t chunk = 1 << 14;
+  int64_t chunks = (innerLen + chunk - 1) / chunk;
+  int64_t units = outer * chunks;
+  parallelFor(units, std::max<int64_t>(1, (1 << 15) / std::min(innerLen, chunk)),
+              [&](int64_t begin, int64_t end) {
+                std::vector<char *> ptrs(nOps);
+                for (int64_t u = begin; u < end; ++u) {
+                  int64_t row = u / chunks, c = u % chunks;
+                  int64_t start = c * chunk;
+                  int64_t n = std::min(chunk, innerLen - start);
+                  // Offset of the row from its multi-index.
+                  for (int k = 0; k < nOps; ++k) {
+                    int64_t off = start * strides[k].back(), rem = row;
+                    for (int d = rank - 2; d >= 0; --d) {
+                      off += (rem % shape[d]) * strides[k][d];
+                      rem /= shape[d];
+                    }
+                    ptrs[k] = bases[k] + off * elem[k];
+                  }
+                  inner(ptrs.data(), innerStrides.data(), n);
+                }
+              });
+}
+
+//===----------------------------------------------------------------------===//
+// Plans
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+struct PlanStep {
+  Step fn;
+  std::vector<int> operands;
+  std::vector<int> results;
+  std::vector<int> dying; ///< slots whose last reader is this step
+  std::string name;
+};
+
+class FlexExecutable : public Executable {
+public:
+  FlexExecutable(Backend &backend) : backend_(backend) {}
+
+  std::vector<Buffer> run(std::vector<Buffer> &args,
+                          const std::vector<bool> &) override {
+    std::vector<Buffer> slots(numSlots_);
+    for (size_t i = 0; i < args.size(); ++i)
+      slots[i] = args[i];
+    // The caller's vector must not keep donated storages alive.
+    args.clear();
+    for (auto &[slot, buffer] : constants_)
+      slots[slot] = buffer;
+    StepContext ctx{backend_.allocator(), nullptr};
+    std::vector<const Buffer *> operands;
+    std::vector<Buffer> results;
+    std::vector<bool> reusableStore;
+    std::unique_ptr<bool[]> reusable;
+    for (const PlanStep &s : steps_) {
+      operands.clear();
+      for (int slot : s.operands)
+        operands.push_back(&slots[slot]);
+      reusable.reset(new bool[s.operands.size()]);
+      for (size_t i = 0; i < s.operands.size(); ++i) {
+        int slot = s.operands[i];
+        bool dies = std::find(s.dying.begin(), s.dying.end(), slot) !=
+                    s.dying.end();
+        bool once = std::count(s.operands.begin(), s.operands.end(), slot) == 1;
+        reusable[i] = dies && once && slots[slot].storage &&
+                      slots[slot].storage.use_count() == 1;
+      }
+      ctx.reusable = reusable.get();
+      results.assign(s.results.size(), Buffer());
+      s.fn(operands, results, ctx);
+      backend_.counters.executedOps.fetch_add(1);
+      for (int slot : s.dying)
+        slots[slot] = Buffer();
+      for (size_t i = 0; i < s.results.size(); ++i)
+        slots[s.results[i]] = std::move(results[i]);
+    }
+    std::vector<Buffer> out;
+    for (int slot : resultSlots_)
+      out.push_back(slots[slot]);
+    return out;
+  }
+
+  int64_t kernelCount() const override { return steps_.size(); }
+
+  Backend &backend_;
+  int numSlots_ = 0;
+  std::vector<PlanStep> steps_;
+  std::vector<std::pair<int, Buffer>> constants_;
+  std::vector<int> resultSlots_;
+};
+
+/// Evaluates a kiln.constant into a buffer (a splat becomes one element
+/// seen through stride-0 strides).
+Buffer constantBuffer(mlir::kiln::ConstantOp op, Allocator &allocator) {
+  auto attr = llvm::cast<mlir::DenseElementsAttr>(op.getValue());
+  DType dtype = dtypeOf(op.getType());
+  std::vector<int64_t> shape = resultShape(op);
+  std::vector<int64_t> storedShape = attr.isSplat() ? std::vector<int64_t>{}
+                                                    : shape;
+  Buffer b = allocateBuffer(allocator, dtype, storedShape);
+  int64_t n = attr.isSplat() ? 1 : attr.getNumElements();
+  mlir::Type e = attr.getElementType();
+  dispatchAny(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T *dst = b.as<T>();
+    if (llvm::isa<mlir::FloatType>(e)) {
+      auto values = attr.getValues<llvm::APFloat>();
+      for (int64_t k = 0; k < n; ++k)
+        dst[k] = storeAs<T>(static_cast<typename ComputeOf<T>::type>(
+            values[k].convertToDouble()));
+    } else {
+      auto values = attr.getValues<llvm::APInt>();
+      bool isUnsigned = e.isUnsignedInteger() || e.isInteger(1);
+      for (int64_t k = 0; k < n; ++k) {
+        int64_t v = isUnsigned ? (int64_t)values[k].getZExtValue()
+                               : values[k].getSExtValue();
+        dst[k] = storeAs<T>(static_cast<typename ComputeOf<T>::type>(v));
+      }
+    }
+  });
+  if (attr.isSplat())
+    b = broadcastView(b, shape);
+  return b;
+}
+
+class FlexBackendImpl : public Backend {
+public:
+  FlexBackendImpl() {
+    registerCreationKernels(registry_);
+    registerElementwiseKernels(registry_);
+    registerReductionKernels(registry_);
+    registerMatmulKernels(registry_);
+    registerShapeKernels(registry_);
+    registerIndexingKernels(registry_);
+    registerNNKernels(registry_);
+    registerQuantKernels(registry_);
+  }
+
+  DeviceKind kind() const override { return DeviceKind::Flex; }
+  std::string name() const override { return "flex"; }
+  Allocator &allocator() override { return allocator_; }
+
+  std::unique_ptr<Executable> compile(mlir::ModuleOp module) override {
+    auto func = module.lookupSymbol<mlir::func::FuncOp>("main");
+    if (!func)
+      throw Error("flex: the module has no function @main");
+    auto exe = std::make_unique<FlexExecutable>(*this);
+    llvm::DenseMap<mlir::Value, int> slotOf;
+    int next = 0;
+    for (mlir::BlockArgument arg : func.getArguments())
+      slotOf[arg] = next++;
+
+    std::vector<int> lastReader(1024, -1);
+    auto noteRead = [&](int slot, int step) {
+      if (slot >= (int)lastReader.size())
+        lastReader.resize(slot * 2 + 1, -1);
+      lastReader[slot] = step;
+    };
+
+    for (mlir::Operation &op : func.getBody().front()) {
+      if (auto ret = llvm::dyn_cast<mlir::func::ReturnOp>(op)) {
+        for (mlir::Value v : ret.getOperands())
+          exe->resultSlots_.push_back(slotOf.at(v));
+        continue;
+      }
+      if (auto c = llvm::dyn_cast<mlir::kiln::ConstantOp>(op)) {
+        int slot = next++;
+        slotOf[c.getResult()] = slot;
+        exe->constants_.push_back({slot, constantBuffer(c, allocator_)});
+        continue;
+      }
+      llvm::StringRef name = op.getName().getStringRef();
+      const KernelBuilder *builder = registry_.lookup(name);
+      if (!builder)
+        throw Error("flex: no kernel for " + name.str());
+      PlanStep step;
+      step.name = name.str();
+      step.fn = (*builder)(&op);
+      int index = static_cast<int>(exe->steps_.size());
+      for (mlir::Value v : op.getOperands()) {
+        int slot = slotOf.at(v);
+        step.operands.push_back(slot);
+        noteRead(slot, index);
+      }
+      for (mlir::Value r : op.getResults()) {
+        slotOf[r] = next;
+        step.results.push_back(next++);
+      }
+      exe->steps_.push_back(std::move(step));
+    }
+    exe->numSlots_ = next;
+    lastReader.resize(std::max<size_t>(lastReader.size(), next), -1);
+    std::vector<bool> isResult(next, false);
+    for (int s : exe->resultSlots_)
+      isResult[s] = true;
+    for (int slot = 0; slot < next; ++slot)
+      if (lastReader[slot] >= 0 && !isResult[slot])
+        exe->steps_[lastReader[slot]].dying.push_back(slot);
+    return exe;
+  }
+
+private:
+  HostAllocator allocator_;
+  KernelRegistry registry_;
+};
+
+} // namespace
+
+std::unique_ptr<Backend> kiln::detail::createFlexBackend() {
+  return std::make_unique<FlexBackendImpl>();
+}

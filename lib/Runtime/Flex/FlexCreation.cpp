@@ -1,0 +1,105 @@
+//===- FlexCreation.cpp - Creation kernels of Flex ------------------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FlexKernels.h"
+
+#include "kiln/Support/Random.h"
+
+using namespace kiln;
+using namespace kiln::detail;
+using namespace kiln::detail::flex;
+
+namespace {
+
+/// Fills a fresh buffer with f(i) for every flat index i, in parallel.
+template <typename F>
+Buffer generate(StepContext &ctx, DType dt, const std::vector<int64_t> &shape,
+                F f) {
+  Buffer out = allocateBuffer(ctx.allocator, dt, shape);
+  dispatchAny(dt, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using C = typename ComputeOf<T>::type;
+    T *o = out.as<T>();
+    parallelFor(out.numel(), 1 << 14, [&](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i)
+        o[i] = storeAs<T>(static_cast<C>(f(i)));
+    });
+  });
+  return out;
+}
+
+Step buildFull(mlir::Operation *op) {
+  DType dt = resultDType(op);
+  std::vector<int64_t> shape = resultShape(op);
+  double value = floatAttr(op, "value");
+  return [=](llvm::ArrayRef<const Buffer *>, llvm::MutableArrayRef<Buffer> res,
+             StepContext &ctx) {
+    // One element seen through stride-0 strides.
+    Buffer one = generate(ctx, dt, {}, [&](int64_t) { return value; });
+    res[0] = broadcastView(one, shape);
+  };
+}
+
+Step buildArange(mlir::Operation *op) {
+  DType dt = resultDType(op);
+  std::vector<int64_t> shape = resultShape(op);
+  double start = floatAttr(op, "start"), step = floatAttr(op, "step");
+  return [=](llvm::ArrayRef<const Buffer *>, llvm::MutableArrayRef<Buffer> res,
+             StepContext &ctx) {
+    res[0] = generate(ctx, dt, shape, [&](int64_t i) {
+      return start + static_cast<double>(i) * step;
+    });
+  };
+}
+
+Step buildEye(mlir::Operation *op) {
+  DType dt = resultDType(op);
+  std::vector<int64_t> shape = resultShape(op);
+  int64_t cols = shape[1];
+  return [=](llvm::ArrayRef<const Buffer *>, llvm::MutableArrayRef<Buffer> res,
+             StepContext &ctx) {
+    res[0] = generate(ctx, dt, shape, [&](int64_t i) {
+      return i / cols == i % cols ? 1.0 : 0.0;
+    });
+  };
+}
+
+Step buildRand(mlir::Operation *op) {
+  DType dt = resultDType(op);
+  std::vector<int64_t> shape = resultShape(op);
+  uint64_t seed = static_cast<uint64_t>(intAttr(op, "seed"));
+  double low = floatAttr(op, "low"), high = floatAttr(op, "high");
+  return [=](llvm::ArrayRef<const Buffer *>, llvm::MutableArrayRef<Buffer> res,
+             StepContext &ctx) {
+    res[0] = generate(ctx, dt, shape, [&](int64_t i) {
+      return low + (high - low) * random::uniform(seed, i);
+    });
+  };
+}
+
+Step buildRandn(mlir::Operation *op) {
+  DType dt = resultDType(op);
+  std::vector<int64_t> shape = resultShape(op);
+  uint64_t seed = static_cast<uint64_t>(intAttr(op, "seed"));
+  double mean = floatAttr(op, "mean"), stddev = floatAttr(op, "std");
+  return [=](llvm::ArrayRef<const Buffer *>, llvm::MutableArrayRef<Buffer> res,
+             StepContext &ctx) {
+    res[0] = generate(ctx, dt, shape, [&](int64_t i) {
+      return mean + stddev * random::normal(seed, i);
+    });
+  };
+}
+
+} // namespace
+
+void flex::registerCreationKernels(KernelRegistry &r) {
+  r.add("kiln.full", buildFull);
+  r.add("kiln.arange", buildArange);
+  r.add("kiln.eye", buildEye);
+  r.add("kiln.rand", buildRand);
+  r.add("kiln.randn", buildRandn);
+}

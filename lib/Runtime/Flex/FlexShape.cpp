@@ -1,0 +1,287 @@
+//===- FlexShape.cpp - Layout kernels of Flex -----------------------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// permute, expand, slice, flip, squeeze, unsqueeze and (of contiguous data)
+// reshape are views: they share the input's storage and only change strides.
+// The others copy.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FlexKernels.h"
+
+#include <algorithm>
+
+using namespace kiln;
+using namespace kiln::detail;
+using namespace kiln::detail::flex;
+
+void flex::copyInto(const Buffer &src, const Buffer &dst) {
+  size_t bytes = dst.elementBytes();
+  Buffer s = broadcastView(src, dst.shape);
+  elementwiseLoop(dst, {s}, [bytes](char **p, const int64_t *st, int64_t n) {
+    if (st[0] == 1 && st[1] == 1) {
+      std::memmove(p[0], p[1], n * bytes);
+      return;
+    }
+    for (int64_t i = 0; i < n; ++i)
+      std::memcpy(p[0] + i * st[0] * bytes, p[1] + i * st[1] * bytes, bytes);
+  });
+}
+
+namespace {
+
+/// The view of `b` with `shape`, when row-major order allows it.
+Buffer reshapeView(const Buffer &b, const std::vector<int64_t> &shape,
+                   Allocator &allocator) {
+  Buffer src = contiguous(b, allocator);
+  Buffer v = src;
+  v.shape = shape;
+  v.strides = Buffer::contiguousStrides(shape);
+  return v;
+}
+
+Step buildReshape(mlir::Operation *op) {
+  std::vector<int64_t> shape = resultShape(op);
+  return [=](llvm::ArrayRef<const Buffer *> ops,
+             llvm::MutableArrayRef<Buffer> res, StepContext &ctx) {
+    res[0] = reshapeView(*ops[0], shape, ctx.allocator);
+  };
+}
+
+Step buildSqueeze(mlir::Operation *op) {
+  std::vector<int64_t> axes = arrayAttr(op, "axes");
+  return [=](llvm::ArrayRef<const Buffer *> ops,
+             llvm::MutableArrayRef<Buffer> res, StepContext &) {
+    const Buffer &in = *ops[0];
+    Buffer v = in;
+    v.shape.clear();
+    v.strides.clear();
+    for (int i = 0; i < in.rank(); ++i) {
+      if (std::find(axes.begin(), axes.end(), i) != axes.end())
+        continue;
+      v.shape.push_back(in.shape[i]);
+      v.strides.push_back(in.strides[i]);
+    }
+    res[0] = v;
+  };
+}
+
+Step buildUnsqueeze(mlir::Operation *op) {
+  std::vector<int64_t> axes = arrayAttr(op, "axes");
+  return [=](llvm::ArrayRef<const Buffer *> ops,
+             llvm::MutableArrayRef<Buffer> res, StepContext &) {
+    const Buffer &in = *ops[0];
+    Buffer v = in;
+    v.shape.clear();
+    v.strides.clear();
+    size_t next = 0;
+    int64_t rank = in.rank() + static_cast<int64_t>(axes.size());
+    for (int64_t i = 0; i < rank; ++i) {
+      if (std::find(axes.begin(), axes.end(), i) != axes.end()) {
+        v.shape.push_back(1);
+        v.strides.push_back(0);
+        continue;
+      }
+      v.shape.push_back(in.shape[next]);
+      v.strides.push_back(in.strides[next]);
+      ++next;
+    }
+    res[0] = v;
+  };
+}
+
+Step buildPermute(mlir::Operation *op) {
+  std::vector<int64_t> dims = arrayAttr(op, "dims");
+  return [=](llvm::ArrayRef<const Buffer *> ops,
+             llvm::MutableArrayRef<Buffer> res, StepContext &) {
+    const Buffer &in = *ops[0];
+    Buffer v = in;
+    for (size_t i = 0; i < dims.size(); ++i) {
+      v.shape[i] = in.shape[dims[i]];
+      v.strides[i] = in.strides[dims[i]];
+    }
+    res[0] = v;
+  };
+}
+
+Step buildExpand(mlir::Operation *op) {
+  std::vector<int64_t> shape = resultShape(op);
+  return [=](llvm::ArrayRef<const Buffer *> ops,
+             llvm::MutableArrayRef<Buffer> res, StepContext &) {
+    res[0] = broadcastView(*ops[0], shape);
+  };
+}
+
+/// The strided region [starts, ends) by steps of `b` as a view.
+Buffer sliceView(const Buffer &b, const std::vector<int64_t> &starts,
+                 const std::vector<int64_t> &steps,
+                 const std::vector<int64_t> &shape) {
+  Buffer v = b;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    v.offset += starts[i] * b.strides[i];
+    v.strides[i] = b.strides[i] * steps[i];
+    v.shape[i] = shape[i];
+  }
+  return v;
+}
+
+Step buildSlice(mlir::Operation *op) {
+  std::vector<int64_t> starts = arrayAttr(op, "starts"),
+                       steps = arrayAttr(op, "steps"),
+                       shape = resultShape(op);
+  return [=](llvm::ArrayRef<const Buffer *> ops,
+             llvm::MutableArrayRef<Buffer> res, StepContext &) {
+    res[0] = sliceView(*ops[0], starts, steps, shape);
+  };
+}
+
+Step buildSliceAssign(mlir::Operation *op) {
+  std::vector<int64_t> starts = arrayAttr(op, "starts"),
+                       steps = arrayAttr(op, "steps"),
+                       region = operandShape(op, 0);
+  DType dt = resultDType(op);
+  std::vector<int64_t> shape = resultShape(op);
+  return [=](llvm::ArrayRef<const Buffer *> ops,
+             llvm::MutableArrayRef<Buffer> res, StepContext &ctx) {
+    const Buffer &value = *ops[0], &dest = *ops[1];
+    // Write into the destination itself when it dies here.
+    Buffer out;
+    if (ctx.reusable && ctx.reusable[1] && dest.isContiguous() &&
+        dest.offset == 0) {
+      out = dest;
+    } else {
+      out = allocateBuffer(ctx.allocator, dt, shape);
+      copyInto(dest, out);
+    }
+    copyInto(value, sliceView(out, starts, steps, region));
+    res[0] = out;
+  };
+}
+
+Step buildConcat(mlir::Operation *op) {
+  int64_t axis = intAttr(op, "axis");
+  DType dt = resultDType(op);
+  std::vector<int64_t> shape = resultShape(op);
+  return [=](llvm::ArrayRef<const Buffer *> ops,
+             llvm::MutableArrayRef<Buffer> res, StepContext &ctx) {
+    Buffer out = allocateBuffer(ctx.allocator, dt, shape);
+    int64_t at = 0;
+    for (const Buffer *in : ops) {
+      Buffer region = out;
+      region.shape = in->shape;
+      region.offset += at * out.strides[axis];
+      copyInto(*in, region);
+      at += in->shape[axis];
+    }
+    res[0] = out;
+  };
+}
+
+Step buildSplit(mlir::Operation *op) {
+  int64_t axis = intAttr(op, "axis");
+  std::vector<int64_t> sizes = arrayAttr(op, "sizes");
+  return [=](llvm::ArrayRef<const Buffer *> ops,
+             llvm::MutableArrayRef<Buffer> res, StepContext &) {
+    const Buffer &in = *ops[0];
+    int64_t at = 0;
+    for (size_t k = 0; k < sizes.size(); ++k) {
+      Buffer v = in;
+      v.shape[axis] = sizes[k];
+      v.offset += at * in.strides[axis];
+      res[k] = v;
+      at += sizes[k];
+    }
+  };
+}
+
+Step buildFlip(mlir::Operation *op) {
+  std::vector<int64_t> axes = arrayAttr(op, "axes");
+  return [=](llvm::ArrayRef<const Buffer *> ops,
+             llvm::MutableArrayRef<Buffer> res, StepContext &) {
+    Buffer v = *ops[0];
+    for (int64_t a : axes) {
+      if (v.shape[a] == 0)
+        continue;
+      v.offset += (v.shape[a] - 1) * v.strides[a];
+      v.strides[a] = -v.strides[a];
+    }
+    res[0] = v;
+  };
+}
+
+Step buildRepeat(mlir::Operation *op) {
+  std::vector<int64_t> repeats = arrayAttr(op, "repeats");
+  DType dt = resultDType(op);
+  std::vector<int64_t> shape = resultShape(op);
+  return [=](llvm::ArrayRef<const Buffer *> ops,
+             llvm::MutableArrayRef<Buffer> res, StepContext &ctx) {
+    const Buffer &in = *ops[0];
+    // View the output as [r0, d0, r1, d1, ...] and broadcast the input over
+    // the r dims.
+    Buffer out = allocateBuffer(ctx.allocator, dt, shape);
+    Buffer dst = out, src = in;
+    dst.shape.clear();
+    dst.strides.clear();
+    src.shape.clear();
+    src.strides.clear();
+    for (size_t i = 0; i < repeats.size(); ++i) {
+      dst.shape.push_back(repeats[i]);
+      dst.strides.push_back(out.strides[i] * in.shape[i]);
+      dst.shape.push_back(in.shape[i]);
+      dst.strides.push_back(out.strides[i]);
+      src.shape.push_back(repeats[i]);
+      src.strides.push_back(0);
+      src.shape.push_back(in.shape[i]);
+      src.strides.push_back(in.strides[i]);
+    }
+    copyInto(src, dst);
+    res[0] = out;
+  };
+}
+
+Step buildPad(mlir::Operation *op) {
+  std::vector<int64_t> low = arrayAttr(op, "low");
+  double value = floatAttr(op, "value");
+  DType dt = resultDType(op);
+  std::vector<int64_t> shape = resultShape(op);
+  return [=](llvm::ArrayRef<const Buffer *> ops,
+             llvm::MutableArrayRef<Buffer> res, StepContext &ctx) {
+    const Buffer &in = *ops[0];
+    Buffer out = allocateBuffer(ctx.allocator, dt, shape);
+    dispatchAny(dt, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      using C = typename ComputeOf<T>::type;
+      T fill = storeAs<T>(static_cast<C>(value));
+      T *o = out.as<T>();
+      for (int64_t i = 0, n = out.numel(); i < n; ++i)
+        o[i] = fill;
+    });
+    Buffer interior = out;
+    interior.shape = in.shape;
+    for (size_t i = 0; i < low.size(); ++i)
+      interior.offset += low[i] * out.strides[i];
+    copyInto(in, interior);
+    res[0] = out;
+  };
+}
+
+} // namespace
+
+void flex::registerShapeKernels(KernelRegistry &r) {
+  r.add("kiln.reshape", buildReshape);
+  r.add("kiln.squeeze", buildSqueeze);
+  r.add("kiln.unsqueeze", buildUnsqueeze);
+  r.add("kiln.permute", buildPermute);
+  r.add("kiln.expand", buildExpand);
+  r.add("kiln.slice", buildSlice);
+  r.add("kiln.slice_assign", buildSliceAssign);
+  r.add("kiln.concat", buildConcat);
+  r.add("kiln.split", buildSplit);
+  r.add("kiln.flip", buildFlip);
+  r.add("kiln.repeat", buildRepeat);
+  r.add("kiln.pad", buildPad);
+}
