@@ -86,14 +86,17 @@ def Kiln_LayerNormOp : Kiln_Op<"layer_norm", [Pure, Kiln_ComputeBound,
     `weight` and `bias` are optional 1-D tensors of the last dim's size.
 
     ```mlir
-    %y = kiln.layer_norm %x, %g, %b eps 1.000000e-05 : (tensor<8x16xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<8x16xf32>
+    %y = kiln.layer_norm %x weight %g bias %b eps 1.000000e-05 : (tensor<8x16xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<8x16xf32>
+    %z = kiln.layer_norm %x bias %b eps 1.000000e-05 : (tensor<8x16xf32>, tensor<16xf32>) -> tensor<8x16xf32>
     ```
   }];
   let arguments = (ins Kiln_FloatTensor:$input,
                        Optional<Kiln_FloatTensor>:$weight,
                        Optional<Kiln_FloatTensor>:$bias, F64Attr:$eps);
   let results = (outs Kiln_FloatTensor:$result);
-  let assemblyFormat = "$input (`,` `weight` $weight^)? (`,` `bias` $bias^)? "
+  // Each optional operand is introduced by its own keyword, so that a bias
+  // without a weight parses back.
+  let assemblyFormat = "$input (`weight` $weight^)? (`bias` $bias^)? "
                        "`eps` $eps attr-dict `:` functional-type(operands, results)";
   let extraClassDefinition =
       Kiln_InferWith<"::mlir::kiln::inferLayerNorm">.inferBody;
