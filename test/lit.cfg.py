@@ -17,3 +17,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.kiln_tools_dir, config.llvm_tools_dir]
 tools = ["tensor-opt", "FileCheck", "not", "count"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Scripts under utils/ (run with %python) and generated files in the build.
+config.substitutions.append(("%kiln_src_root", config.kiln_src_root))
+config.substitutions.append(("%kiln_obj_root", config.kiln_obj_root))

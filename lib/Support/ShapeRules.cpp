@@ -7,7 +7,10 @@
 
 #include "kiln/Support/ShapeRules.h"
 
+#include "llvm/Support/CheckedArithmetic.h"
+
 #include <algorithm>
+#include <optional>
 #include <sstream>
 
 using namespace kiln::rules;
@@ -23,12 +26,22 @@ template <typename... Ts> std::string msg(const Ts &...parts) {
 
 std::string fmt(DimsRef d) { return formatDims(d); }
 
-/// Output size of a strided window along one dim (conv and pooling).
-int64_t windowOut(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d) {
-  if (isDynamic(in))
+/// Output size of a strided window along one dim (conv and pooling): kDynamic
+/// when a size is unknown, 0 when the window does not fit the padded input,
+/// nothing when the sizes overflow int64. `k`, `s` and `d` are >= 1, `p` >= 0.
+std::optional<int64_t> windowOut(int64_t in, int64_t k, int64_t s, int64_t p,
+                                 int64_t d) {
+  if (isDynamic(in) || isDynamic(k))
     return kDynamic;
-  int64_t span = d * (k - 1) + 1;
-  return (in + 2 * p - span) / s + 1;
+  std::optional<int64_t> span = llvm::checkedMulAdd(d, k - 1, int64_t(1));
+  std::optional<int64_t> padded = llvm::checkedMulAdd(p, int64_t(2), in);
+  if (!span || !padded)
+    return std::nullopt;
+  // Dividing a negative difference would round toward zero and claim one
+  // output for a window that does not fit.
+  if (*padded < *span)
+    return 0;
+  return (*padded - *span) / s + 1;
 }
 
 std::string checkPositive(DimsRef vals, size_t n, const char *what,
@@ -61,7 +74,10 @@ int64_t numElements(DimsRef dims) {
   for (int64_t d : dims) {
     if (isDynamic(d))
       return kDynamic;
-    n *= d;
+    std::optional<int64_t> next = llvm::checkedMul(n, d);
+    if (!next)
+      return kDynamic;
+    n = *next;
   }
   return n;
 }
@@ -149,8 +165,11 @@ std::string reshape(DimsRef in, DimsRef target, Dims &out) {
       inferAt = i;
     } else if (target[i] < 0) {
       return msg("target shape ", fmt(target), " has a negative dim");
+    } else if (std::optional<int64_t> next =
+                   llvm::checkedMul(known, target[i])) {
+      known = *next;
     } else {
-      known *= target[i];
+      return msg("target shape ", fmt(target), " has too many elements");
     }
   }
   out.assign(target.begin(), target.end());
@@ -232,8 +251,7 @@ std::string slice(DimsRef in, DimsRef starts, DimsRef ends, DimsRef steps,
     if (starts[i] > in[i])
       return msg("slice start ", starts[i], " is past dim ", i, " of size ",
                  in[i]);
-    int64_t len = end > starts[i] ? (end - starts[i] + steps[i] - 1) / steps[i]
-                                  : 0;
+    int64_t len = end > starts[i] ? (end - starts[i] - 1) / steps[i] + 1 : 0;
     out.push_back(len);
   }
   return {};
@@ -268,8 +286,14 @@ std::string concat(llvm::ArrayRef<DimsRef> ins, int64_t axis, Dims &out) {
                  fmt(first));
     for (size_t i = 0; i < d.size(); ++i) {
       if ((int64_t)i == axis) {
-        out[i] = isDynamic(out[i]) || isDynamic(d[i]) ? kDynamic
-                                                      : out[i] + d[i];
+        if (isDynamic(out[i]) || isDynamic(d[i])) {
+          out[i] = kDynamic;
+        } else if (std::optional<int64_t> sum =
+                       llvm::checkedAdd(out[i], d[i])) {
+          out[i] = *sum;
+        } else {
+          return msg("concatenated dim ", axis, " is too large");
+        }
       } else if (!isDynamic(d[i]) && !isDynamic(out[i]) && d[i] != out[i]) {
         return msg("input ", k, " of shape ", fmt(d), " does not match ",
                    fmt(first), " outside axis ", axis);
@@ -289,7 +313,10 @@ std::string split(DimsRef in, DimsRef sizes, int64_t axis,
   for (int64_t s : sizes) {
     if (s < 0)
       return msg("piece sizes ", fmt(sizes), " must be >= 0");
-    total += s;
+    std::optional<int64_t> sum = llvm::checkedAdd(total, s);
+    if (!sum)
+      return msg("piece sizes ", fmt(sizes), " are too large");
+    total = *sum;
   }
   if (!isDynamic(in[axis]) && total != in[axis])
     return msg("piece sizes ", fmt(sizes), " add up to ", total,
@@ -338,7 +365,14 @@ std::string repeat(DimsRef in, DimsRef repeats, Dims &out) {
   for (size_t i = 0; i < in.size(); ++i) {
     if (repeats[i] < 1)
       return msg("repeats ", fmt(repeats), " must be >= 1");
-    out.push_back(isDynamic(in[i]) ? kDynamic : in[i] * repeats[i]);
+    if (isDynamic(in[i])) {
+      out.push_back(kDynamic);
+      continue;
+    }
+    std::optional<int64_t> n = llvm::checkedMul(in[i], repeats[i]);
+    if (!n)
+      return msg("repeating ", fmt(in), " by ", fmt(repeats), " is too large");
+    out.push_back(*n);
   }
   return {};
 }
@@ -351,8 +385,19 @@ std::string pad(DimsRef in, DimsRef low, DimsRef high, Dims &out) {
       !e.empty())
     return e;
   out.clear();
-  for (size_t i = 0; i < in.size(); ++i)
-    out.push_back(isDynamic(in[i]) ? kDynamic : in[i] + low[i] + high[i]);
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (isDynamic(in[i])) {
+      out.push_back(kDynamic);
+      continue;
+    }
+    std::optional<int64_t> n = llvm::checkedAdd(in[i], low[i]);
+    if (n)
+      n = llvm::checkedAdd(*n, high[i]);
+    if (!n)
+      return msg("padding ", fmt(in), " by ", fmt(low), " and ", fmt(high),
+                 " is too large");
+    out.push_back(*n);
+  }
   return {};
 }
 
@@ -397,6 +442,21 @@ std::string indexSelect(DimsRef in, DimsRef indices, int64_t axis, Dims &out) {
   return {};
 }
 
+std::string maskFill(DimsRef in, DimsRef mask) {
+  if (mask.size() > in.size())
+    return msg("mask of shape ", fmt(mask), " has more dims than the input ",
+               fmt(in));
+  size_t lead = in.size() - mask.size();
+  for (size_t i = 0; i < mask.size(); ++i) {
+    int64_t m = mask[i], d = in[lead + i];
+    if (m != 1 && !isDynamic(m) && !isDynamic(d) && m != d)
+      return msg("mask of shape ", fmt(mask),
+                 " does not broadcast to the input ", fmt(in), " (dim ",
+                 lead + i, ": ", m, " vs ", d, ")");
+  }
+  return {};
+}
+
 std::string embedding(DimsRef weight, DimsRef indices, Dims &out) {
   if (weight.size() != 2)
     return msg("weight must be [vocab, dim], got ", fmt(weight));
@@ -429,20 +489,28 @@ std::string conv(DimsRef in, DimsRef weight, const DimsRef *bias,
     return msg("input channels ", c, " are not divisible by groups ", groups);
   if (!isDynamic(o) && o % groups != 0)
     return msg("output channels ", o, " are not divisible by groups ", groups);
-  if (!isDynamic(c) && !isDynamic(weight[1]) && weight[1] * groups != c)
-    return msg("weight ", fmt(weight), " expects ", weight[1] * groups,
-               " input channels, input ", fmt(in), " has ", c);
+  // c is a multiple of groups here, so c / groups is the exact group width.
+  if (!isDynamic(c) && !isDynamic(weight[1]) && weight[1] != c / groups)
+    return msg("weight ", fmt(weight), " expects ", weight[1],
+               " input channels per group, input ", fmt(in), " has ", c, " in ",
+               groups, " groups");
   if (bias && (bias->size() != 1 ||
                (!isDynamic((*bias)[0]) && !isDynamic(o) && (*bias)[0] != o)))
     return msg("bias of shape ", fmt(*bias), " must be [", o, "]");
   out.assign({in[0], o});
   for (size_t i = 0; i < sp; ++i) {
     int64_t k = weight[2 + i];
-    int64_t n = windowOut(in[2 + i], k, stride[i], padding[i], dilation[i]);
-    if (!isDynamic(n) && n < 1)
+    if (!isDynamic(k) && k < 1)
+      return msg("kernel ", fmt(weight.drop_front(2)), " must be >= 1");
+    std::optional<int64_t> n =
+        windowOut(in[2 + i], k, stride[i], padding[i], dilation[i]);
+    if (!n)
+      return msg("padding ", fmt(padding), " and dilation ", fmt(dilation),
+                 " are too large");
+    if (!isDynamic(*n) && *n < 1)
       return msg("kernel ", fmt(weight.drop_front(2)),
                  " does not fit the padded input ", fmt(in));
-    out.push_back(n);
+    out.push_back(*n);
   }
   return {};
 }
@@ -458,15 +526,19 @@ std::string pool2d(DimsRef in, DimsRef kernel, DimsRef stride,
   if (std::string e = checkPositive(padding, 2, "padding", true); !e.empty())
     return e;
   for (int i = 0; i < 2; ++i)
-    if (padding[i] * 2 > kernel[i])
+    if (padding[i] > kernel[i] / 2)
       return msg("padding ", fmt(padding), " exceeds half the kernel ",
                  fmt(kernel));
   out.assign({in[0], in[1]});
   for (int i = 0; i < 2; ++i) {
-    int64_t n = windowOut(in[2 + i], kernel[i], stride[i], padding[i], 1);
-    if (!isDynamic(n) && n < 1)
+    std::optional<int64_t> n =
+        windowOut(in[2 + i], kernel[i], stride[i], padding[i], 1);
+    if (!n)
+      return msg("kernel ", fmt(kernel), " and padding ", fmt(padding),
+                 " are too large");
+    if (!isDynamic(*n) && *n < 1)
       return msg("kernel ", fmt(kernel), " does not fit the input ", fmt(in));
-    out.push_back(n);
+    out.push_back(*n);
   }
   return {};
 }

@@ -38,7 +38,8 @@ inline bool isDynamic(int64_t d) { return d == kDynamic; }
 /// "[2, ?, 3]".
 std::string formatDims(DimsRef dims);
 
-/// Product of the dims, or kDynamic if any is dynamic.
+/// Product of the dims, or kDynamic if any is dynamic or the product does not
+/// fit in int64_t.
 int64_t numElements(DimsRef dims);
 
 std::string checkAxis(int64_t axis, int64_t rank, const char *what = "axis");
@@ -67,6 +68,9 @@ std::string gather(DimsRef in, DimsRef indices, int64_t axis, Dims &out);
 std::string scatterAdd(DimsRef in, DimsRef indices, DimsRef updates,
                        int64_t axis);
 std::string indexSelect(DimsRef in, DimsRef indices, int64_t axis, Dims &out);
+/// The mask broadcasts to the input's shape; a dynamic dim on either side is
+/// checked at run time.
+std::string maskFill(DimsRef in, DimsRef mask);
 std::string embedding(DimsRef weight, DimsRef indices, Dims &out);
 
 /// `bias` may be null. Attribute arrays have one entry per spatial dim.

@@ -376,9 +376,8 @@ LogicalResult inferMaskFill(StringRef opName, MLIRContext *,
     return failure();
   return inferWithRule(opName, loc, adaptor.getInput(), inferred,
                        [&](rules::DimsRef in, rules::Dims &out) {
-                         rules::Dims unused;
                          out.assign(in.begin(), in.end());
-                         return rules::expand(mask.getShape(), in, unused);
+                         return rules::maskFill(in, mask.getShape());
                        });
 }
 

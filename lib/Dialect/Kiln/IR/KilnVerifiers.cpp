@@ -30,9 +30,10 @@ LogicalResult verifyDynamicDims(Operation *op, RankedTensorType type,
   return success();
 }
 
-/// Can `value` be stored exactly in `element`?
+/// Can `value` be stored exactly in `element`? With `checkRange` false, an
+/// integer dtype only needs an integral value (a step may be negative).
 LogicalResult verifyScalarFits(Operation *op, Type element, double value,
-                               StringRef what) {
+                               StringRef what, bool checkRange = true) {
   if (element.isInteger(1)) {
     if (value != 0.0 && value != 1.0)
       return op->emitOpError() << what << " " << value
@@ -44,6 +45,14 @@ LogicalResult verifyScalarFits(Operation *op, Type element, double value,
       return op->emitOpError() << what << " " << value
                                << " is not an integer, but the dtype is "
                                << element;
+    if (!checkRange)
+      return success();
+    unsigned width = it.getWidth();
+    double lo = it.isUnsigned() ? 0.0 : -std::ldexp(1.0, width - 1);
+    double end = std::ldexp(1.0, it.isUnsigned() ? width : width - 1);
+    if (value < lo || value >= end)
+      return op->emitOpError()
+             << what << " " << value << " is out of range for " << element;
   }
   return success();
 }
@@ -87,11 +96,17 @@ LogicalResult ArangeOp::verify() {
     return emitOpError() << "result must be a static 1-D tensor, got " << type;
   if (getStep().convertToDouble() == 0.0)
     return emitOpError() << "step must not be zero";
-  if (failed(verifyScalarFits(*this, type.getElementType(),
-                              getStart().convertToDouble(), "start")))
+  double start = getStart().convertToDouble();
+  double step = getStep().convertToDouble();
+  if (failed(verifyScalarFits(*this, type.getElementType(), start, "start")) ||
+      failed(verifyScalarFits(*this, type.getElementType(), step, "step",
+                              /*checkRange=*/false)))
     return failure();
+  if (type.getDimSize(0) == 0)
+    return success();
   return verifyScalarFits(*this, type.getElementType(),
-                          getStep().convertToDouble(), "step");
+                          start + (type.getDimSize(0) - 1) * step,
+                          "last value");
 }
 
 LogicalResult EyeOp::verify() {
@@ -121,11 +136,22 @@ LogicalResult RandnOp::verify() {
 }
 
 LogicalResult ClampOp::verify() {
-  if (getMin().convertToDouble() > getMax().convertToDouble())
-    return emitOpError() << "min " << getMin().convertToDouble()
-                         << " is greater than max "
-                         << getMax().convertToDouble();
+  // Written so that a NaN bound fails too.
+  if (!(getMin().convertToDouble() <= getMax().convertToDouble()))
+    return emitOpError() << "needs min <= max, got ["
+                         << getMin().convertToDouble() << ", "
+                         << getMax().convertToDouble() << "]";
   return success();
+}
+
+LogicalResult PadOp::verify() {
+  return verifyScalarFits(*this, getInput().getType().getElementType(),
+                          getValue().convertToDouble(), "padding value");
+}
+
+LogicalResult MaskFillOp::verify() {
+  return verifyScalarFits(*this, getInput().getType().getElementType(),
+                          getValue().convertToDouble(), "fill value");
 }
 
 void CastOp::build(OpBuilder &builder, OperationState &state, Value input,
@@ -202,7 +228,28 @@ LogicalResult DequantizeOp::verify() {
   return success();
 }
 
+/// The operands and the result of a backward op share one dtype.
+static LogicalResult verifyBackwardDType(Operation *op) {
+  SmallVector<Value> values(op->getOperands());
+  values.push_back(op->getResult(0));
+  Type element;
+  return commonElementType(op->getName().getStringRef(), op->getLoc(), values,
+                           element);
+}
+
+/// conv2d_backward_* describe a 2-D convolution; the shape rule alone would
+/// take the convolution's rank from the attributes.
+static LogicalResult verifyConv2dBackwardAttrs(Operation *op,
+                                               ArrayRef<int64_t> stride) {
+  if (stride.size() != 2)
+    return op->emitOpError()
+           << "stride needs 2 entries, got " << rules::formatDims(stride);
+  return verifyBackwardDType(op);
+}
+
 LogicalResult Conv2dBackwardInputOp::verify() {
+  if (failed(verifyConv2dBackwardAttrs(*this, getStride())))
+    return failure();
   auto input = getResult().getType();
   auto weight = getWeight().getType();
   rules::Dims out;
@@ -220,6 +267,8 @@ LogicalResult Conv2dBackwardInputOp::verify() {
 }
 
 LogicalResult Conv2dBackwardWeightOp::verify() {
+  if (failed(verifyConv2dBackwardAttrs(*this, getStride())))
+    return failure();
   auto weight = getResult().getType();
   auto input = getInput().getType();
   rules::Dims out;
@@ -237,6 +286,8 @@ LogicalResult Conv2dBackwardWeightOp::verify() {
 }
 
 LogicalResult MaxPool2dBackwardOp::verify() {
+  if (failed(verifyBackwardDType(*this)))
+    return failure();
   if (getResult().getType() != getInput().getType())
     return emitOpError() << "result must have the input's type";
   return verifyPoolAttrs(*this, getInput().getType().getShape(), getKernel(),
@@ -244,6 +295,8 @@ LogicalResult MaxPool2dBackwardOp::verify() {
 }
 
 LogicalResult AvgPool2dBackwardOp::verify() {
+  if (failed(verifyBackwardDType(*this)))
+    return failure();
   if (getResult().getType() != getInput().getType())
     return emitOpError() << "result must have the input's type";
   return verifyPoolAttrs(*this, getInput().getType().getShape(), getKernel(),

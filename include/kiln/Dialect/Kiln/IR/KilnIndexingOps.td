@@ -84,6 +84,7 @@ def Kiln_MaskFillOp : Kiln_Op<"mask_fill", [Pure, Kiln_Elementwise,
                        "functional-type(operands, results)";
   let extraClassDefinition =
       Kiln_InferWith<"::mlir::kiln::inferMaskFill">.inferBody;
+  let hasVerifier = 1;
 }
 
 def Kiln_OneHotOp : Kiln_Op<"one_hot", [Pure]> {

@@ -190,6 +190,7 @@ def Kiln_PadOp : Kiln_ShapeOp<"pad"> {
                        "attr-dict `:` type($input) `->` type($result)";
   let extraClassDefinition =
       Kiln_InferWith<"::mlir::kiln::inferPad">.inferBody;
+  let hasVerifier = 1;
 }
 
 #endif // KILN_DIALECT_KILN_IR_KILNSHAPEOPS_TD

@@ -1,0 +1,372 @@
+// RUN: tensor-opt %s -split-input-file -verify-diagnostics
+
+// Verifier errors of the neural-network ops (KilnNNOps.td).
+
+func.func @conv2d_input_rank(%x: tensor<3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error@+2 {{'kiln.conv2d' op input must have rank 4 (N, C, spatial...), got [3, 8, 8]}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.conv2d %x, %w stride [1, 1] padding [0, 0] dilation [1, 1] groups 1 : (tensor<3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv2d_weight_rank(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3xf32>) {
+  // expected-error@+2 {{'kiln.conv2d' op weight must have rank 4 (O, C/groups, kernel...), got [4, 3, 3]}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.conv2d %x, %w stride [1, 1] padding [0, 0] dilation [1, 1] groups 1 : (tensor<1x3x8x8xf32>, tensor<4x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv2d_stride_count(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error@+2 {{'kiln.conv2d' op stride needs 2 entries}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.conv2d %x, %w stride [1, 1, 1] padding [0, 0] dilation [1, 1] groups 1 : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv2d_padding_count(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error@+2 {{'kiln.conv2d' op padding needs 2 entries, got 1}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.conv2d %x, %w stride [1, 1] padding [0] dilation [1, 1] groups 1 : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv2d_stride_zero(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error@+2 {{'kiln.conv2d' op stride entries must be > 0, got [0, 1]}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.conv2d %x, %w stride [0, 1] padding [0, 0] dilation [1, 1] groups 1 : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv2d_negative_padding(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error@+2 {{'kiln.conv2d' op padding entries must be >= 0, got [-1, 0]}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.conv2d %x, %w stride [1, 1] padding [-1, 0] dilation [1, 1] groups 1 : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x4x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv2d_dilation_zero(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error@+2 {{'kiln.conv2d' op dilation entries must be > 0, got [1, 0]}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.conv2d %x, %w stride [1, 1] padding [0, 0] dilation [1, 0] groups 1 : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv2d_groups_zero(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error@+2 {{'kiln.conv2d' op groups must be >= 1, got 0}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.conv2d %x, %w stride [1, 1] padding [0, 0] dilation [1, 1] groups 0 : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv2d_input_channels_vs_groups(%x: tensor<1x3x8x8xf32>, %w: tensor<4x1x3x3xf32>) {
+  // expected-error@+2 {{'kiln.conv2d' op input channels 3 are not divisible by groups 2}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.conv2d %x, %w stride [1, 1] padding [0, 0] dilation [1, 1] groups 2 : (tensor<1x3x8x8xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv2d_output_channels_vs_groups(%x: tensor<1x4x8x8xf32>, %w: tensor<3x2x3x3xf32>) {
+  // expected-error@+2 {{'kiln.conv2d' op output channels 3 are not divisible by groups 2}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.conv2d %x, %w stride [1, 1] padding [0, 0] dilation [1, 1] groups 2 : (tensor<1x4x8x8xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv2d_channels(%x: tensor<1x3x8x8xf32>, %w: tensor<4x2x3x3xf32>) {
+  // expected-error@+2 {{'kiln.conv2d' op weight [4, 2, 3, 3] expects 2 input channels per group, input [1, 3, 8, 8] has 3 in 1 groups}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.conv2d %x, %w stride [1, 1] padding [0, 0] dilation [1, 1] groups 1 : (tensor<1x3x8x8xf32>, tensor<4x2x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv2d_bias_shape(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<3xf32>) {
+  // expected-error@+2 {{'kiln.conv2d' op bias of shape [3] must be [4]}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.conv2d %x, %w, %b stride [1, 1] padding [0, 0] dilation [1, 1] groups 1 : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv2d_kernel_too_big(%x: tensor<1x3x2x2xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error@+2 {{'kiln.conv2d' op kernel [3, 3] does not fit the padded input [1, 3, 2, 2]}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.conv2d %x, %w stride [2, 2] padding [0, 0] dilation [1, 1] groups 1 : (tensor<1x3x2x2xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x1x1xf32>
+  return
+}
+
+// -----
+
+func.func @conv2d_empty_kernel(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x0x3xf32>) {
+  // expected-error@+2 {{'kiln.conv2d' op kernel [0, 3] must be >= 1}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.conv2d %x, %w stride [1, 1] padding [0, 0] dilation [1, 1] groups 1 : (tensor<1x3x8x8xf32>, tensor<4x3x0x3xf32>) -> tensor<1x4x9x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv2d_huge_padding(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error@+2 {{'kiln.conv2d' op padding [4611686018427387904, 0] and dilation [1, 1] are too large}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.conv2d %x, %w stride [1, 1] padding [4611686018427387904, 0] dilation [1, 1] groups 1 : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv2d_dtype(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf16>) {
+  // expected-error@+2 {{'kiln.conv2d' op dtype mismatch between operands (f32[1, 3, 8, 8], f16[4, 3, 3, 3])}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.conv2d %x, %w stride [1, 1] padding [0, 0] dilation [1, 1] groups 1 : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf16>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv2d_of_int(%x: tensor<1x3x8x8xi32>, %w: tensor<4x3x3x3xi32>) {
+  // expected-error@+1 {{'kiln.conv2d' op operand #0 must be ranked tensor of f64/f32/f16/bf16}}
+  %0 = kiln.conv2d %x, %w stride [1, 1] padding [0, 0] dilation [1, 1] groups 1 : (tensor<1x3x8x8xi32>, tensor<4x3x3x3xi32>) -> tensor<1x4x6x6xi32>
+  return
+}
+
+// -----
+
+func.func @conv2d_result(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error@+2 {{'kiln.conv2d' op inferred type(s) 'tensor<1x4x6x6xf32>' are incompatible with return type(s) of operation 'tensor<1x4x8x8xf32>'}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.conv2d %x, %w stride [1, 1] padding [0, 0] dilation [1, 1] groups 1 : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @conv1d_stride_count(%x: tensor<2x4x10xf32>, %w: tensor<6x4x3xf32>) {
+  // expected-error@+2 {{'kiln.conv1d' op stride needs 1 entries}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.conv1d %x, %w stride [1, 1] padding [0] dilation [1] groups 1 : (tensor<2x4x10xf32>, tensor<6x4x3xf32>) -> tensor<2x6x8xf32>
+  return
+}
+
+// -----
+
+func.func @conv1d_input_rank(%x: tensor<2x4x10x1xf32>, %w: tensor<6x4x3xf32>) {
+  // expected-error@+2 {{'kiln.conv1d' op input must have rank 3 (N, C, spatial...), got [2, 4, 10, 1]}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.conv1d %x, %w stride [1] padding [0] dilation [1] groups 1 : (tensor<2x4x10x1xf32>, tensor<6x4x3xf32>) -> tensor<2x6x8xf32>
+  return
+}
+
+// -----
+
+func.func @conv1d_groups(%x: tensor<2x4x10xf32>, %w: tensor<6x4x3xf32>) {
+  // expected-error@+2 {{'kiln.conv1d' op weight [6, 4, 3] expects 4 input channels per group, input [2, 4, 10] has 4 in 2 groups}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.conv1d %x, %w stride [1] padding [0] dilation [1] groups 2 : (tensor<2x4x10xf32>, tensor<6x4x3xf32>) -> tensor<2x6x8xf32>
+  return
+}
+
+// -----
+
+func.func @max_pool2d_input_rank(%x: tensor<3x8x8xf32>) {
+  // expected-error@+2 {{'kiln.max_pool2d' op input must be NCHW (rank 4), got [3, 8, 8]}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.max_pool2d %x kernel [2, 2] stride [2, 2] padding [0, 0] : tensor<3x8x8xf32> -> tensor<3x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @max_pool2d_kernel_too_big(%x: tensor<1x1x2x2xf32>) {
+  // expected-error@+2 {{'kiln.max_pool2d' op kernel [3, 3] does not fit the input [1, 1, 2, 2]}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.max_pool2d %x kernel [3, 3] stride [2, 2] padding [0, 0] : tensor<1x1x2x2xf32> -> tensor<1x1x1x1xf32>
+  return
+}
+
+// -----
+
+func.func @max_pool2d_kernel_count(%x: tensor<1x1x8x8xf32>) {
+  // expected-error@+2 {{'kiln.max_pool2d' op kernel needs 2 entries, got 3}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.max_pool2d %x kernel [2, 2, 2] stride [2, 2] padding [0, 0] : tensor<1x1x8x8xf32> -> tensor<1x1x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @max_pool2d_stride_zero(%x: tensor<1x1x8x8xf32>) {
+  // expected-error@+2 {{'kiln.max_pool2d' op stride entries must be > 0, got [2, 0]}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.max_pool2d %x kernel [2, 2] stride [2, 0] padding [0, 0] : tensor<1x1x8x8xf32> -> tensor<1x1x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @avg_pool2d_padding_over_half_kernel(%x: tensor<1x1x8x8xf32>) {
+  // expected-error@+2 {{'kiln.avg_pool2d' op padding [2, 0] exceeds half the kernel [3, 3]}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.avg_pool2d %x kernel [3, 3] stride [1, 1] padding [2, 0] : tensor<1x1x8x8xf32> -> tensor<1x1x10x6xf32>
+  return
+}
+
+// -----
+
+func.func @avg_pool2d_huge_padding(%x: tensor<1x1x8x8xf32>) {
+  // expected-error@+2 {{'kiln.avg_pool2d' op padding [4611686018427387904, 0] exceeds half the kernel [3, 3]}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.avg_pool2d %x kernel [3, 3] stride [1, 1] padding [4611686018427387904, 0] : tensor<1x1x8x8xf32> -> tensor<1x1x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @avg_pool2d_of_int(%x: tensor<1x1x8x8xi8>) {
+  // expected-error@+1 {{'kiln.avg_pool2d' op operand #0 must be ranked tensor of f64/f32/f16/bf16}}
+  %0 = kiln.avg_pool2d %x kernel [2, 2] stride [2, 2] padding [0, 0] : tensor<1x1x8x8xi8> -> tensor<1x1x4x4xi8>
+  return
+}
+
+// -----
+
+func.func @avg_pool2d_result(%x: tensor<1x1x8x8xf32>) {
+  // expected-error@+2 {{'kiln.avg_pool2d' op inferred type(s) 'tensor<1x1x4x4xf32>' are incompatible with return type(s) of operation 'tensor<1x1x8x8xf32>'}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.avg_pool2d %x kernel [2, 2] stride [2, 2] padding [0, 0] : tensor<1x1x8x8xf32> -> tensor<1x1x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @layer_norm_weight_shape(%x: tensor<8x16xf32>, %g: tensor<8xf32>) {
+  // expected-error@+2 {{'kiln.layer_norm' op weight of shape [8] must be [16]}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.layer_norm %x weight %g eps 1.0e-05 : (tensor<8x16xf32>, tensor<8xf32>) -> tensor<8x16xf32>
+  return
+}
+
+// -----
+
+func.func @layer_norm_bias_rank(%x: tensor<8x16xf32>, %b: tensor<1x16xf32>) {
+  // expected-error@+2 {{'kiln.layer_norm' op bias of shape [1, 16] must be [16]}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.layer_norm %x bias %b eps 1.0e-05 : (tensor<8x16xf32>, tensor<1x16xf32>) -> tensor<8x16xf32>
+  return
+}
+
+// -----
+
+func.func @layer_norm_rank0(%x: tensor<f32>) {
+  // expected-error@+2 {{'kiln.layer_norm' op input must have rank >= 1}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.layer_norm %x eps 1.0e-05 : (tensor<f32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @layer_norm_dtype(%x: tensor<8x16xf32>, %g: tensor<16xbf16>) {
+  // expected-error@+2 {{'kiln.layer_norm' op dtype mismatch between operands (f32[8, 16], bf16[16])}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.layer_norm %x weight %g eps 1.0e-05 : (tensor<8x16xf32>, tensor<16xbf16>) -> tensor<8x16xf32>
+  return
+}
+
+// -----
+
+func.func @dropout_p_one(%x: tensor<8xf32>) {
+  // expected-error@+1 {{'kiln.dropout' op p must be in [0, 1), got 1.000000e+00}}
+  %0 = kiln.dropout %x p = 1.0 seed = 3 : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @dropout_p_negative(%x: tensor<8xf32>) {
+  // expected-error@+1 {{'kiln.dropout' op p must be in [0, 1), got -5.000000e-01}}
+  %0 = kiln.dropout %x p = -0.5 seed = 3 : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @dropout_p_nan(%x: tensor<8xf32>) {
+  // expected-error@+1 {{'kiln.dropout' op p must be in [0, 1), got nan}}
+  %0 = kiln.dropout %x p = 0x7FF8000000000000 seed = 3 : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @dropout_of_int(%x: tensor<8xi32>) {
+  // expected-error@+1 {{'kiln.dropout' op operand #0 must be ranked tensor of f64/f32/f16/bf16}}
+  %0 = kiln.dropout %x p = 0.5 seed = 3 : tensor<8xi32>
+  return
+}
+
+// -----
+
+func.func @cross_entropy_logits_rank(%l: tensor<4x10x2xf32>, %t: tensor<4xi64>) {
+  // expected-error@+2 {{'kiln.cross_entropy' op logits must be [N, C], got [4, 10, 2]}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.cross_entropy %l, %t : (tensor<4x10x2xf32>, tensor<4xi64>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @cross_entropy_labels_rank(%l: tensor<4x10xf32>, %t: tensor<4x1xi64>) {
+  // expected-error@+2 {{'kiln.cross_entropy' op labels must be [N], got [4, 1]}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.cross_entropy %l, %t : (tensor<4x10xf32>, tensor<4x1xi64>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @cross_entropy_batch(%l: tensor<4x10xf32>, %t: tensor<5xi64>) {
+  // expected-error@+2 {{'kiln.cross_entropy' op logits [4, 10] and labels [5] disagree on N}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.cross_entropy %l, %t : (tensor<4x10xf32>, tensor<5xi64>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @cross_entropy_not_scalar(%l: tensor<4x10xf32>, %t: tensor<4xi64>) {
+  // expected-error@+2 {{'kiln.cross_entropy' op inferred type(s) 'tensor<f32>' are incompatible with return type(s) of operation 'tensor<4xf32>'}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.cross_entropy %l, %t : (tensor<4x10xf32>, tensor<4xi64>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @cross_entropy_float_labels(%l: tensor<4x10xf32>, %t: tensor<4xf32>) {
+  // expected-error@+1 {{'kiln.cross_entropy' op operand #1 must be ranked tensor of i64/i32 indices}}
+  %0 = kiln.cross_entropy %l, %t : (tensor<4x10xf32>, tensor<4xf32>) -> tensor<f32>
+  return
+}
