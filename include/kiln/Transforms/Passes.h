@@ -8,6 +8,7 @@
 #ifndef KILN_TRANSFORMS_PASSES_H
 #define KILN_TRANSFORMS_PASSES_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/Pass.h"
 

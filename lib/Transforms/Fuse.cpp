@@ -1,0 +1,349 @@
+//===- Fuse.cpp - Form fused kernels from kiln ops ------------------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Fusion policy. Ops are visited from the outputs backwards; an op joins the
+// kernel of its users when all of them are in one kernel and the op fits
+// that kernel's kind:
+//
+//   elementwise  ops of one shape (broadcast operands are read in place);
+//   reduction    reductions over the same trailing axes of one input shape,
+//                with elementwise producers of that shape (fused on read),
+//                per-row ops on the reduced values, and elementwise
+//                consumers of the full shape (fused on write): softmax and
+//                layer_norm become one kernel that walks each row;
+//   matmul       one matmul with elementwise consumers of its shape (the
+//                epilogue) and a dequantize of its right operand;
+//   generic      any other op, alone.
+//
+// An op whose users sit in different kernels starts its own kernel, so a
+// value is computed once and stored once; nothing is recomputed. Layout ops
+// (reshape, permute, slice, squeeze, unsqueeze, flip) and constants stay in
+// the caller: the runtime turns them into views.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Dialect/Kiln/IR/KilnOps.h"
+#include "kiln/Transforms/Fusion.h"
+#include "kiln/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::kiln {
+#define GEN_PASS_DEF_KILNFUSE
+#include "kiln/Transforms/Passes.h.inc"
+} // namespace mlir::kiln
+
+using namespace mlir;
+using namespace mlir::kiln;
+
+bool mlir::kiln::isViewOp(Operation *op) {
+  return llvm::isa<ReshapeOp, PermuteOp, SliceOp, SqueezeOp, UnsqueezeOp,
+                   FlipOp>(op);
+}
+
+bool mlir::kiln::isFusibleReduction(Operation *op) {
+  return llvm::isa<SumOp, ReduceMaxOp, ReduceMinOp, ProdOp, AnyOp, AllOp>(op);
+}
+
+bool mlir::kiln::isFusibleElementwise(Operation *op) {
+  // A dequantize reads a packed quantized buffer, so only the matmul
+  // packing reads it in place.
+  return isElementwise(op) && !llvm::isa<DequantizeOp, DropoutOp, MaskFillOp>(
+                                  op);
+}
+
+static ArrayRef<int64_t> shapeOf(Value v) {
+  return llvm::cast<RankedTensorType>(v.getType()).getShape();
+}
+
+/// The reduced axes of a fusible reduction.
+static ArrayRef<int64_t> reducedAxes(Operation *op) {
+  return llvm::cast<DenseI64ArrayAttr>(op->getAttr("axes")).asArrayRef();
+}
+
+namespace {
+
+enum class Kind { Elementwise, Reduction, Matmul, Generic };
+
+StringRef kindName(Kind k) {
+  switch (k) {
+  case Kind::Elementwise:
+    return "elementwise";
+  case Kind::Reduction:
+    return "reduction";
+  case Kind::Matmul:
+    return "matmul";
+  case Kind::Generic:
+    return "generic";
+  }
+  return "generic";
+}
+
+struct Group {
+  Kind kind;
+  SmallVector<int64_t> shape;    ///< iteration (full) shape
+  SmallVector<int64_t> rowShape; ///< reductions: shape with reduced dims = 1
+  SmallVector<int64_t> axes;     ///< reductions: the reduced trailing axes
+  Operation *matmul = nullptr;
+  SmallVector<Operation *> ops;  ///< collected in reverse order
+};
+
+/// Do `axes` name the trailing dims of a rank-`rank` shape?
+bool isTrailing(ArrayRef<int64_t> axes, int64_t rank) {
+  for (auto [i, a] : llvm::enumerate(axes))
+    if (a != rank - (int64_t)axes.size() + (int64_t)i)
+      return false;
+  return !axes.empty();
+}
+
+SmallVector<int64_t> keepdimShape(ArrayRef<int64_t> shape,
+                                  ArrayRef<int64_t> axes) {
+  SmallVector<int64_t> s(shape);
+  for (int64_t a : axes)
+    s[a] = 1;
+  return s;
+}
+
+/// A reduction that a row kernel can take: keepdim over trailing axes.
+bool isRowReduction(Operation *op) {
+  if (!isFusibleReduction(op) || !op->getAttr("keepdim"))
+    return false;
+  return isTrailing(reducedAxes(op), shapeOf(op->getOperand(0)).size());
+}
+
+/// The trailing axes along which `small` is 1 and `full` is not, when
+/// `small` is `full` with only trailing dims collapsed to 1 (a per-row
+/// value); otherwise nothing.
+std::optional<SmallVector<int64_t>> rowAxes(ArrayRef<int64_t> full,
+                                            ArrayRef<int64_t> small) {
+  if (full.size() != small.size() || full == small)
+    return std::nullopt;
+  SmallVector<int64_t> axes;
+  bool inTail = false;
+  for (size_t d = 0; d < full.size(); ++d) {
+    if (small[d] == full[d] && !inTail)
+      continue;
+    if (small[d] != 1)
+      return std::nullopt;
+    inTail = true;
+    axes.push_back(d);
+  }
+  if (!isTrailing(axes, full.size()))
+    return std::nullopt;
+  return axes;
+}
+
+/// Can `op`, all of whose users are in `g`, join `g`?
+bool canJoin(Operation *op, Group &g) {
+  ArrayRef<int64_t> shape = op->getNumResults() == 1
+                                ? shapeOf(op->getResult(0))
+                                : ArrayRef<int64_t>();
+  bool elementwise = isFusibleElementwise(op);
+  bool fullShape = shape == ArrayRef<int64_t>(g.shape);
+  switch (g.kind) {
+  case Kind::Elementwise:
+  case Kind::Reduction: {
+    // Reductions without keepdim (or over leading axes) only take
+    // producers: the kernel reads, reduces and writes the reduced value.
+    bool rowKernel = g.kind == Kind::Elementwise || !g.rowShape.empty();
+    if (elementwise && fullShape)
+      return true;
+    if (!rowKernel)
+      return false;
+    if (elementwise) {
+      // A per-row value (trailing dims collapsed), computed once per row.
+      std::optional<SmallVector<int64_t>> axes = rowAxes(g.shape, shape);
+      if (!axes || (!g.axes.empty() && *axes != g.axes))
+        return false;
+      g.axes = *axes;
+      g.rowShape.assign(shape.begin(), shape.end());
+      return true;
+    }
+    if (isRowReduction(op) &&
+        shapeOf(op->getOperand(0)) == ArrayRef<int64_t>(g.shape) &&
+        (g.axes.empty() || reducedAxes(op) == ArrayRef<int64_t>(g.axes))) {
+      g.kind = Kind::Reduction;
+      g.axes.assign(reducedAxes(op).begin(), reducedAxes(op).end());
+      g.rowShape = keepdimShape(g.shape, g.axes);
+      return true;
+    }
+    if (g.kind == Kind::Elementwise && g.rowShape.empty() &&
+        llvm::isa<MatmulOp>(op) && fullShape) {
+      g.kind = Kind::Matmul;
+      g.matmul = op;
+      return true;
+    }
+    return false;
+  }
+  case Kind::Matmul:
+    if (elementwise && fullShape)
+      return true;
+    // A dequantized right operand is unpacked while packing.
+    if (llvm::isa<DequantizeOp>(op) &&
+        op->getResult(0) == g.matmul->getOperand(1))
+      return true;
+    return false;
+  case Kind::Generic:
+    return false;
+  }
+  return false;
+}
+
+/// The group an op starts when it cannot join its users'.
+Group startGroup(Operation *op) {
+  Group g;
+  if (isFusibleElementwise(op)) {
+    g.kind = Kind::Elementwise;
+    auto s = shapeOf(op->getResult(0));
+    g.shape.assign(s.begin(), s.end());
+  } else if (isFusibleReduction(op)) {
+    g.kind = Kind::Reduction;
+    auto in = shapeOf(op->getOperand(0));
+    g.shape.assign(in.begin(), in.end());
+    auto axes = reducedAxes(op);
+    g.axes.assign(axes.begin(), axes.end());
+    if (isRowReduction(op))
+      g.rowShape = keepdimShape(g.shape, g.axes);
+  } else if (llvm::isa<MatmulOp>(op)) {
+    g.kind = Kind::Matmul;
+    g.matmul = op;
+    auto s = shapeOf(op->getResult(0));
+    g.shape.assign(s.begin(), s.end());
+  } else {
+    g.kind = Kind::Generic;
+  }
+  return g;
+}
+
+/// Moves the ops of `g` into a new private function and calls it.
+void outline(func::FuncOp parent, Group &g, unsigned index,
+             OpBuilder &builder) {
+  SmallVector<Operation *> ops(llvm::reverse(g.ops));
+  llvm::SmallPtrSet<Operation *, 16> inGroup(ops.begin(), ops.end());
+
+  // Inputs: values defined outside, in first-use order. Splat constants are
+  // cloned in instead, so that scalars stay visible to the code generator.
+  llvm::SetVector<Value> inputs;
+  llvm::SetVector<Operation *> clonedConstants;
+  for (Operation *op : ops)
+    for (Value v : op->getOperands()) {
+      Operation *def = v.getDefiningOp();
+      if (def && inGroup.contains(def))
+        continue;
+      if (auto c = llvm::dyn_cast_or_null<ConstantOp>(def)) {
+        auto dense = llvm::dyn_cast<DenseElementsAttr>(c.getValue());
+        if (dense && dense.isSplat()) {
+          clonedConstants.insert(def);
+          continue;
+        }
+      }
+      inputs.insert(v);
+    }
+  // Outputs: results used outside the group.
+  SmallVector<Value> outputs;
+  for (Operation *op : ops)
+    for (Value r : op->getResults())
+      if (llvm::any_of(r.getUsers(),
+                       [&](Operation *u) { return !inGroup.contains(u); }))
+        outputs.push_back(r);
+
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(parent);
+  SmallVector<Type> inTypes, outTypes;
+  for (Value v : inputs)
+    inTypes.push_back(v.getType());
+  for (Value v : outputs)
+    outTypes.push_back(v.getType());
+  std::string name =
+      (parent.getName() + "_kernel" + Twine(index) + "_" + kindName(g.kind))
+          .str();
+  auto fn = func::FuncOp::create(builder, parent.getLoc(), name,
+                                 builder.getFunctionType(inTypes, outTypes));
+  fn.setPrivate();
+  fn->setAttr(kKernelKindAttr, builder.getStringAttr(kindName(g.kind)));
+  if (!g.axes.empty())
+    fn->setAttr(kKernelAxesAttr, builder.getDenseI64ArrayAttr(g.axes));
+  Block *body = fn.addEntryBlock();
+  builder.setInsertionPointToEnd(body);
+  IRMapping map;
+  for (auto [v, arg] : llvm::zip(inputs, body->getArguments()))
+    map.map(v, arg);
+  for (Operation *c : clonedConstants)
+    builder.clone(*c, map);
+  for (Operation *op : ops)
+    builder.clone(*op, map);
+  SmallVector<Value> results;
+  for (Value v : outputs)
+    results.push_back(map.lookup(v));
+  func::ReturnOp::create(builder, parent.getLoc(), results);
+
+  // Replace the group with a call placed where its last op was.
+  builder.setInsertionPoint(ops.back());
+  auto call = func::CallOp::create(builder, parent.getLoc(), fn,
+                                   inputs.getArrayRef());
+  for (auto [v, r] : llvm::zip(outputs, call.getResults()))
+    v.replaceAllUsesWith(r);
+  for (Operation *op : llvm::reverse(ops))
+    op->erase();
+}
+
+struct KilnFusePass : public mlir::kiln::impl::KilnFuseBase<KilnFusePass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<func::FuncOp> funcs;
+    for (auto fn : module.getOps<func::FuncOp>())
+      if (!fn.isExternal() && !fn->hasAttr(kKernelKindAttr))
+        funcs.push_back(fn);
+    for (func::FuncOp fn : funcs)
+      fuse(fn);
+  }
+
+  void fuse(func::FuncOp fn) {
+    std::vector<Group> groups;
+    llvm::DenseMap<Operation *, int> groupOf;
+    SmallVector<Operation *> ops;
+    for (Operation &op : fn.getBody().front())
+      if (op.getDialect() && op.getDialect()->getNamespace() == "kiln" &&
+          !isViewOp(&op) && !llvm::isa<ConstantOp>(op))
+        ops.push_back(&op);
+
+    for (Operation *op : llvm::reverse(ops)) {
+      // Every user must sit in one fusible group.
+      int target = -1;
+      bool single = true;
+      for (Operation *user : op->getUsers()) {
+        auto it = groupOf.find(user);
+        int g = it == groupOf.end() ? -2 : it->second;
+        if (target == -1)
+          target = g;
+        else if (target != g)
+          single = false;
+      }
+      if (single && target >= 0 && canJoin(op, groups[target])) {
+        groups[target].ops.push_back(op);
+        groupOf[op] = target;
+        continue;
+      }
+      Group g = startGroup(op);
+      g.ops.push_back(op);
+      groupOf[op] = groups.size();
+      groups.push_back(std::move(g));
+    }
+
+    OpBuilder builder(fn.getContext());
+    // Outline in program order so that kernel numbers read top-down.
+    for (int i = static_cast<int>(groups.size()) - 1, n = 0; i >= 0; --i, ++n)
+      outline(fn, groups[i], n, builder);
+  }
+};
+
+} // namespace
