@@ -208,6 +208,27 @@ void copyInto(const Buffer &src, const Buffer &dst);
 /// A contiguous copy (or the buffer itself if already contiguous).
 Buffer contiguous(const Buffer &b, Allocator &allocator);
 
+/// A contiguous copy of `b` converted to `dtype` (the buffer itself when it
+/// already is both), for kernels that compute in one type whatever they read.
+inline Buffer contiguousAs(const Buffer &b, DType dtype, Allocator &allocator) {
+  if (b.dtype == dtype)
+    return contiguous(b, allocator);
+  Buffer out = allocateBuffer(allocator, dtype, b.shape);
+  dispatchAny(b.dtype, [&](auto from) {
+    using F = typename decltype(from)::type;
+    dispatchAny(dtype, [&](auto to) {
+      using T = typename decltype(to)::type;
+      using C = typename ComputeOf<T>::type;
+      const F *src = static_cast<const F *>(b.storage->data);
+      T *dst = out.as<T>();
+      forEachOffset(b, [&](int64_t k, int64_t off) {
+        dst[k] = storeAs<T>(static_cast<C>(load(src[off])));
+      });
+    });
+  });
+  return out;
+}
+
 /// The result buffer of an elementwise step: a reusable operand of the same
 /// dtype and shape when there is one, else a fresh buffer.
 Buffer elementwiseOutput(llvm::ArrayRef<const Buffer *> operands,
