@@ -18,6 +18,7 @@
 #include "mlir/IR/PatternMatch.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::kiln;
@@ -147,8 +148,10 @@ OpFoldResult foldElementwise(Operation *op, ArrayRef<Attribute> operands,
       args.push_back(v.front());
     return makeConstant(resultType, {fn(args, isFloat)});
   }
-  int64_t n = resultType.getNumElements();
-  if (n > kMaxFoldElements)
+  // A splat operand can give the result a shape whose element count does
+  // not fit in int64_t; the checked count is then dynamic.
+  int64_t n = rules::numElements(resultType.getShape());
+  if (rules::isDynamic(n) || n > kMaxFoldElements)
     return {};
   SmallVector<SmallVector<int64_t>> maps;
   for (auto [k, a] : llvm::enumerate(operands))
@@ -166,7 +169,22 @@ OpFoldResult foldElementwise(Operation *op, ArrayRef<Attribute> operands,
   return makeConstant(resultType, out);
 }
 
-Scalar fromF(double f) { return {f, (int64_t)f}; }
+/// Saturating double to int64 conversion, NaN giving 0: a plain cast of a
+/// value out of range is undefined behaviour.
+int64_t toInt64(double f) {
+  if (std::isnan(f))
+    return 0;
+  if (f >= 0x1p63)
+    return std::numeric_limits<int64_t>::max();
+  if (f < -0x1p63)
+    return std::numeric_limits<int64_t>::min();
+  return (int64_t)f;
+}
+
+/// Two's-complement negation; -INT64_MIN wraps instead of overflowing.
+int64_t wrapNeg(int64_t x) { return (int64_t)(0 - (uint64_t)x); }
+
+Scalar fromF(double f) { return {f, toInt64(f)}; }
 Scalar fromI(int64_t i) { return {(double)i, i}; }
 Scalar fromB(bool b) { return {b ? 1.0 : 0.0, b ? 1 : 0}; }
 
@@ -222,13 +240,16 @@ OpFoldResult foldIdentity(Operation *op, Value x, Attribute other,
 int64_t floorDiv(int64_t a, int64_t b) {
   if (b == 0)
     return 0;
+  // INT64_MIN / -1 traps on x86.
+  if (b == -1)
+    return wrapNeg(a);
   int64_t q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0)))
     --q;
   return q;
 }
 int64_t floorMod(int64_t a, int64_t b) {
-  if (b == 0)
+  if (b == 0 || b == -1)
     return 0;
   int64_t r = a % b;
   if (r != 0 && ((r < 0) != (b < 0)))
@@ -265,13 +286,12 @@ OpFoldResult NegOp::fold(FoldAdaptor a) {
   if (auto inner = getInput().getDefiningOp<NegOp>())
     return inner.getInput();
   return foldNumericUnary(
-      *this, a.getOperands(), [](double x) { return -x; },
-      [](int64_t x) { return -x; });
+      *this, a.getOperands(), [](double x) { return -x; }, wrapNeg);
 }
 OpFoldResult AbsOp::fold(FoldAdaptor a) {
   return foldNumericUnary(
       *this, a.getOperands(), [](double x) { return std::fabs(x); },
-      [](int64_t x) { return x < 0 ? -x : x; });
+      [](int64_t x) { return x < 0 ? wrapNeg(x) : x; });
 }
 OpFoldResult ExpOp::fold(FoldAdaptor a) {
   return foldFloatUnary(*this, a.getOperands(), [](double x) {
@@ -358,10 +378,11 @@ OpFoldResult ClampOp::fold(FoldAdaptor a) {
   double lo = getMin().convertToDouble(), hi = getMax().convertToDouble();
   return foldNumericUnary(
       *this, a.getOperands(),
-      [&](double x) { return std::isnan(x) ? x : std::min(std::max(x, lo), hi); },
+      [&](double x) {
+        return std::isnan(x) ? x : std::min(std::max(x, lo), hi);
+      },
       [&](int64_t x) {
-        double c = std::min(std::max((double)x, lo), hi);
-        return (int64_t)c;
+        return toInt64(std::min(std::max((double)x, lo), hi));
       });
 }
 OpFoldResult NotOp::fold(FoldAdaptor a) {
@@ -519,8 +540,7 @@ OpFoldResult CastOp::fold(FoldAdaptor a) {
       bool isUnsigned = outElement.isUnsignedInteger();
       double lo = isUnsigned ? 0.0 : -std::ldexp(1.0, w - 1);
       double hi = isUnsigned ? std::ldexp(1.0, w) - 1 : std::ldexp(1.0, w - 1) - 1;
-      double t = std::isnan(s.f) ? 0.0 : std::trunc(std::min(std::max(s.f, lo), hi));
-      out.push_back(fromI((int64_t)t));
+      out.push_back(fromI(toInt64(std::min(std::max(s.f, lo), hi))));
     } else {
       out.push_back(fromI(s.i));
     }
@@ -565,8 +585,20 @@ struct FoldReshapeChain : OpRewritePattern<ReshapeOp> {
     auto inner = op.getInput().getDefiningOp<ReshapeOp>();
     if (!inner)
       return failure();
-    rewriter.replaceOpWithNewOp<ReshapeOp>(op, inner.getInput(),
-                                           op.getShapeAttr());
+    // The inner reshape may have made a dynamic dim static, and a -1 in the
+    // outer shape would then infer a less precise type from the inner
+    // input. A static result type is itself a valid target shape.
+    RankedTensorType type = op.getType();
+    DenseI64ArrayAttr shape = op.getShapeAttr();
+    if (type.hasStaticShape())
+      shape = rewriter.getDenseI64ArrayAttr(type.getShape());
+    rules::Dims inferred;
+    if (!rules::reshape(inner.getInput().getType().getShape(),
+                        shape.asArrayRef(), inferred)
+             .empty() ||
+        ArrayRef<int64_t>(inferred) != type.getShape())
+      return failure();
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, inner.getInput(), shape);
     return success();
   }
 };
@@ -618,7 +650,10 @@ OpFoldResult ExpandOp::fold(FoldAdaptor a) {
 }
 
 OpFoldResult SliceOp::fold(FoldAdaptor) {
-  if (getInput().getType() != getResult().getType())
+  // A dynamic dim keeps its type whatever the bounds, so only a static
+  // shape proves that the slice takes everything.
+  if (getInput().getType() != getResult().getType() ||
+      !getInput().getType().hasStaticShape())
     return {};
   for (int64_t s : getSteps())
     if (s != 1)
