@@ -8,6 +8,7 @@
 #include "kiln/Dialect/Kiln/IR/KilnBuilders.h"
 #include "kiln/Transforms/Passes.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -25,20 +26,31 @@ RankedTensorType typeOf(Value v) {
   return llvm::cast<RankedTensorType>(v.getType());
 }
 
+/// Replaces `op` by `value`. Broadcasting a static dim against a dynamic one
+/// (layer_norm's weight, mask_fill's mask) can give `value` a more precise
+/// type than the op's result; a tensor.cast gives the op's type back.
+void replaceKeepingType(PatternRewriter &b, Operation *op, Value value) {
+  Type type = op->getResult(0).getType();
+  if (value.getType() != type)
+    value = tensor::CastOp::create(b, op->getLoc(), type, value);
+  b.replaceOp(op, value);
+}
+
 /// Number of elements that `axes` of `x` cover, as a value that broadcasts:
 /// a constant when the dims are static, a reduction of ones otherwise.
 Value reducedCount(PatternRewriter &b, Location loc, Value x,
                    ArrayRef<int64_t> axes, bool keepdim) {
   auto type = typeOf(x);
-  int64_t count = 1;
+  // In double: the product of static dims can overflow int64_t.
+  double count = 1;
   for (int64_t a : axes) {
     if (type.isDynamicDim(a)) {
       Value ones = fullLike(b, loc, x, 1.0);
       return SumOp::create(b, loc, ones, b.getDenseI64ArrayAttr(axes), keepdim);
     }
-    count *= type.getDimSize(a);
+    count *= (double)type.getDimSize(a);
   }
-  return scalarConstant(b, loc, type.getElementType(), (double)count);
+  return scalarConstant(b, loc, type.getElementType(), count);
 }
 
 struct DecomposeSilu : OpRewritePattern<SiluOp> {
@@ -141,7 +153,7 @@ struct DecomposeLayerNorm : OpRewritePattern<LayerNormOp> {
       y = MulOp::create(b, loc, y, op.getWeight());
     if (op.getBias())
       y = AddOp::create(b, loc, y, op.getBias());
-    b.replaceOp(op, y);
+    replaceKeepingType(b, op, y);
     return success();
   }
 };
@@ -213,7 +225,9 @@ struct DecomposeMaskFill : OpRewritePattern<MaskFillOp> {
     Value fill = scalarConstant(b, op.getLoc(),
                                 typeOf(op.getInput()).getElementType(),
                                 op.getValue().convertToDouble());
-    b.replaceOpWithNewOp<WhereOp>(op, op.getMask(), fill, op.getInput());
+    replaceKeepingType(
+        b, op,
+        WhereOp::create(b, op.getLoc(), op.getMask(), fill, op.getInput()));
     return success();
   }
 };
@@ -223,6 +237,15 @@ struct DecomposeEmbedding : OpRewritePattern<EmbeddingOp> {
   LogicalResult matchAndRewrite(EmbeddingOp op,
                                 PatternRewriter &b) const override {
     Location loc = op.getLoc();
+    // 1-D indices select the result rows directly.
+    if (typeOf(op.getIndices()).getRank() == 1) {
+      b.replaceOpWithNewOp<IndexSelectOp>(op, op.getWeight(), op.getIndices(),
+                                          0);
+      return success();
+    }
+    // A reshape back to the result shape can name one dynamic dim only.
+    if (op.getResult().getType().getNumDynamicDims() > 1)
+      return b.notifyMatchFailure(op, "more than one dynamic result dim");
     Value flat = ReshapeOp::create(b, loc, op.getIndices(),
                                    b.getDenseI64ArrayAttr({-1}));
     Value rows = IndexSelectOp::create(b, loc, op.getWeight(), flat, 0);

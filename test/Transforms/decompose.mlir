@@ -1,0 +1,447 @@
+// RUN: tensor-opt %s --kiln-decompose --split-input-file | FileCheck %s \
+// RUN:   --implicit-check-not=kiln.silu --implicit-check-not=kiln.mean \
+// RUN:   --implicit-check-not=kiln.softmax --implicit-check-not=kiln.log_softmax \
+// RUN:   --implicit-check-not=kiln.logsumexp --implicit-check-not=kiln.layer_norm \
+// RUN:   --implicit-check-not=kiln.dropout --implicit-check-not=kiln.cross_entropy \
+// RUN:   --implicit-check-not=kiln.conv1d --implicit-check-not=kiln.mask_fill \
+// RUN:   --implicit-check-not=kiln.embedding
+// RUN: tensor-opt %s --kiln-decompose --canonicalize --cse --split-input-file \
+// RUN:   | tensor-opt --split-input-file > /dev/null
+
+// --kiln-decompose rewrites every Kiln_Composite op into primitives. The
+// implicit CHECK-NOTs fail if any composite op is left, except where a
+// CHECK line names it on purpose. The second RUN line checks that the
+// output, also after --canonicalize --cse, verifies and parses back.
+
+// CHECK-LABEL: func.func @silu(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4xf32>
+// CHECK-NEXT: %[[S:.*]] = kiln.sigmoid %[[X]] : tensor<4xf32>
+// CHECK-NEXT: %[[Y:.*]] = kiln.mul %[[X]], %[[S]] : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT: return %[[Y]]
+func.func @silu(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = kiln.silu %x : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// mean over static dims divides by a constant count.
+
+// CHECK-LABEL: func.func @mean_static(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x3x4xf32>
+// CHECK-DAG: %[[N:.*]] = kiln.constant dense<8.000000e+00> : tensor<f32>
+// CHECK-DAG: %[[S:.*]] = kiln.sum %[[X]] [0, 2] : tensor<2x3x4xf32> -> tensor<3xf32>
+// CHECK: %[[M:.*]] = kiln.div %[[S]], %[[N]] : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+// CHECK-NEXT: return %[[M]]
+func.func @mean_static(%x: tensor<2x3x4xf32>) -> tensor<3xf32> {
+  %0 = kiln.mean %x [0, 2] : tensor<2x3x4xf32> -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+// mean over a dynamic dim counts at run time: a sum of ones.
+
+// CHECK-LABEL: func.func @mean_dynamic(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<?x4xf64>
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[S:.*]] = kiln.sum %[[X]] [0] keepdim : tensor<?x4xf64> -> tensor<1x4xf64>
+// CHECK-DAG: %[[D:.*]] = tensor.dim %[[X]], %[[C0]] : tensor<?x4xf64>
+// CHECK: %[[ONES:.*]] = kiln.full 1.000000e+00{{ ?}}[%[[D]]] : tensor<?x4xf64>
+// CHECK-NEXT: %[[N:.*]] = kiln.sum %[[ONES]] [0] keepdim : tensor<?x4xf64> -> tensor<1x4xf64>
+// CHECK-NEXT: %[[M:.*]] = kiln.div %[[S]], %[[N]] : (tensor<1x4xf64>, tensor<1x4xf64>) -> tensor<1x4xf64>
+// CHECK-NEXT: return %[[M]]
+func.func @mean_dynamic(%x: tensor<?x4xf64>) -> tensor<1x4xf64> {
+  %0 = kiln.mean %x [0] keepdim : tensor<?x4xf64> -> tensor<1x4xf64>
+  return %0 : tensor<1x4xf64>
+}
+
+// -----
+
+// Regression (fuzzing): the element count of huge static dims overflowed
+// int64_t (undefined behaviour, in practice a count of 0). It is counted
+// in floating point: 2^62 * 4 = 2^64.
+
+// CHECK-LABEL: func.func @mean_huge(
+// CHECK: kiln.constant dense<1.84467441E+19> : tensor<f32>
+// CHECK: kiln.div
+func.func @mean_huge(%x: tensor<4611686018427387904x4xf32>) -> tensor<f32> {
+  %0 = kiln.mean %x [0, 1] : tensor<4611686018427387904x4xf32> -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @softmax(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x10xf32>
+// CHECK-NEXT: %[[MAX:.*]] = kiln.reduce_max %[[X]] [1] keepdim : tensor<4x10xf32> -> tensor<4x1xf32>
+// CHECK-NEXT: %[[D:.*]] = kiln.detach %[[MAX]] : tensor<4x1xf32>
+// CHECK-NEXT: %[[SH:.*]] = kiln.sub %[[X]], %[[D]] : (tensor<4x10xf32>, tensor<4x1xf32>) -> tensor<4x10xf32>
+// CHECK-NEXT: %[[E:.*]] = kiln.exp %[[SH]] : tensor<4x10xf32>
+// CHECK-NEXT: %[[S:.*]] = kiln.sum %[[E]] [1] keepdim : tensor<4x10xf32> -> tensor<4x1xf32>
+// CHECK-NEXT: %[[R:.*]] = kiln.recip %[[S]] : tensor<4x1xf32>
+// CHECK-NEXT: %[[Y:.*]] = kiln.mul %[[E]], %[[R]] : (tensor<4x10xf32>, tensor<4x1xf32>) -> tensor<4x10xf32>
+// CHECK-NEXT: return %[[Y]]
+func.func @softmax(%x: tensor<4x10xf32>) -> tensor<4x10xf32> {
+  %0 = kiln.softmax %x axis = 1 : tensor<4x10xf32>
+  return %0 : tensor<4x10xf32>
+}
+
+// -----
+
+// Dynamic dims and a leading axis change nothing in the recipe.
+
+// CHECK-LABEL: func.func @softmax_dynamic(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<?x?xf16>
+// CHECK-NEXT: %[[MAX:.*]] = kiln.reduce_max %[[X]] [0] keepdim : tensor<?x?xf16> -> tensor<1x?xf16>
+// CHECK-NEXT: %[[D:.*]] = kiln.detach %[[MAX]]
+// CHECK-NEXT: %[[SH:.*]] = kiln.sub %[[X]], %[[D]] : (tensor<?x?xf16>, tensor<1x?xf16>) -> tensor<?x?xf16>
+// CHECK-NEXT: %[[E:.*]] = kiln.exp %[[SH]]
+// CHECK-NEXT: %[[S:.*]] = kiln.sum %[[E]] [0] keepdim
+// CHECK-NEXT: %[[R:.*]] = kiln.recip %[[S]]
+// CHECK-NEXT: %[[Y:.*]] = kiln.mul %[[E]], %[[R]] : (tensor<?x?xf16>, tensor<1x?xf16>) -> tensor<?x?xf16>
+// CHECK-NEXT: return %[[Y]]
+func.func @softmax_dynamic(%x: tensor<?x?xf16>) -> tensor<?x?xf16> {
+  %0 = kiln.softmax %x axis = 0 : tensor<?x?xf16>
+  return %0 : tensor<?x?xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @log_softmax(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x3xf32>
+// CHECK-NEXT: %[[MAX:.*]] = kiln.reduce_max %[[X]] [1] keepdim : tensor<2x3xf32> -> tensor<2x1xf32>
+// CHECK-NEXT: %[[D:.*]] = kiln.detach %[[MAX]]
+// CHECK-NEXT: %[[SH:.*]] = kiln.sub %[[X]], %[[D]]
+// CHECK-NEXT: %[[E:.*]] = kiln.exp %[[SH]]
+// CHECK-NEXT: %[[S:.*]] = kiln.sum %[[E]] [1] keepdim
+// CHECK-NEXT: %[[L:.*]] = kiln.log %[[S]] : tensor<2x1xf32>
+// CHECK-NEXT: %[[Y:.*]] = kiln.sub %[[SH]], %[[L]] : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT: return %[[Y]]
+func.func @log_softmax(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = kiln.log_softmax %x axis = 1 : tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// logsumexp without keepdim squeezes the kept dims away at the end.
+
+// CHECK-LABEL: func.func @logsumexp(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x3xf32>
+// CHECK-NEXT: %[[MAX:.*]] = kiln.reduce_max %[[X]] [1] keepdim : tensor<2x3xf32> -> tensor<2x1xf32>
+// CHECK-NEXT: %[[D:.*]] = kiln.detach %[[MAX]]
+// CHECK-NEXT: %[[SH:.*]] = kiln.sub %[[X]], %[[D]]
+// CHECK-NEXT: %[[E:.*]] = kiln.exp %[[SH]]
+// CHECK-NEXT: %[[S:.*]] = kiln.sum %[[E]] [1] keepdim
+// CHECK-NEXT: %[[L:.*]] = kiln.log %[[S]]
+// CHECK-NEXT: %[[A:.*]] = kiln.add %[[L]], %[[D]] : (tensor<2x1xf32>, tensor<2x1xf32>) -> tensor<2x1xf32>
+// CHECK-NEXT: %[[Y:.*]] = kiln.squeeze %[[A]] [1] : tensor<2x1xf32> -> tensor<2xf32>
+// CHECK-NEXT: return %[[Y]]
+func.func @logsumexp(%x: tensor<2x3xf32>) -> tensor<2xf32> {
+  %0 = kiln.logsumexp %x [1] : tensor<2x3xf32> -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @logsumexp_keepdim(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x?xbf16>
+// CHECK-NEXT: %[[MAX:.*]] = kiln.reduce_max %[[X]] [0, 1] keepdim : tensor<2x?xbf16> -> tensor<1x1xbf16>
+// CHECK-NEXT: %[[D:.*]] = kiln.detach %[[MAX]]
+// CHECK-NEXT: %[[SH:.*]] = kiln.sub %[[X]], %[[D]]
+// CHECK-NEXT: %[[E:.*]] = kiln.exp %[[SH]]
+// CHECK-NEXT: %[[S:.*]] = kiln.sum %[[E]] [0, 1] keepdim
+// CHECK-NEXT: %[[L:.*]] = kiln.log %[[S]]
+// CHECK-NEXT: %[[A:.*]] = kiln.add %[[L]], %[[D]] : (tensor<1x1xbf16>, tensor<1x1xbf16>) -> tensor<1x1xbf16>
+// CHECK-NEXT: return %[[A]]
+func.func @logsumexp_keepdim(%x: tensor<2x?xbf16>) -> tensor<1x1xbf16> {
+  %0 = kiln.logsumexp %x [0, 1] keepdim : tensor<2x?xbf16> -> tensor<1x1xbf16>
+  return %0 : tensor<1x1xbf16>
+}
+
+// -----
+
+// layer_norm: mean and variance over the last dim, then the optional affine.
+
+// CHECK-LABEL: func.func @layer_norm_affine(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<8x16xf32>, %[[W:[^:]+]]: tensor<16xf32>, %[[B:[^:]+]]: tensor<16xf32>
+// CHECK-DAG: %[[EPS:.*]] = kiln.constant dense<9.99999974E-6> : tensor<f32>
+// CHECK-DAG: %[[N:.*]] = kiln.constant dense<1.600000e+01> : tensor<f32>
+// CHECK: %[[S:.*]] = kiln.sum %[[X]] [1] keepdim : tensor<8x16xf32> -> tensor<8x1xf32>
+// CHECK-NEXT: %[[MEAN:.*]] = kiln.div %[[S]], %[[N]]
+// CHECK-NEXT: %[[C:.*]] = kiln.sub %[[X]], %[[MEAN]] : (tensor<8x16xf32>, tensor<8x1xf32>) -> tensor<8x16xf32>
+// CHECK-NEXT: %[[SQ:.*]] = kiln.mul %[[C]], %[[C]]
+// CHECK-NEXT: %[[SS:.*]] = kiln.sum %[[SQ]] [1] keepdim
+// CHECK-NEXT: %[[VAR:.*]] = kiln.div %[[SS]], %[[N]]
+// CHECK-NEXT: %[[VE:.*]] = kiln.add %[[VAR]], %[[EPS]]
+// CHECK-NEXT: %[[INV:.*]] = kiln.rsqrt %[[VE]] : tensor<8x1xf32>
+// CHECK-NEXT: %[[NORM:.*]] = kiln.mul %[[C]], %[[INV]]
+// CHECK-NEXT: %[[SC:.*]] = kiln.mul %[[NORM]], %[[W]] : (tensor<8x16xf32>, tensor<16xf32>) -> tensor<8x16xf32>
+// CHECK-NEXT: %[[Y:.*]] = kiln.add %[[SC]], %[[B]] : (tensor<8x16xf32>, tensor<16xf32>) -> tensor<8x16xf32>
+// CHECK-NEXT: return %[[Y]]
+func.func @layer_norm_affine(%x: tensor<8x16xf32>, %w: tensor<16xf32>, %b: tensor<16xf32>) -> tensor<8x16xf32> {
+  %0 = kiln.layer_norm %x weight %w bias %b eps 1.0e-05 : (tensor<8x16xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<8x16xf32>
+  return %0 : tensor<8x16xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @layer_norm_plain(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<8x16xf32>
+// CHECK: %[[INV:.*]] = kiln.rsqrt
+// CHECK-NEXT: %[[NORM:.*]] = kiln.mul %{{.*}}, %[[INV]] : (tensor<8x16xf32>, tensor<8x1xf32>) -> tensor<8x16xf32>
+// CHECK-NEXT: return %[[NORM]]
+func.func @layer_norm_plain(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %0 = kiln.layer_norm %x eps 1.0e-05 : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  return %0 : tensor<8x16xf32>
+}
+
+// -----
+
+// Bias without weight: only the add. eps = 0 folds away.
+
+// CHECK-LABEL: func.func @layer_norm_bias(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<?x?xbf16>, %[[B:[^:]+]]: tensor<?xbf16>
+// CHECK: kiln.full 1.000000e+00
+// CHECK: %[[INV:.*]] = kiln.rsqrt %{{.*}} : tensor<?x1xbf16>
+// CHECK-NEXT: %[[NORM:.*]] = kiln.mul %{{.*}}, %[[INV]]
+// CHECK-NEXT: %[[Y:.*]] = kiln.add %[[NORM]], %[[B]] : (tensor<?x?xbf16>, tensor<?xbf16>) -> tensor<?x?xbf16>
+// CHECK-NEXT: return %[[Y]]
+func.func @layer_norm_bias(%x: tensor<?x?xbf16>, %b: tensor<?xbf16>) -> tensor<?x?xbf16> {
+  %0 = kiln.layer_norm %x bias %b eps 0.0 : (tensor<?x?xbf16>, tensor<?xbf16>) -> tensor<?x?xbf16>
+  return %0 : tensor<?x?xbf16>
+}
+
+// -----
+
+// A static weight against a dynamic last dim makes the product more precise
+// than the op's type; a tensor.cast gives the op's type back.
+
+// CHECK-LABEL: func.func @layer_norm_refined(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<?x?xf32>, %[[W:[^:]+]]: tensor<4xf32>
+// CHECK: %[[SC:.*]] = kiln.mul %{{.*}}, %[[W]] : (tensor<?x?xf32>, tensor<4xf32>) -> tensor<?x4xf32>
+// CHECK-NEXT: %[[Y:.*]] = tensor.cast %[[SC]] : tensor<?x4xf32> to tensor<?x?xf32>
+// CHECK-NEXT: return %[[Y]]
+func.func @layer_norm_refined(%x: tensor<?x?xf32>, %w: tensor<4xf32>) -> tensor<?x?xf32> {
+  %0 = kiln.layer_norm %x weight %w eps 1.0e-05 : (tensor<?x?xf32>, tensor<4xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// dropout with p = 0 is its input.
+
+// CHECK-LABEL: func.func @dropout_zero(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<8xf32>
+// CHECK-NEXT: return %[[X]]
+func.func @dropout_zero(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = kiln.dropout %x p = 0.0 seed = 0 : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+// dropout with p > 0 keeps x / (1 - p) where a uniform draw is >= p.
+
+// CHECK-LABEL: func.func @dropout(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<8xf32>
+// CHECK-DAG: %[[ZERO:.*]] = kiln.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-DAG: %[[SCALE:.*]] = kiln.constant dense<1.33333337> : tensor<f32>
+// CHECK-DAG: %[[P:.*]] = kiln.constant dense<2.500000e-01> : tensor<f32>
+// CHECK: %[[U:.*]] = kiln.rand seed = 3, 0.000000e+00, 1.000000e+00 : tensor<8xf32>
+// CHECK-NEXT: %[[KEEP:.*]] = kiln.ge %[[U]], %[[P]] : (tensor<8xf32>, tensor<f32>) -> tensor<8xi1>
+// CHECK-NEXT: %[[SX:.*]] = kiln.mul %[[X]], %[[SCALE]]
+// CHECK-NEXT: %[[Y:.*]] = kiln.where %[[KEEP]], %[[SX]], %[[ZERO]] : (tensor<8xi1>, tensor<8xf32>, tensor<f32>) -> tensor<8xf32>
+// CHECK-NEXT: return %[[Y]]
+func.func @dropout(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = kiln.dropout %x p = 2.5e-01 seed = 3 : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+// The mask of a dynamic shape draws with the input's run-time dims.
+
+// CHECK-LABEL: func.func @dropout_dynamic(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<?x4xf16>
+// CHECK: %[[D:.*]] = tensor.dim %[[X]], %{{.*}} : tensor<?x4xf16>
+// CHECK-NEXT: %[[U:.*]] = kiln.rand seed = 0, 0.000000e+00, 1.000000e+00{{ ?}}[%[[D]]] : tensor<?x4xf16>
+// CHECK-NEXT: %[[KEEP:.*]] = kiln.ge %[[U]]
+// CHECK-NEXT: %[[SX:.*]] = kiln.mul %[[X]]
+// CHECK-NEXT: %[[Y:.*]] = kiln.where %[[KEEP]], %[[SX]]
+// CHECK-NEXT: return %[[Y]]
+func.func @dropout_dynamic(%x: tensor<?x4xf16>) -> tensor<?x4xf16> {
+  %0 = kiln.dropout %x p = 5.0e-01 seed = 0 : tensor<?x4xf16>
+  return %0 : tensor<?x4xf16>
+}
+
+// -----
+
+// cross_entropy: the mean of -log_softmax at the labels; the log_softmax
+// it creates is decomposed too.
+
+// CHECK-LABEL: func.func @cross_entropy(
+// CHECK-SAME: %[[L:[^:]+]]: tensor<4x10xf32>, %[[T:[^:]+]]: tensor<4xi64>
+// CHECK-DAG: %[[N:.*]] = kiln.constant dense<4.000000e+00> : tensor<f32>
+// CHECK-DAG: kiln.reduce_max %[[L]] [1] keepdim
+// CHECK: %[[LSE:.*]] = kiln.log %{{.*}} : tensor<4x1xf32>
+// CHECK-NEXT: %[[LOGP:.*]] = kiln.sub %{{.*}}, %[[LSE]] : (tensor<4x10xf32>, tensor<4x1xf32>) -> tensor<4x10xf32>
+// CHECK-NEXT: %[[IDX:.*]] = kiln.reshape %[[T]] [-1, 1] : tensor<4xi64> -> tensor<4x1xi64>
+// CHECK-NEXT: %[[PICK:.*]] = kiln.gather %[[LOGP]][%[[IDX]]] axis = 1 : (tensor<4x10xf32>, tensor<4x1xi64>) -> tensor<4x1xf32>
+// CHECK-NEXT: %[[S:.*]] = kiln.sum %[[PICK]] [0, 1] : tensor<4x1xf32> -> tensor<f32>
+// CHECK-NEXT: %[[M:.*]] = kiln.div %[[S]], %[[N]]
+// CHECK-NEXT: %[[Y:.*]] = kiln.neg %[[M]] : tensor<f32>
+// CHECK-NEXT: return %[[Y]]
+func.func @cross_entropy(%l: tensor<4x10xf32>, %t: tensor<4xi64>) -> tensor<f32> {
+  %0 = kiln.cross_entropy %l, %t : (tensor<4x10xf32>, tensor<4xi64>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+// A dynamic batch counts the labels at run time.
+
+// CHECK-LABEL: func.func @cross_entropy_dynamic(
+// CHECK-SAME: %[[L:[^:]+]]: tensor<?x3xf64>, %[[T:[^:]+]]: tensor<?xi32>
+// CHECK: %[[IDX:.*]] = kiln.reshape %[[T]] [-1, 1] : tensor<?xi32> -> tensor<?x1xi32>
+// CHECK-NEXT: %[[PICK:.*]] = kiln.gather %{{.*}}[%[[IDX]]] axis = 1 : (tensor<?x3xf64>, tensor<?x1xi32>) -> tensor<?x1xf64>
+// CHECK-NEXT: %[[S:.*]] = kiln.sum %[[PICK]] [0, 1] : tensor<?x1xf64> -> tensor<f64>
+// CHECK: %[[ONES:.*]] = kiln.full 1.000000e+00
+// CHECK-NEXT: %[[N:.*]] = kiln.sum %[[ONES]] [0, 1] : tensor<?x1xf64> -> tensor<f64>
+// CHECK-NEXT: %[[M:.*]] = kiln.div %[[S]], %[[N]]
+// CHECK-NEXT: %[[Y:.*]] = kiln.neg %[[M]]
+// CHECK-NEXT: return %[[Y]]
+func.func @cross_entropy_dynamic(%l: tensor<?x3xf64>, %t: tensor<?xi32>) -> tensor<f64> {
+  %0 = kiln.cross_entropy %l, %t : (tensor<?x3xf64>, tensor<?xi32>) -> tensor<f64>
+  return %0 : tensor<f64>
+}
+
+// -----
+
+// conv1d is a conv2d over a height of 1; the bias goes with it.
+
+// CHECK-LABEL: func.func @conv1d_bias(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x4x10xf32>, %[[W:[^:]+]]: tensor<6x2x3xf32>, %[[B:[^:]+]]: tensor<6xf32>
+// CHECK-NEXT: %[[X4:.*]] = kiln.unsqueeze %[[X]] [2] : tensor<2x4x10xf32> -> tensor<2x4x1x10xf32>
+// CHECK-NEXT: %[[W4:.*]] = kiln.unsqueeze %[[W]] [2] : tensor<6x2x3xf32> -> tensor<6x2x1x3xf32>
+// CHECK-NEXT: %[[C:.*]] = kiln.conv2d %[[X4]], %[[W4]], %[[B]] stride [1, 2] padding [0, 1] dilation [1, 2] groups 2 : (tensor<2x4x1x10xf32>, tensor<6x2x1x3xf32>, tensor<6xf32>) -> tensor<2x6x1x4xf32>
+// CHECK-NEXT: %[[Y:.*]] = kiln.squeeze %[[C]] [2] : tensor<2x6x1x4xf32> -> tensor<2x6x4xf32>
+// CHECK-NEXT: return %[[Y]]
+func.func @conv1d_bias(%x: tensor<2x4x10xf32>, %w: tensor<6x2x3xf32>, %b: tensor<6xf32>) -> tensor<2x6x4xf32> {
+  %0 = kiln.conv1d %x, %w, %b stride [2] padding [1] dilation [2] groups 2 : (tensor<2x4x10xf32>, tensor<6x2x3xf32>, tensor<6xf32>) -> tensor<2x6x4xf32>
+  return %0 : tensor<2x6x4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @conv1d_dynamic(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<?x1x?xbf16>, %[[W:[^:]+]]: tensor<1x1x2xbf16>
+// CHECK-NEXT: %[[X4:.*]] = kiln.unsqueeze %[[X]] [2] : tensor<?x1x?xbf16> -> tensor<?x1x1x?xbf16>
+// CHECK-NEXT: %[[W4:.*]] = kiln.unsqueeze %[[W]] [2]
+// CHECK-NEXT: %[[C:.*]] = kiln.conv2d %[[X4]], %[[W4]] stride [1, 1] padding [0, 0] dilation [1, 1] groups 1 : (tensor<?x1x1x?xbf16>, tensor<1x1x1x2xbf16>) -> tensor<?x1x1x?xbf16>
+// CHECK-NEXT: %[[Y:.*]] = kiln.squeeze %[[C]] [2] : tensor<?x1x1x?xbf16> -> tensor<?x1x?xbf16>
+// CHECK-NEXT: return %[[Y]]
+func.func @conv1d_dynamic(%x: tensor<?x1x?xbf16>, %w: tensor<1x1x2xbf16>) -> tensor<?x1x?xbf16> {
+  %0 = kiln.conv1d %x, %w stride [1] padding [0] dilation [1] groups 1 : (tensor<?x1x?xbf16>, tensor<1x1x2xbf16>) -> tensor<?x1x?xbf16>
+  return %0 : tensor<?x1x?xbf16>
+}
+
+// -----
+
+// mask_fill is a where with the fill value as a scalar constant.
+
+// CHECK-LABEL: func.func @mask_fill(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x3xf32>, %[[M:[^:]+]]: tensor<3xi1>
+// CHECK-NEXT: %[[V:.*]] = kiln.constant dense<-1.000000e+09> : tensor<f32>
+// CHECK-NEXT: %[[Y:.*]] = kiln.where %[[M]], %[[V]], %[[X]] : (tensor<3xi1>, tensor<f32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT: return %[[Y]]
+func.func @mask_fill(%x: tensor<2x3xf32>, %m: tensor<3xi1>) -> tensor<2x3xf32> {
+  %0 = kiln.mask_fill %x, %m value -1.0e+09 : (tensor<2x3xf32>, tensor<3xi1>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// An integer input takes an integer fill; a static mask against a dynamic
+// input refines the where's type, and a tensor.cast gives it back.
+
+// CHECK-LABEL: func.func @mask_fill_int_refined(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<?x3xi32>, %[[M:[^:]+]]: tensor<2x3xi1>
+// CHECK-NEXT: %[[V:.*]] = kiln.constant dense<7> : tensor<i32>
+// CHECK-NEXT: %[[W:.*]] = kiln.where %[[M]], %[[V]], %[[X]] : (tensor<2x3xi1>, tensor<i32>, tensor<?x3xi32>) -> tensor<2x3xi32>
+// CHECK-NEXT: %[[Y:.*]] = tensor.cast %[[W]] : tensor<2x3xi32> to tensor<?x3xi32>
+// CHECK-NEXT: return %[[Y]]
+func.func @mask_fill_int_refined(%x: tensor<?x3xi32>, %m: tensor<2x3xi1>) -> tensor<?x3xi32> {
+  %0 = kiln.mask_fill %x, %m value 7.0 : (tensor<?x3xi32>, tensor<2x3xi1>) -> tensor<?x3xi32>
+  return %0 : tensor<?x3xi32>
+}
+
+// -----
+
+// embedding: flatten the indices, select rows, reshape to indices + [dim].
+
+// CHECK-LABEL: func.func @embedding(
+// CHECK-SAME: %[[W:[^:]+]]: tensor<100x16xf32>, %[[I:[^:]+]]: tensor<4x8xi64>
+// CHECK-NEXT: %[[F:.*]] = kiln.reshape %[[I]] [-1] : tensor<4x8xi64> -> tensor<32xi64>
+// CHECK-NEXT: %[[R:.*]] = kiln.index_select %[[W]][%[[F]]] axis = 0 : (tensor<100x16xf32>, tensor<32xi64>) -> tensor<32x16xf32>
+// CHECK-NEXT: %[[Y:.*]] = kiln.reshape %[[R]] [4, 8, 16] : tensor<32x16xf32> -> tensor<4x8x16xf32>
+// CHECK-NEXT: return %[[Y]]
+func.func @embedding(%w: tensor<100x16xf32>, %i: tensor<4x8xi64>) -> tensor<4x8x16xf32> {
+  %0 = kiln.embedding %w[%i] : (tensor<100x16xf32>, tensor<4x8xi64>) -> tensor<4x8x16xf32>
+  return %0 : tensor<4x8x16xf32>
+}
+
+// -----
+
+// 1-D indices need no reshape, whatever is dynamic; a scalar index selects
+// one row.
+
+// CHECK-LABEL: func.func @embedding_shapes(
+// CHECK-SAME: %[[W:[^:]+]]: tensor<?x?xbf16>, %[[J:[^:]+]]: tensor<?xi32>, %[[V:[^:]+]]: tensor<100x16xf32>, %[[K:[^:]+]]: tensor<i64>
+// CHECK-NEXT: %[[A:.*]] = kiln.index_select %[[W]][%[[J]]] axis = 0 : (tensor<?x?xbf16>, tensor<?xi32>) -> tensor<?x?xbf16>
+// CHECK-NEXT: %[[F:.*]] = kiln.reshape %[[K]] [-1] : tensor<i64> -> tensor<1xi64>
+// CHECK-NEXT: %[[R:.*]] = kiln.index_select %[[V]][%[[F]]] axis = 0 : (tensor<100x16xf32>, tensor<1xi64>) -> tensor<1x16xf32>
+// CHECK-NEXT: %[[B:.*]] = kiln.reshape %[[R]] [16] : tensor<1x16xf32> -> tensor<16xf32>
+// CHECK-NEXT: return %[[A]], %[[B]]
+func.func @embedding_shapes(%w: tensor<?x?xbf16>, %j: tensor<?xi32>, %v: tensor<100x16xf32>, %k: tensor<i64>) -> (tensor<?x?xbf16>, tensor<16xf32>) {
+  %0 = kiln.embedding %w[%j] : (tensor<?x?xbf16>, tensor<?xi32>) -> tensor<?x?xbf16>
+  %1 = kiln.embedding %v[%k] : (tensor<100x16xf32>, tensor<i64>) -> tensor<16xf32>
+  return %0, %1 : tensor<?x?xbf16>, tensor<16xf32>
+}
+
+// -----
+
+// With 2-D indices and two dynamic result dims, the reshape back could name
+// only one of them: the op stays, and the pass still succeeds.
+
+// CHECK-LABEL: func.func @embedding_kept(
+// CHECK-NEXT: kiln.embedding
+// CHECK-NEXT: return
+func.func @embedding_kept(%w: tensor<100x16xf32>, %i: tensor<?x?xi64>) -> tensor<?x?x16xf32> {
+  %0 = kiln.embedding %w[%i] : (tensor<100x16xf32>, tensor<?x?xi64>) -> tensor<?x?x16xf32>
+  return %0 : tensor<?x?x16xf32>
+}
+
+// -----
+
+// Composites inside a nested region and chained composites all go.
+
+// CHECK-LABEL: func.func @chained(
+// CHECK-NOT: kiln.silu
+// CHECK: scf.if
+// CHECK: kiln.sigmoid
+// CHECK: kiln.reduce_max
+// CHECK: return
+func.func @chained(%x: tensor<4x8xf32>, %c: i1) -> tensor<4x8xf32> {
+  %0 = scf.if %c -> tensor<4x8xf32> {
+    %1 = kiln.silu %x : tensor<4x8xf32>
+    scf.yield %1 : tensor<4x8xf32>
+  } else {
+    scf.yield %x : tensor<4x8xf32>
+  }
+  %2 = kiln.softmax %0 axis = 1 : tensor<4x8xf32>
+  %3 = kiln.mean %2 [1] keepdim : tensor<4x8xf32> -> tensor<4x1xf32>
+  %4 = kiln.sub %2, %3 : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x8xf32>
+  return %4 : tensor<4x8xf32>
+}
