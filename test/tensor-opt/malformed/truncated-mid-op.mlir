@@ -1,0 +1,7 @@
+// RUN: %python %kiln_src_root/utils/expect-exit.py 1 tensor-opt %s 2>&1 | FileCheck %s
+
+// The file ends in the middle of an op's operand list.
+// CHECK: {{.*}}truncated-mid-op.mlir:{{[0-9]+}}:{{[0-9]+}}: error: {{.*}}expected SSA operand
+
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = kiln.add %a, 
