@@ -121,6 +121,11 @@ QuantSchemeAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 LogicalResult QuantSchemeAttr::verifyEncoding(
     ArrayRef<int64_t> shape, Type elementType,
     function_ref<InFlightDiagnostic()> emitError) const {
+  // The tensor type parser verifies the encoding before it checks that an
+  // element type was parsed (`tensor<, #kiln.quant<...>>`); it has already
+  // reported that error.
+  if (!elementType)
+    return failure();
   unsigned bits = getValueBits();
   if (!elementType.isSignlessInteger(bits))
     return emitError() << stringifyQuantValues(getValues())
