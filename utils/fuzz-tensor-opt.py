@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Deterministic mutation fuzzer for tensor-opt.
 
-Takes .mlir inputs (the round-trip tests), cuts them into small seeds (one
-function, and one op per function), adds the generic form of each seed, and
-applies seeded random mutations: byte flips, truncation, token deletion,
-duplication and swaps, numbers swapped for huge, negative or zero values,
-dense literals swapped for splats, one dim size changed in every type, and
-dtypes, dims and op names swapped for others. Every mutant goes through
-tensor-opt once only parsed and verified, once through
+Takes .mlir inputs (the kiln lit tests), cuts them into small seeds (each
+function, and each op alone in a function), adds the generic form of each
+seed, and applies seeded random mutations: byte flips, truncation, token
+deletion, duplication and swaps, numbers swapped for huge, negative or zero
+values, dense literals swapped for splats, one dim size changed in every
+type, and dtypes, dims and op names swapped for others. Every mutant goes
+through tensor-opt once only parsed and verified, once through
 --kiln-decompose --canonicalize --cse and, when `tensor-opt --help` lists
 it, once through --kiln-fuse.
 
@@ -359,8 +359,8 @@ def main():
               f"{describe(rc)} on this input:")
         print("----- reproducer -----")
         print(mutant.decode(errors="backslashreplace"))
-        print("----- stderr (last lines) -----")
-        print("\n".join(err.splitlines()[-15:]))
+        print("----- stderr (first lines) -----")
+        print("\n".join(err.splitlines()[:25]))
         if args.save:
             os.makedirs(args.save, exist_ok=True)
             path = os.path.join(args.save, f"crash-{args.seed}-{k}.mlir")
@@ -370,7 +370,7 @@ def main():
 
     print(f"{len(seeds)} seeds, {len(mutants)} mutants, seed {args.seed}: "
           f"{len(failures)} failures ({len(skipped)} mutants skipped as known "
-          f"upstream crashes)")
+          f"upstream crashes; modes: {', '.join(MODES)})")
     return 1 if failures else 0
 
 
