@@ -8,6 +8,8 @@
 #include "FlexTestData.h"
 #include "NumericTest.h"
 
+#include "hwy/targets.h"
+
 using namespace kiln;
 using namespace kiln::test;
 
@@ -148,6 +150,18 @@ TEST(FlexMatmul, IntegersWrap) {
               referenceMatmul(av, {1, 3}, bv, {3, 1}, dt))
         << dt.str();
   }
+}
+
+// Every SIMD target the runtime may pick on this machine, down to the
+// portable one, not just the best.
+TEST(FlexMatmul, EverySimdTarget) {
+  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    for (DType dt : {DType::F32, DType::F64})
+      expectMatmul(sample({37, 70}, dt, 26), sample({70, 45}, dt, 27),
+                   hwy::TargetName(target));
+  }
+  hwy::SetSupportedTargetsForTest(0);
 }
 
 } // namespace

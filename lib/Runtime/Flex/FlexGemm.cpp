@@ -17,7 +17,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstring>
 #include <functional>
 
 using namespace kiln;
@@ -50,12 +49,12 @@ template <typename T>
 void packPanelA(MatrixRef<T> a, int64_t i0, int64_t rows, int64_t p0,
                 int64_t kc, int64_t mr, T *dst) {
   const T *base = a.data + i0 * a.rowStride + p0 * a.colStride;
-  if (a.colStride == 1) {
-    for (int64_t i = 0; i < rows; ++i) {
-      const T *src = base + i * a.rowStride;
-      for (int64_t p = 0; p < kc; ++p)
-        dst[p * mr + i] = src[p];
-    }
+  if (a.colStride == 1 && rows == mr) {
+    // Row-major A: read the mr rows side by side so that the panel is
+    // written in order.
+    for (int64_t p = 0; p < kc; ++p)
+      for (int64_t i = 0; i < mr; ++i)
+        dst[p * mr + i] = base[i * a.rowStride + p];
   } else {
     for (int64_t p = 0; p < kc; ++p) {
       const T *src = base + p * a.colStride;
@@ -79,7 +78,7 @@ void packPanelB(MatrixRef<T> b, int64_t p0, int64_t kc, int64_t j0,
     const T *src = base + p * b.rowStride;
     T *out = dst + p * nr;
     if (b.colStride == 1)
-      std::memcpy(out, src, cols * sizeof(T));
+      std::copy(src, src + cols, out);
     else
       for (int64_t j = 0; j < cols; ++j)
         out[j] = src[j * b.colStride];
@@ -166,15 +165,14 @@ void gemmImpl(int64_t m, int64_t n, int64_t k, MatrixRef<T> a, MatrixRef<T> b,
 void flex::gemm(int64_t m, int64_t n, int64_t k, MatrixRef<float> a,
                 MatrixRef<float> b, float *c, int64_t ldc, bool accumulate,
                 Allocator &allocator, bool parallel) {
-  static const simd::GemmShape shape = simd::gemmShapeF32();
-  gemmImpl<float>(m, n, k, a, b, c, ldc, accumulate, allocator, parallel, shape,
-                  simd::gemmBlockF32);
+  // Asked per call, not cached: tests switch the SIMD target.
+  gemmImpl<float>(m, n, k, a, b, c, ldc, accumulate, allocator, parallel,
+                  simd::gemmShapeF32(), simd::gemmBlockF32);
 }
 
 void flex::gemm(int64_t m, int64_t n, int64_t k, MatrixRef<double> a,
                 MatrixRef<double> b, double *c, int64_t ldc, bool accumulate,
                 Allocator &allocator, bool parallel) {
-  static const simd::GemmShape shape = simd::gemmShapeF64();
   gemmImpl<double>(m, n, k, a, b, c, ldc, accumulate, allocator, parallel,
-                   shape, simd::gemmBlockF64);
+                   simd::gemmShapeF64(), simd::gemmBlockF64);
 }

@@ -17,6 +17,7 @@
 #define HWY_TARGET_INCLUDE "lib/Runtime/Flex/FlexGemmSimd.cpp"
 #include "hwy/foreach_target.h" // IWYU pragma: keep
 
+#include "hwy/cache_control.h"
 #include "hwy/highway.h"
 
 #include "lib/Runtime/Flex/FlexGemm.h"
@@ -45,6 +46,8 @@ HWY_INLINE void MicroTile(D d, int64_t kc, const T *HWY_RESTRICT a,
   for (size_t i = 0; i < kMR; ++i) {
     c0[i] = hn::Zero(d);
     c1[i] = hn::Zero(d);
+    hwy::Prefetch(c + i * ldc);
+    hwy::Prefetch(c + i * ldc + 2 * N - 1);
   }
   for (int64_t p = 0; p < kc; ++p) {
     const V b0 = hn::LoadU(d, b);
