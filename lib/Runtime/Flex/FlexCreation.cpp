@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FlexConvert.h"
 #include "FlexKernels.h"
 
 #include "kiln/Support/Random.h"
@@ -15,18 +16,34 @@ using namespace kiln::detail::flex;
 
 namespace {
 
-/// Fills a fresh buffer with f(i) for every flat index i, in parallel.
+/// Fills a fresh buffer with f(i) (a double) for every flat index i, in
+/// parallel, rounding each value once to the dtype. `below`, when set, is
+/// an exclusive upper bound that rounding must not reach.
 template <typename F>
 Buffer generate(StepContext &ctx, DType dt, const std::vector<int64_t> &shape,
-                F f) {
+                F f, std::optional<double> below = std::nullopt) {
   Buffer out = allocateBuffer(ctx.allocator, dt, shape);
   dispatchAny(dt, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    using C = typename ComputeOf<T>::type;
     T *o = out.as<T>();
+    // The largest T under the bound, for values that round up onto it.
+    T cap{};
+    bool capped = false;
+    if constexpr (isFloatLike<T>) {
+      if (below) {
+        capped = true;
+        cap = narrowTo<T>(*below);
+        while (static_cast<double>(load(cap)) >= *below)
+          cap = nextDown(cap);
+      }
+    }
     parallelFor(out.numel(), 1 << 14, [&](int64_t b, int64_t e) {
-      for (int64_t i = b; i < e; ++i)
-        o[i] = storeAs<T>(static_cast<C>(f(i)));
+      for (int64_t i = b; i < e; ++i) {
+        T v = narrowTo<T>(f(i));
+        if (capped && static_cast<double>(load(v)) >= *below)
+          v = cap;
+        o[i] = v;
+      }
     });
   });
   return out;
@@ -75,9 +92,14 @@ Step buildRand(mlir::Operation *op) {
   double low = floatAttr(op, "low"), high = floatAttr(op, "high");
   return [=](llvm::ArrayRef<const Buffer *>, llvm::MutableArrayRef<Buffer> res,
              StepContext &ctx) {
-    res[0] = generate(ctx, dt, shape, [&](int64_t i) {
-      return low + (high - low) * random::uniform(seed, i);
-    });
+    // low + (high - low) * u is below high in exact arithmetic, but can
+    // round up onto it (bf16 keeps 8 bits; f32 from [1, 2) keeps 23).
+    res[0] = generate(
+        ctx, dt, shape,
+        [&](int64_t i) {
+          return low + (high - low) * random::uniform(seed, i);
+        },
+        high);
   };
 }
 

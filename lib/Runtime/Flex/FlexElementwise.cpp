@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FlexConvert.h"
 #include "FlexKernels.h"
 #include "FlexSimd.h"
 
@@ -358,7 +359,11 @@ Step buildWhere(mlir::Operation *op) {
   std::vector<int64_t> shape = resultShape(op);
   return [=](llvm::ArrayRef<const Buffer *> ops,
              llvm::MutableArrayRef<Buffer> results, StepContext &ctx) {
-    Buffer out = elementwiseOutput(ops.drop_front(), ctx, dt, shape);
+    // Only x or y can hold the result (the condition is bool); their reuse
+    // flags are operands 1 and 2, not 0 and 1.
+    StepContext valueCtx{ctx.allocator,
+                         ctx.reusable ? ctx.reusable + 1 : nullptr};
+    Buffer out = elementwiseOutput(ops.drop_front(), valueCtx, dt, shape);
     Buffer c = broadcastView(*ops[0], shape), a = broadcastView(*ops[1], shape),
            b = broadcastView(*ops[2], shape);
     dispatchAny(dt, [&](auto tag) {
@@ -398,6 +403,24 @@ template <typename To, typename From> To convert(From v) {
   }
 }
 
+/// o[i] = a[i * stride] converted from F to T.
+template <typename T, typename F>
+void castRun(T *o, const F *a, int64_t stride, int64_t n) {
+  // Wide sources round once to f16/bf16 (see FlexConvert.h).
+  constexpr bool narrowHalf = isHalfLike<T> && (std::is_same_v<F, double> ||
+                                                std::is_same_v<F, int64_t> ||
+                                                std::is_same_v<F, int32_t>);
+  if constexpr (narrowHalf) {
+    using Wide = std::conditional_t<std::is_same_v<F, double>, double, int64_t>;
+    for (int64_t i = 0; i < n; ++i)
+      o[i] = narrowTo<T>(static_cast<Wide>(a[i * stride]));
+  } else {
+    using TC = typename ComputeOf<T>::type;
+    for (int64_t i = 0; i < n; ++i)
+      o[i] = storeAs<T>(convert<TC>(load(a[i * stride])));
+  }
+}
+
 Step buildCast(mlir::Operation *op) {
   DType from = operandDType(op, 0), to = resultDType(op);
   std::vector<int64_t> shape = resultShape(op);
@@ -408,14 +431,11 @@ Step buildCast(mlir::Operation *op) {
       using F = typename decltype(fromTag)::type;
       dispatchAny(to, [&](auto toTag) {
         using T = typename decltype(toTag)::type;
-        elementwiseLoop(out, {*ops[0]}, [](char **p, const int64_t *s,
-                                           int64_t n) {
-          T *o = reinterpret_cast<T *>(p[0]);
-          const F *a = reinterpret_cast<const F *>(p[1]);
-          using TC = typename ComputeOf<T>::type;
-          for (int64_t i = 0; i < n; ++i)
-            o[i] = storeAs<T>(convert<TC>(load(a[i * s[1]])));
-        });
+        elementwiseLoop(out, {*ops[0]},
+                        [](char **p, const int64_t *s, int64_t n) {
+                          castRun(reinterpret_cast<T *>(p[0]),
+                                  reinterpret_cast<const F *>(p[1]), s[1], n);
+                        });
       });
     });
     results[0] = std::move(out);

@@ -53,6 +53,20 @@ HWY_INLINE V Erf(D d, V x) {
   return hn::IfThenElse(hn::Lt(ax, hn::Set(d, 1.0f)), small, large);
 }
 
+/// NaN where the input is NaN. Highway's transcendentals assume finite
+/// inputs (Exp(NaN) is 0, Log(0) a large negative number); Flex is the
+/// reference backend, so it gives the IEEE answers of the scalar libm.
+HWY_INLINE V KeepNaN(V x, V r) { return hn::IfThenElse(hn::IsNaN(x), x, r); }
+
+/// log-like special cases: -inf at the pole, NaN below it, +inf at +inf.
+HWY_INLINE V LogEdges(D d, V x, V pole, V r) {
+  const V inf = hn::Set(d, HUGE_VALF);
+  r = hn::IfThenElse(hn::Eq(x, inf), inf, r);
+  r = hn::IfThenElse(hn::Eq(x, pole), hn::Neg(inf), r);
+  r = hn::IfThenElse(hn::Lt(x, pole), hn::Set(d, NAN), r);
+  return KeepNaN(x, r);
+}
+
 HWY_INLINE V ApplyUnary(D d, int kind, V x) {
   switch (static_cast<Unary>(kind)) {
   case Unary::Neg:
@@ -60,11 +74,11 @@ HWY_INLINE V ApplyUnary(D d, int kind, V x) {
   case Unary::Abs:
     return hn::Abs(x);
   case Unary::Exp:
-    return hn::Exp(d, x);
+    return KeepNaN(x, hn::Exp(d, x));
   case Unary::Log:
-    return hn::Log(d, x);
+    return LogEdges(d, x, hn::Zero(d), hn::Log(d, x));
   case Unary::Log1p:
-    return hn::Log1p(d, x);
+    return LogEdges(d, x, hn::Set(d, -1.0f), hn::Log1p(d, x));
   case Unary::Sqrt:
     return hn::Sqrt(x);
   case Unary::Rsqrt:
@@ -72,14 +86,15 @@ HWY_INLINE V ApplyUnary(D d, int kind, V x) {
   case Unary::Recip:
     return hn::Div(hn::Set(d, 1.0f), x);
   case Unary::Sin:
-    return hn::Sin(d, x);
+    return hn::IfThenElse(hn::IsFinite(x), hn::Sin(d, x), hn::Set(d, NAN));
   case Unary::Cos:
-    return hn::Cos(d, x);
+    return hn::IfThenElse(hn::IsFinite(x), hn::Cos(d, x), hn::Set(d, NAN));
   case Unary::Tanh:
     return hn::Tanh(d, x);
   case Unary::Sigmoid:
-    return hn::Div(hn::Set(d, 1.0f),
-                   hn::Add(hn::Set(d, 1.0f), hn::Exp(d, hn::Neg(x))));
+    return KeepNaN(x,
+                   hn::Div(hn::Set(d, 1.0f),
+                           hn::Add(hn::Set(d, 1.0f), hn::Exp(d, hn::Neg(x)))));
   case Unary::Erf:
     return Erf(d, x);
   case Unary::Relu:
