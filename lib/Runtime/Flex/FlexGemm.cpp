@@ -87,6 +87,15 @@ void packPanelB(MatrixRef<T> b, int64_t p0, int64_t kc, int64_t j0,
   }
 }
 
+void packRowsB(const float *src, int64_t rowStride, int64_t rows,
+               int64_t panels, int64_t kc, float *dst) {
+  simd::packRowsBF32(src, rowStride, rows, panels, kc, dst);
+}
+void packRowsB(const double *src, int64_t rowStride, int64_t rows,
+               int64_t panels, int64_t kc, double *dst) {
+  simd::packRowsBF64(src, rowStride, rows, panels, kc, dst);
+}
+
 template <typename T>
 void gemmImpl(int64_t m, int64_t n, int64_t k, MatrixRef<T> a, MatrixRef<T> b,
               T *c, int64_t ldc, bool accumulate, Allocator &allocator,
@@ -135,17 +144,29 @@ void gemmImpl(int64_t m, int64_t n, int64_t k, MatrixRef<T> a, MatrixRef<T> b,
       nChunks = ceilDiv(nj, nc);
       for (int64_t p0 = 0; p0 < k; p0 += shape.kc) {
         const int64_t kc = std::min(shape.kc, k - p0);
-        runUnits(threads, mPanels + nPanels, [&](int64_t u) {
-          if (u < mPanels) {
-            int64_t i = u * mr;
-            packPanelA(a, i0 + i, std::min(mr, mi - i), p0, kc, mr,
-                       packedA + i * kc);
-          } else {
-            int64_t j = (u - mPanels) * nr;
-            packPanelB(b, p0, kc, j0 + j, std::min(nr, nj - j), nr,
-                       packedB + j * kc);
-          }
-        });
+        // A B that is contiguous along its rows is packed by groups of
+        // rows (read in order) into its whole panels; the rest panel by
+        // panel.
+        const int64_t rowGroup = 16;
+        const int64_t byRows = b.colStride == 1 ? nj / nr : 0;
+        const int64_t rowUnits = byRows ? ceilDiv(kc, rowGroup) : 0;
+        runUnits(threads, mPanels + rowUnits + nPanels - byRows,
+                 [&](int64_t u) {
+                   if (u < mPanels) {
+                     int64_t i = u * mr;
+                     packPanelA(a, i0 + i, std::min(mr, mi - i), p0, kc, mr,
+                                packedA + i * kc);
+                   } else if (u < mPanels + rowUnits) {
+                     int64_t p = (u - mPanels) * rowGroup;
+                     packRowsB(b.data + (p0 + p) * b.rowStride + j0,
+                               b.rowStride, std::min(rowGroup, kc - p), byRows,
+                               kc, packedB + p * nr);
+                   } else {
+                     int64_t j = (u - mPanels - rowUnits + byRows) * nr;
+                     packPanelB(b, p0, kc, j0 + j, std::min(nr, nj - j), nr,
+                                packedB + j * kc);
+                   }
+                 });
         const bool acc = accumulate || p0 > 0;
         runUnits(threads, mBlocks * nChunks, [&](int64_t u) {
           int64_t i = (u % mBlocks) * mc, j = (u / mBlocks) * nc;

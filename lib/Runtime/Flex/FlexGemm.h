@@ -66,6 +66,14 @@ void gemmBlockF64(int64_t mc, int64_t nc, int64_t kc, const double *packedA,
                   const double *packedB, double *c, int64_t ldc,
                   bool accumulate);
 
+/// Rows [0, rows) of a B whose rows are `rowStride` apart and whose columns
+/// are adjacent, into the first `panels` whole panels of packedB (see
+/// above); `dst` is row 0 of panel 0.
+void packRowsBF32(const float *src, int64_t rowStride, int64_t rows,
+                  int64_t panels, int64_t kc, float *dst);
+void packRowsBF64(const double *src, int64_t rowStride, int64_t rows,
+                  int64_t panels, int64_t kc, double *dst);
+
 } // namespace simd
 } // namespace kiln::detail::flex
 

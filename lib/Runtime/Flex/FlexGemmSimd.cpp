@@ -111,6 +111,33 @@ void GemmBlockF64(int64_t mc, int64_t nc, int64_t kc, const double *packedA,
   Block(mc, nc, kc, packedA, packedB, c, ldc, accumulate);
 }
 
+/// Rows of a B that is contiguous along its rows, into `panels` whole
+/// panels: each row is read in order and scattered over the panels, which
+/// streams B instead of touching one page per row and panel.
+template <typename T>
+void PackRowsB(const T *src, int64_t rowStride, int64_t rows, int64_t panels,
+               int64_t kc, T *dst) {
+  const hn::ScalableTag<T> d;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  for (int64_t p = 0; p < rows; ++p) {
+    const T *row = src + p * rowStride;
+    T *out = dst + p * 2 * N;
+    for (int64_t q = 0; q < panels; ++q) {
+      hn::StoreU(hn::LoadU(d, row + q * 2 * N), d, out + q * kc * 2 * N);
+      hn::StoreU(hn::LoadU(d, row + q * 2 * N + N), d,
+                 out + q * kc * 2 * N + N);
+    }
+  }
+}
+void PackRowsBF32(const float *src, int64_t rowStride, int64_t rows,
+                  int64_t panels, int64_t kc, float *dst) {
+  PackRowsB(src, rowStride, rows, panels, kc, dst);
+}
+void PackRowsBF64(const double *src, int64_t rowStride, int64_t rows,
+                  int64_t panels, int64_t kc, double *dst) {
+  PackRowsB(src, rowStride, rows, panels, kc, dst);
+}
+
 GemmShape GemmShapeF32() {
   const hn::ScalableTag<float> d;
   return {static_cast<int64_t>(kMR), 2 * static_cast<int64_t>(hn::Lanes(d)),
@@ -133,6 +160,8 @@ HWY_EXPORT(GemmBlockF32);
 HWY_EXPORT(GemmBlockF64);
 HWY_EXPORT(GemmShapeF32);
 HWY_EXPORT(GemmShapeF64);
+HWY_EXPORT(PackRowsBF32);
+HWY_EXPORT(PackRowsBF64);
 
 void gemmBlockF32(int64_t mc, int64_t nc, int64_t kc, const float *packedA,
                   const float *packedB, float *c, int64_t ldc,
@@ -148,6 +177,14 @@ void gemmBlockF64(int64_t mc, int64_t nc, int64_t kc, const double *packedA,
 }
 GemmShape gemmShapeF32() { return HWY_DYNAMIC_DISPATCH(GemmShapeF32)(); }
 GemmShape gemmShapeF64() { return HWY_DYNAMIC_DISPATCH(GemmShapeF64)(); }
+void packRowsBF32(const float *src, int64_t rowStride, int64_t rows,
+                  int64_t panels, int64_t kc, float *dst) {
+  HWY_DYNAMIC_DISPATCH(PackRowsBF32)(src, rowStride, rows, panels, kc, dst);
+}
+void packRowsBF64(const double *src, int64_t rowStride, int64_t rows,
+                  int64_t panels, int64_t kc, double *dst) {
+  HWY_DYNAMIC_DISPATCH(PackRowsBF64)(src, rowStride, rows, panels, kc, dst);
+}
 
 } // namespace kiln::detail::flex::simd
 #endif
