@@ -64,6 +64,10 @@ TEST(FlexConv2d, EveryFloatDType) {
     wide.pw = 3;
     expectConv2d(sample({1, 2, 4, 11}, dt, 11), sample({3, 2, 2, 4}, dt, 12),
                  sample({3}, dt, 13), wide, "wide stride and dilation");
+    Conv2dParams single = strided;
+    single.groups = 1;
+    expectConv2d(sample({2, 3, 6, 7}, dt, 33), sample({1, 3, 3, 3}, dt, 34),
+                 sample({1}, dt, 35), single, "one output channel");
   }
 }
 

@@ -10,8 +10,10 @@
 //   backward input   col[CK, P] = w^T[CK, og] x gy[og, P], then col2im
 //   backward weight  gw[og, CK] += gy[og, P] x col^T[P, CK], over images
 // with CK = C/groups * KH * KW and P = OH * OW. A 1x1 convolution with unit
-// stride and no padding reads its input as the columns directly. f32 and
-// f64 compute in their own type; f16 and bf16 in f32, rounded once.
+// stride and no padding reads its input as the columns directly, and a
+// forward convolution whose groups have one output channel each (depthwise)
+// runs as a direct loop instead. f32 and f64 compute in their own type; f16
+// and bf16 in f32, rounded once.
 //
 // Pooling walks each window directly, one (image, channel) plane per task.
 // max_pool2d takes the first maximum of a window in row-major order (NaN
@@ -155,10 +157,55 @@ void unfold(const ConvGeometry &g, const C *x, C *col, bool parallel) {
               [&](int64_t b, int64_t e) { im2col(g, x, col, b, e); });
 }
 
+/// The forward convolution one output plane at a time, tap by tap. For
+/// groups with a single output channel (depthwise convolutions) a GEMM
+/// would fill one row of its register tile and pay for unfolding the input.
+template <typename C>
+void convDirect(const ConvGeometry &g, const C *x, const C *w, const C *bias,
+                C *y) {
+  const int64_t P = g.pixels(), cg = g.cg(), og = g.og();
+  parallelFor(
+      g.n * g.o,
+      std::max<int64_t>(1, (1 << 15) / std::max<int64_t>(1, P * g.ck())),
+      [&](int64_t begin, int64_t end) {
+        for (int64_t t = begin; t < end; ++t) {
+          int64_t img = t / g.o, oc = t % g.o, grp = oc / og;
+          C *out = y + t * P;
+          std::fill(out, out + P, bias ? bias[oc] : C(0));
+          for (int64_t cl = 0; cl < cg; ++cl) {
+            const C *plane = x + (img * g.c + grp * cg + cl) * g.h * g.w;
+            for (int64_t ki = 0; ki < g.kh; ++ki)
+              for (int64_t kj = 0; kj < g.kw; ++kj) {
+                C wv = w[((oc * cg + cl) * g.kh + ki) * g.kw + kj];
+                int64_t offX = kj * g.dw - g.pw, lo, hi;
+                validRange(offX, g.sw, g.w, g.ow, lo, hi);
+                for (int64_t oy = 0; oy < g.oh; ++oy) {
+                  int64_t iy = oy * g.sh - g.ph + ki * g.dh;
+                  if (iy < 0 || iy >= g.h)
+                    continue;
+                  const C *src = plane + iy * g.w + offX;
+                  C *dst = out + oy * g.ow;
+                  if (g.sw == 1)
+                    for (int64_t ox = lo; ox < hi; ++ox)
+                      dst[ox] += wv * src[ox];
+                  else
+                    for (int64_t ox = lo; ox < hi; ++ox)
+                      dst[ox] += wv * src[ox * g.sw];
+                }
+              }
+          }
+        }
+      });
+}
+
 template <typename C>
 void convForward(const ConvGeometry &g, const C *x, const C *w, const C *bias,
                  C *y, Allocator &allocator) {
   const int64_t P = g.pixels(), CK = g.ck(), og = g.og(), cg = g.cg();
+  if (og == 1) {
+    convDirect(g, x, w, bias, y);
+    return;
+  }
   const bool direct = g.pointwise();
   forEachTask<C>(g.n * g.groups, direct ? 0 : CK * P, allocator,
                  [&](int64_t t, C *col, bool parallel) {
