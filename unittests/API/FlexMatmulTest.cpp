@@ -90,6 +90,14 @@ TEST(FlexMatmul, StridedOperands) {
     Tensor batched = flip(sample({3, 4, 5}, dt, 9), {0});
     expectMatmul(batched, transpose(sample({3, 6, 5}, dt, 10), 1, 2),
                  "flipped x batch-transposed");
+    // Rows read backwards, a row broadcast to every row, columns backwards.
+    expectMatmul(sample({5, 6}, dt, 28), flip(sample({6, 20}, dt, 29), {0}),
+                 "rhs rows flipped");
+    expectMatmul(sample({5, 6}, dt, 30),
+                 expand(sample({1, 20}, dt, 31), {6, 20}),
+                 "rhs rows broadcast");
+    expectMatmul(flip(sample({5, 6}, dt, 32), {1}),
+                 flip(sample({6, 20}, dt, 33), {1}), "columns flipped");
   }
 }
 
