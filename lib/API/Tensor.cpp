@@ -104,6 +104,11 @@ DispatchTensor DispatchTensor::full(Shape shape, double value, DType dtype,
   for (int64_t d : shape)
     if (d < 0)
       throw Error("full: negative dim in shape " + shape.str());
+  if (dtype.isInteger() && (std::isnan(value) || value != std::trunc(value)))
+    throw Error("full: " + std::to_string(value) +
+                " is not an integer, but the dtype is " + dtype.str());
+  if (dtype.isBool() && value != 0 && value != 1)
+    throw Error("full: " + std::to_string(value) + " is not a bool (0 or 1)");
   DispatchTensor s(scalarNode(value, dtype, device));
   if (shape.rank() == 0)
     return tracked(s, device);
@@ -248,8 +253,11 @@ bool DispatchTensor::can_mut() const {
     return false;
   if (n.use_count() != 1)
     return false;
-  return n->buffer->storage.use_count() == 1 &&
-         (!n->buffer->scales || n->buffer->scales.use_count() == 1);
+  // In-place kernels write only dense buffers from their first element; a
+  // broadcast, transposed or offset view keeps a copy-on-write result.
+  const Buffer &b = *n->buffer;
+  return b.storage && b.storage.use_count() == 1 && b.isContiguous() &&
+         b.offset == 0 && (!b.scales || b.scales.use_count() == 1);
 }
 
 //===----------------------------------------------------------------------===//
@@ -286,19 +294,35 @@ void DispatchTensor::copyItem(DType expected, void *out) const {
     throw Error("item: the tensor has " + std::to_string(numel) +
                 " elements (shape " + rules::formatDims(n->shape) +
                 "), not one");
+  if (n->dtype != expected)
+    throw Error("item: the tensor is " + n->dtype.str() +
+                rules::formatDims(n->shape) + ", but a value of type " +
+                expected.str() + " was asked for; cast() it first");
   copyTo(expected, out, 1);
+}
+
+size_t DispatchTensor::elementCount(const char *what) const {
+  return static_cast<size_t>(rules::numElements(nodeOf(*this, what)->shape));
 }
 
 DispatchTensor DispatchTensor::to(const DispatchDevice &device) const {
   const NodePtr &n = nodeOf(*this, "to");
-  if (n->device == device.kind() && n->deviceIndex == device.index()) {
-    DispatchTensor t = *this;
-    if (device.isAutodiff())
-      return tracked(t, device);
-    return t;
-  }
   Backend &target = getBackend(device.kind(), device.index());
+  // A transfer is a materialization point even onto the same backend.
   materialize({n});
+  if (n->device == device.kind() && n->deviceIndex == device.index()) {
+    if (!device.isAutodiff() || n->checkpointing == device.checkpointing())
+      return *this;
+    // Tracking is per node: give the tracked copy its own node over the
+    // same buffer rather than start tracking the caller's tensor.
+    auto m = std::make_shared<Node>();
+    m->dtype = n->dtype;
+    m->shape = n->shape;
+    m->device = n->device;
+    m->deviceIndex = n->deviceIndex;
+    m->buffer = n->buffer;
+    return tracked(DispatchTensor(m), device);
+  }
   Backend &source = getBackend(n->device, n->deviceIndex);
   int64_t numel = rules::numElements(n->shape);
   std::vector<unsigned char> host;

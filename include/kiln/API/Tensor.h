@@ -135,7 +135,7 @@ public:
   /// Materializes and copies the values out, row-major. T must match the
   /// dtype exactly (use cast() first to convert).
   template <typename T> std::vector<T> toVector() const {
-    std::vector<T> out(static_cast<size_t>(numel()));
+    std::vector<T> out(elementCount("toVector"));
     copyTo(DType(DTypeOf<T>::kind), out.data(), out.size());
     return out;
   }
@@ -216,6 +216,8 @@ public:
   explicit DispatchTensor(std::shared_ptr<detail::Node> node);
 
 private:
+  /// numel(), with errors that name the reading call `what`.
+  size_t elementCount(const char *what) const;
   void copyTo(DType expected, void *out, size_t count) const;
   void copyItem(DType expected, void *out) const;
   BackendTensor intoBackend(DeviceKind kind) const;
@@ -223,7 +225,7 @@ private:
 
 /// bool has no contiguous std::vector storage: read bytes and convert.
 template <> inline std::vector<bool> DispatchTensor::toVector<bool>() const {
-  std::vector<uint8_t> bytes(static_cast<size_t>(numel()));
+  std::vector<uint8_t> bytes(elementCount("toVector"));
   copyTo(DType::Bool, bytes.data(), bytes.size());
   return std::vector<bool>(bytes.begin(), bytes.end());
 }
