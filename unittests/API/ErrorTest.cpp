@@ -1,0 +1,353 @@
+//===- ErrorTest.cpp - User errors throw where the op is written ----------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Each test runs one statement, the op call itself, on pending operands, and
+// checks that it throws kiln::Error with a message naming the op, the shapes
+// and the dtypes, and that nothing ran: the error comes from recording, not
+// from a later materialization.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Kiln.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <functional>
+
+using namespace kiln;
+
+namespace {
+
+DispatchDevice flexDevice() { return DispatchDevice::flex(); }
+
+int64_t executed() { return backendCounters(flexDevice()).executedOps; }
+
+/// A pending f32 tensor of `shape` (exp of ones: nothing has run yet).
+Tensor pending(Shape shape, DType dtype = DType::F32) {
+  return exp(Tensor::ones(std::move(shape), DType::F32, flexDevice()))
+      .cast(dtype);
+}
+
+/// `statement` throws kiln::Error whose message contains every one of
+/// `parts`, and runs no op on Flex while doing so.
+::testing::AssertionResult throwsAt(const std::function<void()> &statement,
+                                    std::vector<std::string> parts) {
+  int64_t before = executed();
+  std::string message;
+  try {
+    statement();
+    return ::testing::AssertionFailure() << "no error was thrown";
+  } catch (const Error &e) {
+    message = e.what();
+  } catch (const std::exception &e) {
+    return ::testing::AssertionFailure()
+           << "threw a non-kiln exception: " << e.what();
+  }
+  if (executed() != before)
+    return ::testing::AssertionFailure()
+           << "ops ran before the error: " << message;
+  for (const std::string &p : parts)
+    if (message.find(p) == std::string::npos)
+      return ::testing::AssertionFailure()
+             << "message \"" << message << "\" lacks \"" << p << "\"";
+  return ::testing::AssertionSuccess() << message;
+}
+
+TEST(ErrorTest, ShapeMismatch) {
+  Tensor a = pending({2, 3}), b = pending({4});
+  EXPECT_TRUE(
+      throwsAt([&] { (void)(a + b); }, {"kiln.add", "[2, 3]", "[4]", "f32"}));
+  EXPECT_TRUE(throwsAt([&] { (void)where(a > 0.0, a, b); },
+                       {"kiln.where", "[2, 3]", "[4]"}));
+}
+
+TEST(ErrorTest, BadAxis) {
+  Tensor a = pending({2, 3});
+  EXPECT_TRUE(throwsAt([&] { (void)sum(a, {2}); },
+                       {"kiln.sum", "axis 2", "rank 2", "f32[2, 3]"}));
+  EXPECT_TRUE(throwsAt([&] { (void)a.softmax(-3); },
+                       {"kiln.softmax", "axis -3", "rank 2"}));
+  EXPECT_TRUE(throwsAt([&] { (void)argmax(a, 5); }, {"kiln.argmax", "axis 5"}));
+  EXPECT_TRUE(throwsAt(
+      [&] {
+        (void)sum(a, {1, -1});
+      },
+      {"kiln.sum", "appears twice"}));
+}
+
+TEST(ErrorTest, DTypeMismatch) {
+  Tensor a = pending({2, 3}), b = pending({2, 3}, DType::I32);
+  EXPECT_TRUE(
+      throwsAt([&] { (void)(a * b); }, {"kiln.mul", "f32", "i32", "cast"}));
+  EXPECT_TRUE(throwsAt(
+      [&] {
+        (void)concat({a, b}, 0);
+      },
+      {"kiln.concat", "f32", "i32"}));
+}
+
+TEST(ErrorTest, DTypeNotAcceptedByTheOp) {
+  Tensor i = pending({3}, DType::I32), f = pending({3}),
+         u = pending({3}, DType::U8);
+  EXPECT_TRUE(throwsAt([&] { (void)exp(i); }, {"kiln.exp", "float", "i32"}));
+  EXPECT_TRUE(
+      throwsAt([&] { (void)logicalAnd(f, f); }, {"kiln.and", "bool", "f32"}));
+  EXPECT_TRUE(throwsAt([&] { (void)-u; }, {"kiln.neg", "signed", "u8"}));
+  EXPECT_TRUE(
+      throwsAt([&] { (void)where(f, f, f); }, {"kiln.where", "bool", "f32"}));
+  EXPECT_TRUE(throwsAt([&] { (void)mean(i); }, {"kiln.mean", "i32"}));
+}
+
+TEST(ErrorTest, TensorsOnTwoDevices) {
+  Tensor a = pending({3});
+  DispatchDevice cpu(DeviceKind::Cpu, 0);
+  Tensor b;
+  try {
+    b = Tensor::ones({3}, DType::F32, DispatchDevice::cpu());
+  } catch (const Error &e) {
+    // Without the JIT there is no second device to mix with; the device
+    // itself must say so.
+    EXPECT_TRUE(throwsAt([] { (void)DispatchDevice::cpu(); },
+                         {"cpu", "not available"}));
+    GTEST_SKIP() << e.what();
+  }
+  EXPECT_TRUE(throwsAt([&] { (void)(a + b); },
+                       {"kiln.add", "two devices", "flex", "cpu", ".to("}));
+}
+
+TEST(ErrorTest, TwoCheckpointingStrategiesInOneOp) {
+  DispatchDevice balanced =
+      DispatchDevice::autodiff(flexDevice(), CheckpointingStrategy::Balanced);
+  DispatchDevice disabled =
+      DispatchDevice::autodiff(flexDevice(), CheckpointingStrategy::Disabled);
+  Tensor a = Tensor::ones({3}, DType::F32, balanced) * 2.0;
+  Tensor b = Tensor::ones({3}, DType::F32, disabled) * 3.0;
+  EXPECT_TRUE(throwsAt([&] { (void)(a + b); },
+                       {"kiln.add", "two checkpointing strategies", "balanced",
+                        "disabled", "f32[3]"}));
+  // An untracked operand mixes with either.
+  EXPECT_EQ((a + pending({3})).checkpointing, CheckpointingStrategy::Balanced);
+}
+
+TEST(ErrorTest, SchemeOfANonQuantizedTensor) {
+  Tensor a = pending({2, 3});
+  EXPECT_TRUE(throwsAt([&] { (void)a.scheme(); },
+                       {"scheme", "f32[2, 3]", "not quantized"}));
+}
+
+TEST(ErrorTest, ReadingWithTheWrongElementType) {
+  Tensor a = pending({2, 3});
+  EXPECT_TRUE(throwsAt([&] { (void)a.toVector<double>(); },
+                       {"toVector", "f32[2, 3]", "f64", "cast"}));
+  Tensor s = pending({});
+  EXPECT_TRUE(
+      throwsAt([&] { (void)s.item<int32_t>(); }, {"item", "f32", "i32"}));
+}
+
+TEST(ErrorTest, ReshapeToAnotherElementCount) {
+  Tensor a = pending({2, 3});
+  EXPECT_TRUE(throwsAt([&] { (void)a.reshape({4}); },
+                       {"kiln.reshape", "[2, 3]", "[4]", "6 elements"}));
+  EXPECT_TRUE(throwsAt(
+      [&] {
+        (void)a.reshape({-1, -1});
+      },
+      {"kiln.reshape", "more than one -1"}));
+}
+
+TEST(ErrorTest, MatmulInnerDimMismatch) {
+  Tensor a = pending({2, 3}), b = pending({4, 5});
+  EXPECT_TRUE(throwsAt([&] { (void)matmul(a, b); },
+                       {"kiln.matmul", "[2, 3]", "[4, 5]", "f32"}));
+}
+
+TEST(ErrorTest, ConcatRankMismatch) {
+  Tensor a = pending({2, 3}), b = pending({3});
+  EXPECT_TRUE(throwsAt(
+      [&] {
+        (void)concat({a, b}, 0);
+      },
+      {"kiln.concat", "[3]", "rank", "f32[2, 3]"}));
+  EXPECT_TRUE(
+      throwsAt([] { (void)concat({}, 0); }, {"kiln.concat", "at least one"}));
+}
+
+TEST(ErrorTest, SliceBadStep) {
+  Tensor a = pending({4, 5});
+  EXPECT_TRUE(throwsAt(
+      [&] {
+        (void)a.slice({0, 0}, {4, 5}, {1, 0});
+      },
+      {"kiln.slice", "step 0", "dim 1", "f32[4, 5]"}));
+  EXPECT_TRUE(throwsAt([&] { (void)a.slice({0}, {4}); },
+                       {"kiln.slice", "one entry per dim", "rank 2"}));
+}
+
+TEST(ErrorTest, ConvChannelsAndGroups) {
+  Tensor x = pending({1, 4, 8, 8}), w = pending({6, 3, 3, 3});
+  EXPECT_TRUE(throwsAt([&] { (void)conv2d(x, w); },
+                       {"kiln.conv2d", "[6, 3, 3, 3]", "f32[1, 4, 8, 8]"}));
+  ConvOptions grouped;
+  grouped.groups = 3;
+  EXPECT_TRUE(throwsAt(
+      [&] {
+        (void)conv2d(x, pending({6, 1, 3, 3}), {}, grouped);
+      },
+      {"kiln.conv2d", "not divisible by groups 3"}));
+}
+
+TEST(ErrorTest, CastToQuantized) {
+  Tensor a = pending({4});
+  EXPECT_TRUE(throwsAt(
+      [&] { (void)cast(a, DType::QFloat(QuantScheme::q8PerTensor())); },
+      {"kiln.cast", "qfloat<q8/tensor/f32>", "quantize()"}));
+}
+
+TEST(ErrorTest, FromVectorCountMismatch) {
+  EXPECT_TRUE(throwsAt(
+      [] {
+        (void)Tensor::fromVector<float>({1, 2, 3, 4, 5}, {2, 3}, flexDevice());
+      },
+      {"fromVector", "5 values", "[2, 3]", "6 elements"}));
+}
+
+TEST(ErrorTest, ItemOfSeveralElements) {
+  Tensor a = pending({2, 3});
+  EXPECT_TRUE(throwsAt([&] { (void)a.item<float>(); },
+                       {"item", "6 elements", "[2, 3]"}));
+}
+
+TEST(ErrorTest, EmptyHandle) {
+  Tensor empty;
+  EXPECT_FALSE(empty.defined());
+  EXPECT_TRUE(throwsAt([&] { (void)exp(empty); }, {"kiln.exp", "empty"}));
+  EXPECT_TRUE(
+      throwsAt([&] { (void)(pending({2}) + empty); }, {"kiln.add", "empty"}));
+  EXPECT_TRUE(throwsAt([&] { (void)empty.shape(); }, {"shape", "empty"}));
+  EXPECT_TRUE(
+      throwsAt([&] { (void)empty.toVector<float>(); }, {"toVector", "empty"}));
+  EXPECT_TRUE(throwsAt([&] { empty.sync(); }, {"sync", "empty"}));
+}
+
+TEST(ErrorTest, NonIntegerValueForAnIntegerDType) {
+  EXPECT_TRUE(
+      throwsAt([] { (void)Tensor::full({2}, 0.5, DType::I32, flexDevice()); },
+               {"full", "0.5", "i32"}));
+  Tensor i = pending({3}, DType::I32);
+  EXPECT_TRUE(throwsAt([&] { (void)(i * 0.5); },
+                       {"kiln.mul", "not an integer", "i32[3]"}));
+  EXPECT_TRUE(throwsAt([&] { (void)maskFill(i, i > 0.0, 1.5); },
+                       {"kiln.mask_fill", "not an integer"}));
+  EXPECT_TRUE(
+      throwsAt([] { (void)Tensor::full({2}, 2, DType::Bool, flexDevice()); },
+               {"full", "bool"}));
+}
+
+TEST(ErrorTest, ArangeStepZero) {
+  EXPECT_TRUE(
+      throwsAt([] { (void)Tensor::arange(0, 4, 0, DType::F32, flexDevice()); },
+               {"arange", "step", "non-zero"}));
+  EXPECT_TRUE(throwsAt(
+      [] { (void)Tensor::arange(0, 4, 0.5, DType::I32, flexDevice()); },
+      {"arange", "integers", "i32"}));
+}
+
+TEST(ErrorTest, RandNeedsLowBelowHigh) {
+  EXPECT_TRUE(throwsAt(
+      [] { (void)Tensor::rand({3}, DType::F32, flexDevice(), 1, 2.0, 2.0); },
+      {"rand", "low < high"}));
+  EXPECT_TRUE(
+      throwsAt([] { (void)Tensor::rand({3}, DType::I32, flexDevice(), 1); },
+               {"rand", "float", "i32"}));
+  EXPECT_TRUE(throwsAt(
+      [] { (void)Tensor::randn({3}, DType::F32, flexDevice(), 1, 0, -1); },
+      {"randn", "standard deviation"}));
+}
+
+TEST(ErrorTest, BadKilnDeviceVariable) {
+  const char *old = std::getenv("KILN_DEVICE");
+  std::string saved = old ? old : "";
+  setenv("KILN_DEVICE", "tpu", 1);
+  EXPECT_TRUE(throwsAt([] { (void)DispatchDevice::defaultDevice(); },
+                       {"KILN_DEVICE=tpu", "flex, cpu, cuda"}));
+  setenv("KILN_DEVICE", "cuda:x", 1);
+  EXPECT_TRUE(throwsAt([] { (void)DispatchDevice::defaultDevice(); },
+                       {"KILN_DEVICE=cuda:x"}));
+  setenv("KILN_DEVICE", "flex", 1);
+  EXPECT_EQ(DispatchDevice::defaultDevice(), flexDevice());
+  if (old)
+    setenv("KILN_DEVICE", saved.c_str(), 1);
+  else
+    unsetenv("KILN_DEVICE");
+}
+
+TEST(ErrorTest, CudaWithoutAGpu) {
+  try {
+    (void)DispatchDevice::cuda(0);
+  } catch (const Error &e) {
+    EXPECT_TRUE(throwsAt([] { (void)DispatchDevice::cuda(0); },
+                         {"cuda:0", "not available"}));
+    EXPECT_TRUE(throwsAt([] { (void)DispatchDevice::cuda(-1); },
+                         {"cuda", "-1", "negative"}));
+    return;
+  }
+  GTEST_SKIP() << "a CUDA device is available here";
+}
+
+TEST(ErrorTest, ShapeOpArguments) {
+  Tensor a = pending({2, 3});
+  EXPECT_TRUE(throwsAt(
+      [&] {
+        (void)a.permute({0, 0});
+      },
+      {"kiln.permute", "[0, 0]"}));
+  EXPECT_TRUE(throwsAt(
+      [&] {
+        (void)a.expand({4, 3, 2});
+      },
+      {"kiln.expand", "[2, 3]", "[4, 3, 2]"}));
+  EXPECT_TRUE(throwsAt(
+      [&] {
+        (void)split(a, {1, 1}, 1);
+      },
+      {"kiln.split", "[1, 1]", "add up to 2"}));
+  EXPECT_TRUE(
+      throwsAt([&] { (void)a.squeeze({0}); }, {"kiln.squeeze", "dim 0"}));
+  EXPECT_TRUE(throwsAt([&] { (void)a.narrow(1, 2, 2); },
+                       {"kiln.slice", "narrow", "size 3"}));
+  EXPECT_TRUE(throwsAt(
+      [&] {
+        (void)a.assign(pending({3, 2}));
+      },
+      {"assign", "f32[2, 3]", "f32[3, 2]"}));
+}
+
+TEST(ErrorTest, DeviceAndQuantizationArguments) {
+  DispatchDevice ad =
+      DispatchDevice::autodiff(flexDevice(), CheckpointingStrategy::Balanced);
+  EXPECT_TRUE(throwsAt(
+      [&] {
+        (void)DispatchDevice::autodiff(ad, CheckpointingStrategy::Disabled);
+      },
+      {"autodiff", "already an autodiff device"}));
+  EXPECT_TRUE(throwsAt(
+      [] {
+        (void)DispatchDevice::autodiff(DispatchDevice::flex(),
+                                       CheckpointingStrategy::Budget(0));
+      },
+      {"autodiff", "budget", "positive"}));
+  Tensor a = pending({2, 6});
+  EXPECT_TRUE(throwsAt([&] { (void)dequantize(a); },
+                       {"kiln.dequantize", "f32", "not quantized"}));
+  EXPECT_TRUE(throwsAt([&] { (void)quantize(a, QuantScheme::q8Block(4)); },
+                       {"kiln.quantize", "last dim 6", "block size 4"}));
+  EXPECT_TRUE(throwsAt([&] { (void)a.try_into_backend<Cpu>(); },
+                       {"try_into_backend", "flex", "cpu"}));
+}
+
+} // namespace
