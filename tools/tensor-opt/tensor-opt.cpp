@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "kiln/Conversion/Passes.h"
 #include "kiln/Dialect/Kiln/IR/KilnDialect.h"
 #include "kiln/Transforms/Passes.h"
 
@@ -22,6 +23,7 @@
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::kiln::registerKilnPasses();
+  mlir::kiln::registerConvertKilnToLinalg();
 
   mlir::DialectRegistry registry;
   registry.insert<mlir::kiln::KilnDialect>();

@@ -67,4 +67,60 @@ def KilnGenerateKernels : Pass<"kiln-generate-kernels", "::mlir::ModuleOp"> {
   ];
 }
 
+def ConvertKilnToLinalg : Pass<"convert-kiln-to-linalg", "ModuleOp"> {
+  let summary = "Lower every kiln op to linalg, tensor, arith, math and scf";
+  let description = [{
+    Composite ops are first rewritten into primitives (the patterns of
+    `--kiln-decompose`); then every kiln op becomes linalg on tensors plus
+    tensor, arith and math ops, with scf loops only where the computation
+    is a sequential read-modify-write (cumsum's scan, scatter_add). The
+    arithmetic of every elementwise op comes from the one emitter that the
+    other backends share (`kiln/Conversion/ElementwiseEmitter.h`), so the
+    numbers agree with Flex.
+
+    Types: `ui8` becomes `i8` (the emitter keeps the unsigned semantics);
+    a quantized tensor `tensor<...xi8|i4, #kiln.quant<...>>` becomes a 1-D
+    `tensor<Kxi8>` of stored values (q4: two per byte, element 2k in the low
+    nibble), a 1-D tensor of scales (one per block of consecutive row-major
+    elements, or one), and one `index` per dynamic dim. Function signatures,
+    calls and returns are converted with them.
+
+    Binary ops broadcast with numpy rules: a static size-1 dim is read at
+    index 0. Dynamic dims are assumed to match at run time; a dynamic dim
+    that is 1 at run time does not broadcast. `kiln.grad` is rejected:
+    run `--kiln-autodiff` first.
+
+    Before:
+    ```mlir
+    func.func @f(%x: tensor<4x3xf32>, %b: tensor<3xf32>) -> tensor<4x3xf32> {
+      %y = kiln.add %x, %b : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<4x3xf32>
+      return %y : tensor<4x3xf32>
+    }
+    ```
+    After:
+    ```mlir
+    #id = affine_map<(d0, d1) -> (d0, d1)>
+    #row = affine_map<(d0, d1) -> (d1)>
+    func.func @f(%x: tensor<4x3xf32>, %b: tensor<3xf32>) -> tensor<4x3xf32> {
+      %e = tensor.empty() : tensor<4x3xf32>
+      %y = linalg.generic {indexing_maps = [#id, #row, #id],
+                           iterator_types = ["parallel", "parallel"]}
+          ins(%x, %b : tensor<4x3xf32>, tensor<3xf32>) outs(%e : tensor<4x3xf32>) {
+      ^bb0(%u: f32, %v: f32, %o: f32):
+        %s = arith.addf %u, %v : f32
+        linalg.yield %s : f32
+      } -> tensor<4x3xf32>
+      return %y : tensor<4x3xf32>
+    }
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 #endif // KILN_CONVERSION_PASSES_TD
