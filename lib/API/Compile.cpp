@@ -7,6 +7,7 @@
 
 #include "Compile.h"
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
+#include "kiln/Runtime/Compiler.h"
 #include "kiln/Runtime/MLIRContext.h"
 #include "kiln/Transforms/Passes.h"
 
@@ -124,16 +125,25 @@ std::string kiln::detail::printSubgraph(const Subgraph &g) {
 }
 
 std::unique_ptr<Executable> kiln::detail::compileSubgraph(const Subgraph &g,
-                                                          Backend &backend) {
-  auto start = std::chrono::steady_clock::now();
+                                                          Backend &backend,
+                                                          const std::string &key) {
   auto ctx = createContext();
   DiagnosticCollector diags(*ctx);
   auto module = buildModule(*ctx, g);
   if (mlir::failed(mlir::verify(*module)))
     throw Error("internal error: the recorded graph does not verify:\n" +
                 diags.text);
+  return compileModule(*module, backend, key, g.nodes.size());
+}
 
-  mlir::PassManager pm(ctx.get());
+std::unique_ptr<Executable> kiln::detail::compileModule(mlir::ModuleOp module,
+                                                        Backend &backend,
+                                                        const std::string &key,
+                                                        size_t ops) {
+  auto start = std::chrono::steady_clock::now();
+  mlir::MLIRContext *ctx = module.getContext();
+  DiagnosticCollector diags(*ctx);
+  mlir::PassManager pm(ctx);
   pm.addPass(mlir::kiln::createKilnDecompose());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
@@ -141,16 +151,16 @@ std::unique_ptr<Executable> kiln::detail::compileSubgraph(const Subgraph &g,
   if (!extra.empty() && mlir::failed(mlir::parsePassPipeline(extra, pm)))
     throw Error("internal error: bad pipeline for " + backend.name() + ": " +
                 extra);
-  if (mlir::failed(pm.run(*module)))
-    throw Error("internal error: graph passes failed:\n" + diags.text);
+  if (mlir::failed(pm.run(module)))
+    throw Error("graph passes failed:\n" + diags.text);
   double passMs = msSince(start);
 
-  std::unique_ptr<Executable> exe = backend.compile(*module);
+  std::unique_ptr<Executable> exe = backend.compile(module, key);
   if (logEnabled("compile"))
     std::fprintf(stderr,
                  "kiln: compiled a %zu-op graph for %s: %lld kernels, "
                  "%.2f ms in passes, %.2f ms total\n",
-                 g.nodes.size(), backend.name().c_str(),
+                 ops, backend.name().c_str(),
                  static_cast<long long>(exe->kernelCount()), passMs,
                  msSince(start));
   return exe;

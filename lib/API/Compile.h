@@ -24,7 +24,8 @@ namespace kiln::detail {
 /// Builds the kiln module of `graph`, runs the common passes and the
 /// backend's pipeline, and compiles it. Throws kiln::Error on failure.
 std::unique_ptr<Executable> compileSubgraph(const Subgraph &graph,
-                                            Backend &backend);
+                                            Backend &backend,
+                                            const std::string &key);
 
 /// Is KILN_LOG set to a list containing `topic` (or "all")?
 bool logEnabled(const char *topic);

@@ -99,20 +99,7 @@ std::string DispatchDevice::str() const {
   return base;
 }
 
-void DispatchDevice::sync() const {
-  // Materialize what handles hold: pending nodes referenced from outside the
-  // pending set. Intermediates only reachable through them stay fused.
-  std::vector<NodePtr> pending = livePending(kind_, index_);
-  std::unordered_map<const Node *, long> internal;
-  for (const NodePtr &n : pending)
-    for (const NodePtr &in : n->inputs)
-      ++internal[in.get()];
-  std::vector<NodePtr> targets;
-  for (const NodePtr &n : pending)
-    if (n.use_count() - 1 - internal[n.get()] > 0)
-      targets.push_back(n);
-  materialize(targets);
-}
+void DispatchDevice::sync() const { materialize(heldPending(kind_, index_)); }
 
 MemoryStats kiln::memoryStats(const DispatchDevice &device) {
   return getBackend(device.kind(), device.index()).allocator().stats();

@@ -222,6 +222,24 @@ std::vector<bool> donatableLeaves(const Subgraph &g) {
 
 } // namespace
 
+namespace {
+
+/// Pending nodes per backend, weakly held, for DispatchDevice::sync(). Its
+/// mutex also guards every pending -> materialized transition: the sweep
+/// and heldPending() look at nodes that other threads are materializing.
+struct PendingRegistry {
+  std::mutex mu;
+  std::vector<std::weak_ptr<Node>> nodes;
+  size_t sweepAt = 1024;
+};
+
+PendingRegistry &registry() {
+  static PendingRegistry r;
+  return r;
+}
+
+} // namespace
+
 void kiln::detail::materialize(const std::vector<NodePtr> &requested) {
   std::vector<NodePtr> targets;
   std::unordered_set<Node *> seen;
@@ -248,7 +266,7 @@ void kiln::detail::materialize(const std::vector<NodePtr> &requested) {
   } else {
     if (logEnabled("graph"))
       std::fprintf(stderr, "%s\n", printSubgraph(g).c_str());
-    exe = ExecutableCache::get().insert(key, compileSubgraph(g, backend));
+    exe = ExecutableCache::get().insert(key, compileSubgraph(g, backend, key));
     backend.counters.compiles.fetch_add(1);
   }
 
@@ -257,8 +275,9 @@ void kiln::detail::materialize(const std::vector<NodePtr> &requested) {
   args.reserve(g.leaves.size());
   for (size_t i = 0; i < g.leaves.size(); ++i) {
     if (donated[i]) {
+      // The node keeps an empty buffer rather than none: no handle can
+      // reach it, and it must not look pending to another thread's scan.
       args.push_back(std::move(*g.leaves[i]->buffer));
-      g.leaves[i]->buffer.reset();
     } else {
       args.push_back(*g.leaves[i]->buffer);
     }
@@ -267,27 +286,16 @@ void kiln::detail::materialize(const std::vector<NodePtr> &requested) {
   backend.counters.materializations.fetch_add(1);
   args.clear();
 
-  for (size_t i = 0; i < targets.size(); ++i) {
-    targets[i]->buffer = std::move(results[i]);
-    targets[i]->inputs.clear();
+  // Dropped inputs may free whole graphs: do that outside the lock.
+  std::vector<std::vector<NodePtr>> released(targets.size());
+  {
+    std::lock_guard<std::mutex> lock(registry().mu);
+    for (size_t i = 0; i < targets.size(); ++i) {
+      targets[i]->buffer = std::move(results[i]);
+      released[i].swap(targets[i]->inputs);
+    }
   }
 }
-
-namespace {
-
-/// Pending nodes per backend, weakly held, for DispatchDevice::sync().
-struct PendingRegistry {
-  std::mutex mu;
-  std::vector<std::weak_ptr<Node>> nodes;
-  size_t sweepAt = 1024;
-};
-
-PendingRegistry &registry() {
-  static PendingRegistry r;
-  return r;
-}
-
-} // namespace
 
 void kiln::detail::trackPending(const NodePtr &node) {
   PendingRegistry &r = registry();
@@ -304,13 +312,24 @@ void kiln::detail::trackPending(const NodePtr &node) {
   }
 }
 
-std::vector<NodePtr> kiln::detail::livePending(DeviceKind kind, int index) {
+std::vector<NodePtr> kiln::detail::heldPending(DeviceKind kind, int index) {
   PendingRegistry &r = registry();
   std::lock_guard<std::mutex> lock(r.mu);
-  std::vector<NodePtr> out;
+  std::vector<NodePtr> pending;
   for (const std::weak_ptr<Node> &w : r.nodes)
     if (NodePtr n = w.lock())
       if (n->isPending() && n->device == kind && n->deviceIndex == index)
-        out.push_back(n);
-  return out;
+        pending.push_back(n);
+  // Held from outside the pending set: more owners than `pending` itself
+  // and the pending nodes that read it. Intermediates only reachable
+  // through those stay inside the graphs that compute them.
+  std::unordered_map<const Node *, long> internal;
+  for (const NodePtr &n : pending)
+    for (const NodePtr &in : n->inputs)
+      ++internal[in.get()];
+  std::vector<NodePtr> held;
+  for (const NodePtr &n : pending)
+    if (n.use_count() - 1 - internal[n.get()] > 0)
+      held.push_back(n);
+  return held;
 }

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Runtime/Backend.h"
+#include "kiln/Runtime/CpuBackend.h"
 #include "kiln/Runtime/FlexBackend.h"
 
 #include <cstring>
@@ -20,9 +21,13 @@ Backend &kiln::detail::getBackend(DeviceKind kind, int index) {
     static std::unique_ptr<Backend> flex = createFlexBackend();
     return *flex;
   }
-  case DeviceKind::Cpu:
-    throw Error("device cpu is not available yet: the JIT backend is not "
-                "built into this version of Kiln");
+  case DeviceKind::Cpu: {
+    if (index != 0)
+      throw Error("device cpu:" + std::to_string(index) +
+                  " does not exist; the host is cpu (index 0)");
+    static std::unique_ptr<Backend> cpu = createCpuBackend();
+    return *cpu;
+  }
   case DeviceKind::Cuda:
     throw Error("device cuda:" + std::to_string(index) +
                 " is not available: this build of Kiln has no CUDA backend");

@@ -185,7 +185,11 @@ bool canJoin(Operation *op, Group &g) {
     return false;
   }
   case Kind::Matmul:
-    if (elementwise && fullShape)
+    // Producers of the matmul's operands are read through packing, not
+    // evaluated per tile: they stay in their own kernels.
+    if (elementwise && fullShape &&
+        llvm::none_of(op->getUsers(),
+                      [&](Operation *u) { return u == g.matmul; }))
       return true;
     // A dequantized right operand is unpacked while packing.
     if (llvm::isa<DequantizeOp>(op) &&

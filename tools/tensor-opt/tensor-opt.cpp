@@ -23,7 +23,7 @@
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::kiln::registerKilnPasses();
-  mlir::kiln::registerConvertKilnToLinalg();
+  mlir::kiln::registerKilnConversionPasses();
 
   mlir::DialectRegistry registry;
   registry.insert<mlir::kiln::KilnDialect>();

@@ -31,9 +31,11 @@ def KilnGenerateKernels : Pass<"kiln-generate-kernels", "::mlir::ModuleOp"> {
     over its threads. Elementwise kernels walk the output in chunks with
     broadcast operands hoisted; reduction kernels walk each row once per
     reduction with the accumulator in registers and then write the row;
-    matmul kernels pack the right operand into 32-column panels (phase 0)
-    and run an 8x32 register-tiled vector micro-kernel over row blocks with
-    the epilogue applied to the tile before it is stored (phase 1).
+    matmul kernels pack the right operand into panels (phase 0) and run a
+    register-tiled vector micro-kernel over row blocks with the epilogue
+    applied to the tile before it is stored (phase 1); the tile is 8x32 for
+    512-bit vectors and 6x16 for 256-bit ones, so that the accumulators fill
+    the register file without spilling.
 
     Before:
     ```mlir
@@ -60,10 +62,17 @@ def KilnGenerateKernels : Pass<"kiln-generate-kernels", "::mlir::ModuleOp"> {
     }
     ```
   }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
+           "Width of the vector registers the micro-kernels target (256 or "
+           "512); 0 asks the host">
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
-    "::mlir::vector::VectorDialect", "::mlir::func::FuncDialect"
+    "::mlir::vector::VectorDialect", "::mlir::func::FuncDialect",
+    "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
+    "::mlir::bufferization::BufferizationDialect"
   ];
 }
 

@@ -61,8 +61,10 @@ public:
   /// Passes to run after the common ones (autodiff, checkpointing,
   /// decomposition), as a textual pipeline over the module; may be empty.
   virtual std::string pipeline() const { return ""; }
-  /// Compiles function @main of `module`. Throws kiln::Error on failure.
-  virtual std::unique_ptr<Executable> compile(mlir::ModuleOp module) = 0;
+  /// Compiles function @main of `module`. `key` identifies the graph's
+  /// structure (for caches that outlive the process). Throws kiln::Error.
+  virtual std::unique_ptr<Executable> compile(mlir::ModuleOp module,
+                                              const std::string &key) = 0;
 
   /// A contiguous copy of host data on this backend.
   virtual Buffer upload(DType dtype, const std::vector<int64_t> &shape,

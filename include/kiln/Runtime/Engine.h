@@ -46,8 +46,10 @@ void materialize(const std::vector<NodePtr> &targets);
 
 /// Registers a pending node so DispatchDevice::sync() can find it.
 void trackPending(const NodePtr &node);
-/// Every pending node of a backend that is still held somewhere.
-std::vector<NodePtr> livePending(DeviceKind kind, int index);
+/// The pending nodes of a backend that handles hold (not those only other
+/// pending nodes read), from every thread: materializing them is safe only
+/// while no other thread materializes the same tensors.
+std::vector<NodePtr> heldPending(DeviceKind kind, int index);
 
 } // namespace kiln::detail
 

@@ -249,9 +249,11 @@ public:
   std::vector<int> resultSlots_;
 };
 
+} // namespace
+
 /// Evaluates a kiln.constant into a buffer (a splat becomes one element
 /// seen through stride-0 strides).
-Buffer constantBuffer(mlir::kiln::ConstantOp op, Allocator &allocator) {
+Buffer flex::constantBuffer(mlir::kiln::ConstantOp op, Allocator &allocator) {
   auto attr = llvm::cast<mlir::DenseElementsAttr>(op.getValue());
   DType dtype = dtypeOf(op.getType());
   std::vector<int64_t> shape = resultShape(op);
@@ -283,6 +285,8 @@ Buffer constantBuffer(mlir::kiln::ConstantOp op, Allocator &allocator) {
   return b;
 }
 
+namespace {
+
 class FlexBackendImpl : public Backend {
 public:
   FlexBackendImpl() {
@@ -300,7 +304,8 @@ public:
   std::string name() const override { return "flex"; }
   Allocator &allocator() override { return allocator_; }
 
-  std::unique_ptr<Executable> compile(mlir::ModuleOp module) override {
+  std::unique_ptr<Executable> compile(mlir::ModuleOp module,
+                                      const std::string &) override {
     auto func = module.lookupSymbol<mlir::func::FuncOp>("main");
     if (!func)
       throw Error("flex: the module has no function @main");

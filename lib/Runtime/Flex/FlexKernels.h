@@ -34,6 +34,9 @@
 
 namespace mlir {
 class Operation;
+namespace kiln {
+class ConstantOp;
+} // namespace kiln
 } // namespace mlir
 
 namespace kiln::detail::flex {
@@ -161,6 +164,19 @@ constexpr bool isFloatLike =
     std::is_floating_point_v<T> || std::is_same_v<T, Half> ||
     std::is_same_v<T, BFloat16>;
 
+/// dispatchAny for ops that only take floats; any other dtype throws,
+/// naming `op`.
+template <typename F>
+void dispatchFloat(DType dtype, llvm::StringRef op, F &&f) {
+  dispatchAny(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (isFloatLike<T>)
+      f(tag);
+    else
+      throw Error("flex: " + op.str() + " has no kernel for " + dtype.str());
+  });
+}
+
 /// Index values of an i64 or i32 tensor element.
 inline int64_t loadIndex(const Buffer &b, int64_t flatOffset) {
   if (b.dtype.kind() == DTypeKind::I64)
@@ -201,6 +217,10 @@ template <typename F> void forEachOffset(const Buffer &b, F &&fn) {
     }
   }
 }
+
+/// The value of a kiln.constant as a buffer (a splat: one element seen
+/// through stride-0 strides).
+Buffer constantBuffer(mlir::kiln::ConstantOp op, Allocator &allocator);
 
 /// Copies `src` (broadcast to dst's shape) into the view `dst`.
 void copyInto(const Buffer &src, const Buffer &dst);

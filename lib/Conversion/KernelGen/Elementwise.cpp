@@ -1,0 +1,143 @@
+//===- Elementwise.cpp - Code for elementwise kernels ---------------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// The output is walked as [outer..., inner] where `inner` is the longest
+// run of trailing dims along which every operand is either read in full or
+// broadcast: the inner loop is then a unit-stride loop (which LLVM turns
+// into wide vector code) with broadcast operands loaded once per run. Work
+// units are chunks of 64K elements of a run.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelGen.h"
+#include "kiln/Transforms/Fusion.h"
+
+using namespace mlir;
+using namespace mlir::kiln;
+using namespace mlir::kiln::kernelgen;
+
+namespace {
+
+/// Along dims [k, r) the operand is all-full (true) or all-broadcast
+/// (false); nothing when it mixes.
+std::optional<bool> innerKind(const Layout &l, ArrayRef<int64_t> iter,
+                              size_t k) {
+  bool full = false, bcast = false;
+  for (size_t d = k; d < iter.size(); ++d) {
+    if (iter[d] == 1)
+      continue;
+    (l.shape[d] == 1 ? bcast : full) = true;
+  }
+  if (full && bcast)
+    return std::nullopt;
+  return full;
+}
+
+} // namespace
+
+LogicalResult kernelgen::generateElementwise(func::FuncOp tmpl,
+                                             ModuleOp module) {
+  if (tmpl->hasAttr(kKernelAxesAttr))
+    return generateReduction(tmpl, module); // row-scalar ops: walk rows
+  auto ret = llvm::cast<func::ReturnOp>(tmpl.getBody().front().getTerminator());
+  if (ret.getNumOperands() != 1)
+    return failure();
+  Value root = ret.getOperand(0);
+  auto rootType = llvm::cast<RankedTensorType>(root.getType());
+  if (!rootType.hasStaticShape() || getQuantScheme(rootType))
+    return failure();
+  ArrayRef<int64_t> iter = rootType.getShape();
+  size_t r = iter.size();
+
+  SmallVector<Layout> layouts;
+  for (BlockArgument a : tmpl.getArguments()) {
+    auto t = llvm::cast<RankedTensorType>(a.getType());
+    if (!t.hasStaticShape() || getQuantScheme(t))
+      return failure();
+    layouts.push_back(layoutOf(t.getShape(), iter));
+  }
+  // The smallest k such that every operand is uniform along [k, r).
+  size_t k = r;
+  for (size_t cand = 0; cand <= r; ++cand) {
+    bool ok = llvm::all_of(layouts, [&](const Layout &l) {
+      return innerKind(l, iter, cand).has_value();
+    });
+    if (ok) {
+      k = cand;
+      break;
+    }
+  }
+  int64_t inner = 1, outer = 1;
+  for (size_t d = k; d < r; ++d)
+    inner *= iter[d];
+  SmallVector<int64_t> outerExt(iter.begin(), iter.begin() + k);
+  for (int64_t d : outerExt)
+    outer *= d;
+  const int64_t chunk = std::max<int64_t>(1, std::min<int64_t>(inner, 1 << 16));
+  const int64_t nChunks = (inner + chunk - 1) / chunk;
+  const int64_t units = outer * nChunks;
+  const int64_t grain = std::max<int64_t>(1, (1 << 15) / chunk);
+
+  OpBuilder b(tmpl.getContext());
+  Location loc = tmpl.getLoc();
+  Abi abi = abiOf(tmpl, false);
+  func::FuncOp fn = createPhase(b, module, tmpl, 0, abi, units, grain);
+  Block &entry = fn.getBody().front();
+  b.setInsertionPoint(entry.getTerminator());
+  Value begin = entry.getArgument(0), end = entry.getArgument(1);
+  auto argBuf = [&](unsigned i) { return entry.getArgument(2 + i); };
+  Value outBuf = argBuf(abi.numInputs);
+
+  SmallVector<SmallVector<int64_t>> outerStrides;
+  SmallVector<bool> full;
+  for (const Layout &l : layouts) {
+    outerStrides.push_back(SmallVector<int64_t>(l.strides.begin(),
+                                                l.strides.begin() + k));
+    full.push_back(*innerKind(l, iter, k));
+  }
+
+  Value one = cidx(b, loc, 1);
+  auto unitLoop = scf::ForOp::create(b, loc, begin, end, one);
+  b.setInsertionPointToStart(unitLoop.getBody());
+  Value u = unitLoop.getInductionVar();
+  Value row = u, c = cidx(b, loc, 0);
+  if (nChunks > 1) {
+    row = arith::DivUIOp::create(b, loc, u, cidx(b, loc, nChunks));
+    c = arith::RemUIOp::create(b, loc, u, cidx(b, loc, nChunks));
+  }
+  Value lo = arith::MulIOp::create(b, loc, c, cidx(b, loc, chunk));
+  Value hi = arith::MinUIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, lo, cidx(b, loc, chunk)),
+      cidx(b, loc, inner));
+  SmallVector<Value> offsets =
+      offsetsFromLinear(b, loc, row, outerExt, outerStrides);
+  Value outOff = arith::MulIOp::create(b, loc, row, cidx(b, loc, inner));
+  // Broadcast operands: one load per run.
+  SmallVector<Value> hoisted(layouts.size());
+  for (size_t i = 0; i < layouts.size(); ++i)
+    if (!full[i])
+      hoisted[i] = memref::LoadOp::create(b, loc, argBuf(i), offsets[i]);
+
+  auto innerLoop = scf::ForOp::create(b, loc, lo, hi, one);
+  b.setInsertionPointToStart(innerLoop.getBody());
+  Value j = innerLoop.getInductionVar();
+  Evaluator ev(b, loc, [&](BlockArgument a) -> Value {
+    unsigned i = a.getArgNumber();
+    if (!full[i])
+      return hoisted[i];
+    Value at = arith::AddIOp::create(b, loc, offsets[i], j);
+    return memref::LoadOp::create(b, loc, argBuf(i), at);
+  });
+  FailureOr<Value> v = ev.eval(root);
+  if (failed(v)) {
+    fn.erase();
+    return failure();
+  }
+  memref::StoreOp::create(b, loc, *v, outBuf,
+                          ValueRange{arith::AddIOp::create(b, loc, outOff, j)});
+  return success();
+}

@@ -1,0 +1,106 @@
+//===- Generic.cpp - Kernels through linalg -------------------------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Ops without a dedicated generator (gather, scatter, convolution, pooling,
+// cumsum, ...) go through --convert-kiln-to-linalg, one-shot bufferization
+// with outputs as out-parameters, and linalg-to-loops. A phase function with
+// the flat kernel ABI reinterprets the flat buffers with their shapes and
+// calls the bufferized function. The generic path runs as one work unit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelGen.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+using namespace mlir::kiln;
+using namespace mlir::kiln::kernelgen;
+
+/// The lowering of one generic kernel, run on a module nested in the one
+/// being generated.
+const char *const kernelgen::kGenericPipeline =
+    "convert-kiln-to-linalg,"
+    "one-shot-bufferize{bufferize-function-boundaries "
+    "function-boundary-type-conversion=identity-layout-map},"
+    "buffer-results-to-out-params,buffer-deallocation-pipeline,"
+    "func.func(convert-linalg-to-loops),canonicalize";
+
+LogicalResult kernelgen::generateGeneric(func::FuncOp tmpl, ModuleOp module) {
+  (void)module;
+  // The pass runs the linalg pipeline; see lowerGenericKernels.
+  tmpl->setAttr("kiln.generic_pending", UnitAttr::get(tmpl.getContext()));
+  return success();
+}
+
+LogicalResult kernelgen::lowerGenericKernels(
+    ModuleOp module,
+    function_ref<LogicalResult(OpPassManager &, Operation *)> runPipeline) {
+  SmallVector<func::FuncOp> pending;
+  for (auto fn : module.getOps<func::FuncOp>())
+    if (fn->hasAttr("kiln.generic_pending"))
+      pending.push_back(fn);
+  for (func::FuncOp tmpl : pending) {
+    OpBuilder b(tmpl.getContext());
+    Location loc = tmpl.getLoc();
+    Abi abi = abiOf(tmpl, false);
+
+    // Lower a copy in a nested module.
+    b.setInsertionPointToEnd(module.getBody());
+    auto nested = ModuleOp::create(b, loc);
+    b.setInsertionPointToEnd(nested.getBody());
+    auto impl = llvm::cast<func::FuncOp>(b.clone(*tmpl));
+    impl->removeAttr("kiln.generic_pending");
+    impl.setPrivate();
+    std::string implName = (tmpl.getName() + "__impl").str();
+    impl.setName(implName);
+    OpPassManager pm(ModuleOp::getOperationName());
+    if (failed(parsePassPipeline(kGenericPipeline, pm)) ||
+        failed(runPipeline(pm, nested))) {
+      nested.erase();
+      return tmpl.emitError() << "the generic lowering of @" << tmpl.getName()
+                              << " failed";
+    }
+    impl = nested.lookupSymbol<func::FuncOp>(implName);
+    impl->remove();
+    b.setInsertionPoint(tmpl);
+    b.insert(impl);
+    impl.setPrivate();
+    nested.erase();
+
+    // The phase: reinterpret the flat buffers and call.
+    func::FuncOp fn = createPhase(b, module, tmpl, 0, abi, 1, 1);
+    Block &entry = fn.getBody().front();
+    b.setInsertionPoint(entry.getTerminator());
+    FunctionType implType = impl.getFunctionType();
+    if (implType.getNumInputs() != abi.args.size() ||
+        implType.getNumResults() != 0) {
+      fn.erase();
+      return tmpl.emitError() << "the generic lowering of @" << tmpl.getName()
+                              << " has an unexpected signature";
+    }
+    SmallVector<Value> args;
+    for (auto [i, t] : llvm::enumerate(implType.getInputs())) {
+      auto shaped = llvm::dyn_cast<MemRefType>(t);
+      if (!shaped || !shaped.hasStaticShape() || !shaped.getLayout().isIdentity()) {
+        fn.erase();
+        return tmpl.emitError()
+               << "the generic lowering of @" << tmpl.getName()
+               << " takes a buffer that is not a static row-major memref";
+      }
+      SmallVector<int64_t> strides(shaped.getRank(), 1);
+      for (int64_t d = shaped.getRank() - 1; d > 0; --d)
+        strides[d - 1] = strides[d] * shaped.getDimSize(d);
+      Value flat = entry.getArgument(2 + i);
+      args.push_back(memref::ReinterpretCastOp::create(
+          b, loc, shaped, flat, /*offset=*/0, shaped.getShape(), strides));
+    }
+    func::CallOp::create(b, loc, impl, args);
+  }
+  return success();
+}

@@ -1,0 +1,356 @@
+//===- KernelGen.cpp - Kiln's kernel code generator -----------------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelGen.h"
+#include "kiln/Conversion/ElementwiseEmitter.h"
+#include "kiln/Conversion/Passes.h"
+#include "kiln/Transforms/Fusion.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <limits>
+
+namespace mlir::kiln {
+#define GEN_PASS_DEF_KILNGENERATEKERNELS
+#include "kiln/Conversion/Passes.h.inc"
+} // namespace mlir::kiln
+
+using namespace mlir;
+using namespace mlir::kiln;
+using namespace mlir::kiln::kernelgen;
+
+Value kernelgen::cidx(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+Type kernelgen::storageElementOf(Type tensorType) {
+  return storageTypeOf(llvm::cast<ShapedType>(tensorType).getElementType());
+}
+
+Abi kernelgen::abiOf(func::FuncOp tmpl, bool workspace) {
+  Abi abi;
+  MLIRContext *ctx = tmpl.getContext();
+  auto flat = [&](Type e) { return MemRefType::get({ShapedType::kDynamic}, e); };
+  auto add = [&](Type t) {
+    if (auto q = getQuantScheme(t)) {
+      abi.args.push_back(flat(IntegerType::get(ctx, 8)));
+      abi.args.push_back(flat(q.getScaleType()));
+      return 2u;
+    }
+    abi.args.push_back(flat(storageElementOf(t)));
+    return 1u;
+  };
+  for (Type t : tmpl.getArgumentTypes())
+    abi.numInputs += add(t);
+  for (Type t : tmpl.getResultTypes())
+    abi.numOutputs += add(t);
+  if (workspace) {
+    abi.args.push_back(flat(IntegerType::get(ctx, 8)));
+    abi.hasWorkspace = true;
+  }
+  return abi;
+}
+
+func::FuncOp kernelgen::createPhase(OpBuilder &b, ModuleOp module,
+                                    func::FuncOp tmpl, unsigned phase,
+                                    const Abi &abi, int64_t units,
+                                    int64_t grain) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(tmpl);
+  SmallVector<Type> args{b.getIndexType(), b.getIndexType()};
+  args.append(abi.args.begin(), abi.args.end());
+  std::string name = (tmpl.getName() + "__p" + Twine(phase)).str();
+  auto fn = func::FuncOp::create(b, tmpl.getLoc(), name,
+                                 b.getFunctionType(args, {}));
+  fn->setAttr(kUnitsAttr, b.getI64IntegerAttr(std::max<int64_t>(units, 0)));
+  fn->setAttr(kGrainAttr, b.getI64IntegerAttr(std::max<int64_t>(grain, 1)));
+  fn->setAttr(kPhaseAttr, b.getI64IntegerAttr(phase));
+  fn->setAttr(kKernelAttr, b.getStringAttr(tmpl.getName()));
+  fn->setAttr("llvm.emit_c_interface", b.getUnitAttr());
+  Block *entry = fn.addEntryBlock();
+  b.setInsertionPointToEnd(entry);
+  func::ReturnOp::create(b, tmpl.getLoc());
+  (void)module;
+  return fn;
+}
+
+Layout kernelgen::layoutOf(ArrayRef<int64_t> operandShape,
+                           ArrayRef<int64_t> iterShape) {
+  Layout l;
+  size_t r = iterShape.size(), lead = r - operandShape.size();
+  l.shape.assign(lead, 1);
+  l.shape.append(operandShape.begin(), operandShape.end());
+  l.strides.assign(r, 0);
+  int64_t s = 1;
+  for (size_t d = r; d-- > 0;) {
+    l.strides[d] = l.shape[d] == 1 ? 0 : s;
+    s *= l.shape[d];
+  }
+  return l;
+}
+
+SmallVector<Value>
+kernelgen::offsetsFromLinear(OpBuilder &b, Location loc, Value linear,
+                             ArrayRef<int64_t> extents,
+                             ArrayRef<SmallVector<int64_t>> strides) {
+  SmallVector<Value> offsets(strides.size(), cidx(b, loc, 0));
+  Value rem = linear;
+  for (size_t d = extents.size(); d-- > 0;) {
+    if (extents[d] == 1)
+      continue;
+    Value ext = cidx(b, loc, extents[d]);
+    Value digit = d == 0 ? rem : Value(arith::RemUIOp::create(b, loc, rem, ext));
+    if (d > 0)
+      rem = arith::DivUIOp::create(b, loc, rem, ext);
+    for (size_t k = 0; k < strides.size(); ++k) {
+      if (strides[k][d] == 0)
+        continue;
+      Value term = strides[k][d] == 1
+                       ? digit
+                       : Value(arith::MulIOp::create(
+                             b, loc, digit, cidx(b, loc, strides[k][d])));
+      offsets[k] = arith::AddIOp::create(b, loc, offsets[k], term);
+    }
+  }
+  return offsets;
+}
+
+//===----------------------------------------------------------------------===//
+// Evaluating kiln ops
+//===----------------------------------------------------------------------===//
+
+static bool isHalfLike(Type t) {
+  return llvm::isa<Float16Type, BFloat16Type>(getElementTypeOrSelf(t));
+}
+
+static Type withElement(Type like, Type element) {
+  if (auto v = llvm::dyn_cast<VectorType>(like))
+    return v.clone(element);
+  return element;
+}
+
+FailureOr<Value> kernelgen::emitKilnOp(OpBuilder &b, Location loc,
+                                       Operation *op, ValueRange operands) {
+  Type f32 = b.getF32Type();
+  auto widen = [&](Value v) -> Value {
+    if (!isHalfLike(v.getType()))
+      return v;
+    return arith::ExtFOp::create(b, loc, withElement(v.getType(), f32), v);
+  };
+  Type resultKiln =
+      llvm::cast<ShapedType>(op->getResult(0).getType()).getElementType();
+  if (auto cast = llvm::dyn_cast<CastOp>(op)) {
+    Type from = cast.getInput().getType().getElementType();
+    Value v = operands[0];
+    if (isHalfLike(from)) {
+      v = widen(v);
+      from = f32;
+    }
+    return emitCast(b, loc, v, from, resultKiln);
+  }
+  SmallVector<Value> wide;
+  for (Value v : operands)
+    wide.push_back(widen(v));
+  FailureOr<Value> r = emitElementwise(b, loc, op, wide);
+  if (failed(r))
+    return failure();
+  if (isHalfLike(resultKiln) && !isHalfLike(r->getType()))
+    return Value(arith::TruncFOp::create(
+        b, loc, withElement(r->getType(), storageTypeOf(resultKiln)), *r));
+  return r;
+}
+
+FailureOr<Value> Evaluator::eval(Value tensor) {
+  auto it = memo.find(tensor);
+  if (it != memo.end())
+    return it->second;
+  Value v;
+  if (auto arg = llvm::dyn_cast<BlockArgument>(tensor)) {
+    v = load(arg);
+  } else if (auto c = tensor.getDefiningOp<ConstantOp>()) {
+    auto dense = llvm::dyn_cast<DenseElementsAttr>(c.getValue());
+    if (!dense || !dense.isSplat())
+      return failure();
+    Type e = storageTypeOf(dense.getElementType());
+    Type t = vectorWidth ? Type(VectorType::get({vectorWidth}, e)) : e;
+    double value;
+    if (llvm::isa<FloatType>(dense.getElementType()))
+      value = dense.getSplatValue<APFloat>().convertToDouble();
+    else if (dense.getElementType().isUnsignedInteger() ||
+             dense.getElementType().isInteger(1))
+      value = (double)dense.getSplatValue<APInt>().getZExtValue();
+    else
+      value = (double)dense.getSplatValue<APInt>().getSExtValue();
+    v = constantOf(b, loc, t, value);
+  } else {
+    FailureOr<Value> r = emit(tensor.getDefiningOp());
+    if (failed(r))
+      return failure();
+    v = *r;
+  }
+  memo[tensor] = v;
+  return v;
+}
+
+FailureOr<Value> Evaluator::emit(Operation *op) {
+  SmallVector<Value> operands;
+  for (Value in : op->getOperands()) {
+    FailureOr<Value> v = eval(in);
+    if (failed(v))
+      return failure();
+    operands.push_back(*v);
+  }
+  return emitKilnOp(b, loc, op, operands);
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+Type kernelgen::accumulatorTypeOf(Type storage) {
+  if (isHalfLike(storage))
+    return Float32Type::get(storage.getContext());
+  return storage;
+}
+
+static bool isUnsignedInput(Operation *reduction) {
+  Type e = llvm::cast<ShapedType>(reduction->getOperand(0).getType())
+               .getElementType();
+  return e.isUnsignedInteger() || e.isInteger(1);
+}
+
+Value kernelgen::reductionIdentity(OpBuilder &b, Location loc,
+                                   Operation *reduction, Type acc) {
+  bool isFloat = llvm::isa<FloatType>(acc);
+  bool u = isUnsignedInput(reduction);
+  unsigned w = isFloat ? 0 : acc.getIntOrFloatBitWidth();
+  double inf = std::numeric_limits<double>::infinity();
+  auto intMin = [&]() -> double {
+    return u ? 0.0 : -std::ldexp(1.0, w - 1);
+  };
+  auto intMax = [&]() -> Value {
+    if (u)
+      return constantOf(b, loc, acc, -1.0); // all ones
+    return arith::ConstantOp::create(
+        b, loc, b.getIntegerAttr(acc, APInt::getSignedMaxValue(w)));
+  };
+  return llvm::TypeSwitch<Operation *, Value>(reduction)
+      .Case([&](SumOp) { return constantOf(b, loc, acc, 0.0); })
+      .Case([&](ProdOp) { return constantOf(b, loc, acc, 1.0); })
+      .Case([&](AnyOp) { return constantOf(b, loc, acc, 0.0); })
+      .Case([&](AllOp) { return constantOf(b, loc, acc, 1.0); })
+      .Case([&](ReduceMaxOp) {
+        return isFloat ? constantOf(b, loc, acc, -inf)
+                       : constantOf(b, loc, acc, intMin());
+      })
+      .Case([&](ReduceMinOp) {
+        return isFloat ? constantOf(b, loc, acc, inf) : intMax();
+      })
+      .Default([&](Operation *) { return Value(); });
+}
+
+Value kernelgen::reductionCombine(OpBuilder &b, Location loc,
+                                  Operation *reduction, Value acc, Value v) {
+  bool isFloat = llvm::isa<FloatType>(getElementTypeOrSelf(acc.getType()));
+  bool u = isUnsignedInput(reduction);
+  // Reassociation lets the backend keep several vector accumulators.
+  auto fm = arith::FastMathFlags::reassoc;
+  return llvm::TypeSwitch<Operation *, Value>(reduction)
+      .Case([&](SumOp) -> Value {
+        return isFloat ? Value(arith::AddFOp::create(b, loc, acc, v, fm))
+                       : Value(arith::AddIOp::create(b, loc, acc, v));
+      })
+      .Case([&](ProdOp) -> Value {
+        return isFloat ? Value(arith::MulFOp::create(b, loc, acc, v, fm))
+                       : Value(arith::MulIOp::create(b, loc, acc, v));
+      })
+      .Case([&](AnyOp) -> Value { return arith::OrIOp::create(b, loc, acc, v); })
+      .Case([&](AllOp) -> Value {
+        return arith::AndIOp::create(b, loc, acc, v);
+      })
+      .Case([&](ReduceMaxOp) -> Value {
+        if (isFloat)
+          return arith::MaximumFOp::create(b, loc, acc, v);
+        return u ? Value(arith::MaxUIOp::create(b, loc, acc, v))
+                 : Value(arith::MaxSIOp::create(b, loc, acc, v));
+      })
+      .Case([&](ReduceMinOp) -> Value {
+        if (isFloat)
+          return arith::MinimumFOp::create(b, loc, acc, v);
+        return u ? Value(arith::MinUIOp::create(b, loc, acc, v))
+                 : Value(arith::MinSIOp::create(b, loc, acc, v));
+      })
+      .Default([&](Operation *) { return Value(); });
+}
+
+MatmulTiling MatmulTiling::forVectorBits(int64_t bits) {
+  if (bits == 0) {
+    llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+    bits = features.lookup("avx512f") ? 512 : 256;
+  }
+  // Accumulators: mr * nr / lanes registers, leaving room for the B
+  // vectors and one broadcast. K slices keep an A panel and a B panel in L1;
+  // row blocks keep the packed A block in L2.
+  if (bits >= 512)
+    return {8, 32, 128, 512};
+  return {6, 16, 96, 256};
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+struct KilnGenerateKernelsPass
+    : public mlir::kiln::impl::KilnGenerateKernelsBase<
+          KilnGenerateKernelsPass> {
+  using KilnGenerateKernelsBase::KilnGenerateKernelsBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<func::FuncOp> kernels;
+    for (auto fn : module.getOps<func::FuncOp>())
+      if (fn->hasAttr(kKernelKindAttr))
+        kernels.push_back(fn);
+    for (func::FuncOp k : kernels) {
+      StringRef kind =
+          llvm::cast<StringAttr>(k->getAttr(kKernelKindAttr)).getValue();
+      LogicalResult ok = failure();
+      if (kind == "elementwise")
+        ok = generateElementwise(k, module);
+      else if (kind == "reduction")
+        ok = generateReduction(k, module);
+      else if (kind == "matmul")
+        ok = generateMatmul(k, module, MatmulTiling::forVectorBits(vectorBits));
+      else
+        ok = generateGeneric(k, module);
+      if (failed(ok)) {
+        k.emitError() << "kiln-generate-kernels: cannot generate the " << kind
+                      << " kernel @" << k.getName();
+        return signalPassFailure();
+      }
+    }
+    if (failed(lowerGenericKernels(
+            module, [&](OpPassManager &pm, Operation *op) {
+              return runPipeline(pm, op);
+            })))
+      return signalPassFailure();
+    // Callers of the templates (the graph function) are the runtime's
+    // business; the templates themselves are no longer needed when nothing
+    // calls them.
+    for (func::FuncOp k : kernels)
+      if (k.symbolKnownUseEmpty(module))
+        k.erase();
+  }
+};
+
+} // namespace

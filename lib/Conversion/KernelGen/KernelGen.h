@@ -1,0 +1,138 @@
+//===- KernelGen.h - Kiln's kernel code generator ---------------*- C++ -*-===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Shared pieces of the generators: the kernel ABI, the layout of operands
+// relative to a kernel's iteration shape, and an evaluator that emits the
+// kiln ops of a kernel template at one position.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_LIB_CONVERSION_KERNELGEN_KERNELGEN_H
+#define KILN_LIB_CONVERSION_KERNELGEN_KERNELGEN_H
+
+#include "kiln/Dialect/Kiln/IR/KilnOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <functional>
+
+namespace mlir::kiln::kernelgen {
+
+/// Attributes of a phase function that the runtime reads.
+constexpr const char kUnitsAttr[] = "kiln.units";
+constexpr const char kGrainAttr[] = "kiln.grain";
+constexpr const char kPhaseAttr[] = "kiln.phase";
+constexpr const char kKernelAttr[] = "kiln.kernel_of";
+constexpr const char kWorkspaceAttr[] = "kiln.workspace";
+
+/// One flat memref argument of a phase function per buffer: every input
+/// (quantized ones as values and scales), every output, then the workspace.
+struct Abi {
+  SmallVector<Type> args; ///< memref<?xT>
+  unsigned numInputs = 0, numOutputs = 0;
+  bool hasWorkspace = false;
+};
+
+/// The memref ABI of a template kernel function.
+Abi abiOf(func::FuncOp tmpl, bool workspace);
+
+/// Creates phase function `name` (begin, end, abi args...) with its units
+/// and grain attributes, an entry block and the builder positioned in it.
+func::FuncOp createPhase(OpBuilder &b, ModuleOp module, func::FuncOp tmpl,
+                         unsigned phase, const Abi &abi, int64_t units,
+                         int64_t grain);
+
+/// Where an operand's elements sit relative to an iteration shape `S`
+/// (rank r): the operand's shape padded with leading 1s to rank r, and the
+/// row-major strides of its buffer with 0 where it is broadcast.
+struct Layout {
+  SmallVector<int64_t> shape, strides;
+};
+Layout layoutOf(ArrayRef<int64_t> operandShape, ArrayRef<int64_t> iterShape);
+
+/// The offset of the element at the multi-index given as digits of the
+/// linear index `linear` over `extents` (row-major), for each of `strides`.
+SmallVector<Value> offsetsFromLinear(OpBuilder &b, Location loc, Value linear,
+                                     ArrayRef<int64_t> extents,
+                                     ArrayRef<SmallVector<int64_t>> strides);
+
+/// Index constant.
+Value cidx(OpBuilder &b, Location loc, int64_t v);
+
+/// The storage element type of a kiln tensor type.
+Type storageElementOf(Type tensorType);
+
+/// Emits the kiln ops of a template at one position. Block arguments are
+/// read through `load`; values bound with `bind` are taken as they are.
+/// Results are memoized, so each op is emitted once per evaluator.
+class Evaluator {
+public:
+  Evaluator(OpBuilder &b, Location loc,
+            std::function<Value(BlockArgument)> load)
+      : b(b), loc(loc), load(std::move(load)) {}
+
+  void bind(Value tensor, Value element) { memo[tensor] = element; }
+  /// The element of `tensor` at the current position, in storage type.
+  FailureOr<Value> eval(Value tensor);
+  /// Elements are vectors of `width` lanes instead of scalars.
+  void setVectorWidth(int64_t width) { vectorWidth = width; }
+
+private:
+  FailureOr<Value> emit(Operation *op);
+
+  OpBuilder &b;
+  Location loc;
+  std::function<Value(BlockArgument)> load;
+  llvm::DenseMap<Value, Value> memo;
+  int64_t vectorWidth = 0;
+};
+
+/// Emits one kiln op on storage-typed operands, computing f16 and bf16 in
+/// f32 and rounding once at the end, as Flex does.
+FailureOr<Value> emitKilnOp(OpBuilder &b, Location loc, Operation *op,
+                            ValueRange operands);
+
+/// The generators, one per kernel kind. Each adds phase functions to
+/// `module` and leaves `tmpl` untouched.
+LogicalResult generateElementwise(func::FuncOp tmpl, ModuleOp module);
+LogicalResult generateReduction(func::FuncOp tmpl, ModuleOp module);
+/// Register tiling of the matmul micro-kernel.
+struct MatmulTiling {
+  int64_t mr, nr, mc, kc;
+  /// The tiling for vector registers of `bits` (0: the host's).
+  static MatmulTiling forVectorBits(int64_t bits);
+};
+LogicalResult generateMatmul(func::FuncOp tmpl, ModuleOp module,
+                             const MatmulTiling &tiling);
+LogicalResult generateGeneric(func::FuncOp tmpl, ModuleOp module);
+
+/// Lowers the generic kernels that generateGeneric marked, running the
+/// linalg pipeline (kGenericPipeline) through `runPipeline` on a nested
+/// module, and adds their phase functions.
+extern const char *const kGenericPipeline;
+LogicalResult lowerGenericKernels(
+    ModuleOp module,
+    function_ref<LogicalResult(OpPassManager &, Operation *)> runPipeline);
+
+/// The reduction combiner and identity of a kiln reduction op.
+Value reductionIdentity(OpBuilder &b, Location loc, Operation *reduction,
+                        Type accType);
+Value reductionCombine(OpBuilder &b, Location loc, Operation *reduction,
+                       Value acc, Value v);
+/// The accumulator type of a reduction over `storage` elements.
+Type accumulatorTypeOf(Type storage);
+
+} // namespace mlir::kiln::kernelgen
+
+#endif // KILN_LIB_CONVERSION_KERNELGEN_KERNELGEN_H

@@ -1,0 +1,406 @@
+//===- Matmul.cpp - Code for matmul kernels -------------------------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// C = A x B (+ epilogue), f32, batched with broadcast batch dims.
+//
+// Phase 0 packs B into panels of NR columns, each panel K rows of NR
+// contiguous floats, zero-padded past N (a dequantized B is unpacked here).
+// Phase 1 gives each work unit MC rows of C. For every KC-deep slice of K
+// it packs those rows of A into panels of MR rows (zero-padded past M) and
+// runs the micro-kernel over every MR x NR tile: MR accumulators of NR
+// lanes (8x32: 16 AVX-512 registers; 6x16: 12 AVX2 registers) updated with
+// one broadcast and NR/lanes FMAs per row and k. Partial sums of earlier K slices live in C; on the last
+// slice the epilogue (bias, activation, residual...) is applied to the tile
+// in registers before it is stored, so it costs no pass over memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelGen.h"
+#include "kiln/Conversion/ElementwiseEmitter.h"
+
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::kiln;
+using namespace mlir::kiln::kernelgen;
+
+namespace {
+
+
+struct MatmulShape {
+  SmallVector<int64_t> batch; ///< of C
+  int64_t m, n, k;
+  /// Per-batch strides (in whole matrices) of A and B against C's batch.
+  SmallVector<int64_t> aBatchStrides, bBatchStrides;
+  int64_t bBatches = 1;
+};
+
+Value add(OpBuilder &b, Location loc, Value x, Value y) {
+  return arith::AddIOp::create(b, loc, x, y);
+}
+Value mul(OpBuilder &b, Location loc, Value x, int64_t c) {
+  return arith::MulIOp::create(b, loc, x, cidx(b, loc, c));
+}
+Value mulv(OpBuilder &b, Location loc, Value x, Value y) {
+  return arith::MulIOp::create(b, loc, x, y);
+}
+Value minv(OpBuilder &b, Location loc, Value x, Value y) {
+  return arith::MinUIOp::create(b, loc, x, y);
+}
+
+/// Loads element `idx` of B, dequantizing when B is quantized.
+struct BSource {
+  Value values, scales; ///< scales null when B is plain f32
+  QuantSchemeAttr scheme;
+
+  Value load(OpBuilder &b, Location loc, Value idx) const {
+    if (!scheme)
+      return memref::LoadOp::create(b, loc, values, idx);
+    Type f32 = b.getF32Type();
+    Value q;
+    if (scheme.getValueBits() == 8) {
+      Value byte = memref::LoadOp::create(b, loc, values, idx);
+      q = arith::SIToFPOp::create(b, loc, f32, byte);
+    } else {
+      Value byteIdx = arith::DivUIOp::create(b, loc, idx, cidx(b, loc, 2));
+      Value byte = memref::LoadOp::create(b, loc, values, byteIdx);
+      Value odd = arith::RemUIOp::create(b, loc, idx, cidx(b, loc, 2));
+      Value shift = arith::IndexCastOp::create(
+          b, loc, b.getI8Type(), mul(b, loc, odd, 4));
+      Value nib = arith::ShRUIOp::create(b, loc, byte, shift);
+      nib = arith::AndIOp::create(b, loc, nib, constantOf(b, loc, b.getI8Type(), 15));
+      // Sign-extend the 4-bit value: (n ^ 8) - 8.
+      nib = arith::XOrIOp::create(b, loc, nib, constantOf(b, loc, b.getI8Type(), 8));
+      nib = arith::SubIOp::create(b, loc, nib, constantOf(b, loc, b.getI8Type(), 8));
+      q = arith::SIToFPOp::create(b, loc, f32, nib);
+    }
+    Value scaleIdx = scheme.isPerTensor()
+                         ? cidx(b, loc, 0)
+                         : Value(arith::DivUIOp::create(
+                               b, loc, idx, cidx(b, loc, scheme.getBlockSize())));
+    Value scale = memref::LoadOp::create(b, loc, scales, scaleIdx);
+    if (!scale.getType().isF32())
+      scale = scale.getType().isF64()
+                  ? Value(arith::TruncFOp::create(b, loc, f32, scale))
+                  : Value(arith::ExtFOp::create(b, loc, f32, scale));
+    return arith::MulFOp::create(b, loc, q, scale);
+  }
+};
+
+} // namespace
+
+LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
+                                        const MatmulTiling &tiling) {
+  const int64_t kNR = tiling.nr, kMR = tiling.mr, kMC = tiling.mc,
+                kKC = tiling.kc;
+  MatmulOp mm;
+  tmpl.walk([&](MatmulOp op) { mm = op; });
+  auto ret = llvm::cast<func::ReturnOp>(tmpl.getBody().front().getTerminator());
+  if (!mm || ret.getNumOperands() != 1)
+    return failure();
+  Value root = ret.getOperand(0);
+  auto cType = llvm::cast<RankedTensorType>(mm.getType());
+  auto aType = mm.getLhs().getType(), bType = mm.getRhs().getType();
+  if (!cType.getElementType().isF32() || !cType.hasStaticShape() ||
+      !aType.hasStaticShape() || !bType.hasStaticShape() ||
+      llvm::cast<RankedTensorType>(root.getType()) != cType)
+    return generateGeneric(tmpl, module);
+
+  // Operands: A must be an argument; B an argument or a dequantized one.
+  auto aArg = llvm::dyn_cast<BlockArgument>(mm.getLhs());
+  BlockArgument bArg;
+  QuantSchemeAttr scheme;
+  if (auto deq = mm.getRhs().getDefiningOp<DequantizeOp>()) {
+    bArg = llvm::dyn_cast<BlockArgument>(deq.getInput());
+    scheme = getQuantScheme(deq.getInput().getType());
+  } else {
+    bArg = llvm::dyn_cast<BlockArgument>(mm.getRhs());
+  }
+  if (!aArg || !bArg)
+    return generateGeneric(tmpl, module);
+
+  MatmulShape s;
+  ArrayRef<int64_t> cs = cType.getShape();
+  s.batch.assign(cs.begin(), cs.end() - 2);
+  s.m = cs[cs.size() - 2];
+  s.n = cs.back();
+  s.k = aType.getShape().back();
+  Layout aB = layoutOf(aType.getShape().drop_back(2), s.batch);
+  Layout bB = layoutOf(bType.getShape().drop_back(2), s.batch);
+  s.aBatchStrides = aB.strides;
+  s.bBatchStrides = bB.strides;
+  for (int64_t d : bType.getShape().drop_back(2))
+    s.bBatches *= d;
+  int64_t cBatches = 1;
+  for (int64_t d : s.batch)
+    cBatches *= d;
+
+  // The epilogue's other operands, laid out against C.
+  SmallVector<Layout> layouts;
+  for (BlockArgument a : tmpl.getArguments()) {
+    auto t = llvm::cast<RankedTensorType>(a.getType());
+    if (getQuantScheme(t) || t.getRank() > cType.getRank())
+      layouts.push_back({});
+    else
+      layouts.push_back(layoutOf(t.getShape(), cs));
+  }
+
+  // Map template arguments to ABI slots (a quantized one takes two).
+  SmallVector<unsigned> slotOf;
+  unsigned slot = 0;
+  for (BlockArgument a : tmpl.getArguments()) {
+    slotOf.push_back(slot);
+    slot += getQuantScheme(a.getType()) ? 2 : 1;
+  }
+
+  OpBuilder b(tmpl.getContext());
+  Location loc = tmpl.getLoc();
+  Abi abi = abiOf(tmpl, /*workspace=*/true);
+  Type f32 = b.getF32Type();
+  auto vecT = VectorType::get({kNR}, f32);
+  auto maskT = VectorType::get({kNR}, b.getI1Type());
+  int64_t panels = (s.n + kNR - 1) / kNR;
+  int64_t packedFloats = s.bBatches * panels * s.k * kNR;
+
+  //===--- Phase 0: pack B -------------------------------------------------===//
+  {
+    func::FuncOp fn =
+        createPhase(b, module, tmpl, 0, abi, s.bBatches * panels, 1);
+    fn->setAttr(kWorkspaceAttr, b.getI64IntegerAttr(packedFloats * 4));
+    Block &entry = fn.getBody().front();
+    b.setInsertionPoint(entry.getTerminator());
+    auto arg = [&](unsigned i) { return entry.getArgument(2 + i); };
+    BSource src{arg(slotOf[bArg.getArgNumber()]),
+                scheme ? arg(slotOf[bArg.getArgNumber()] + 1) : Value(), scheme};
+    Value ws = arg(abi.args.size() - 1);
+    Value packed = memref::ViewOp::create(
+        b, loc, MemRefType::get({ShapedType::kDynamic}, f32), ws,
+        cidx(b, loc, 0), ValueRange{cidx(b, loc, packedFloats)});
+    Value zero = cidx(b, loc, 0), one = cidx(b, loc, 1);
+    auto units = scf::ForOp::create(b, loc, entry.getArgument(0),
+                                    entry.getArgument(1), one);
+    b.setInsertionPointToStart(units.getBody());
+    Value u = units.getInductionVar();
+    Value bb = arith::DivUIOp::create(b, loc, u, cidx(b, loc, panels));
+    Value p = arith::RemUIOp::create(b, loc, u, cidx(b, loc, panels));
+    Value srcBase = mul(b, loc, bb, s.k * s.n);
+    Value dstBase = mul(b, loc, u, s.k * kNR);
+    Value n0 = mul(b, loc, p, kNR);
+    Value cols = minv(b, loc, cidx(b, loc, kNR),
+                      arith::SubIOp::create(b, loc, cidx(b, loc, s.n), n0));
+    auto kLoop = scf::ForOp::create(b, loc, zero, cidx(b, loc, s.k), one);
+    b.setInsertionPointToStart(kLoop.getBody());
+    Value kk = kLoop.getInductionVar();
+    Value rowSrc = add(b, loc, add(b, loc, srcBase, mul(b, loc, kk, s.n)), n0);
+    Value rowDst = add(b, loc, dstBase, mul(b, loc, kk, kNR));
+    auto cLoop = scf::ForOp::create(b, loc, zero, cidx(b, loc, kNR), one);
+    b.setInsertionPointToStart(cLoop.getBody());
+    Value c = cLoop.getInductionVar();
+    Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, c,
+                                         cols);
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{f32}, inside, true);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      scf::YieldOp::create(b, loc, src.load(b, loc, add(b, loc, rowSrc, c)));
+      b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+      scf::YieldOp::create(b, loc, constantOf(b, loc, f32, 0.0));
+    }
+    memref::StoreOp::create(b, loc, ifOp.getResult(0), packed,
+                            ValueRange{add(b, loc, rowDst, c)});
+  }
+
+  //===--- Phase 1: micro-kernel over row blocks ----------------------------===//
+  int64_t mBlocks = (s.m + kMC - 1) / kMC;
+  func::FuncOp fn = createPhase(b, module, tmpl, 1, abi, cBatches * mBlocks, 1);
+  Block &entry = fn.getBody().front();
+  b.setInsertionPoint(entry.getTerminator());
+  auto arg = [&](unsigned i) { return entry.getArgument(2 + i); };
+  Value aBuf = arg(slotOf[aArg.getArgNumber()]);
+  Value out = arg(abi.numInputs);
+  Value ws = arg(abi.args.size() - 1);
+  Value packedB = memref::ViewOp::create(
+      b, loc, MemRefType::get({ShapedType::kDynamic}, f32), ws, cidx(b, loc, 0),
+      ValueRange{cidx(b, loc, packedFloats)});
+  Value packedA =
+      memref::AllocaOp::create(b, loc, MemRefType::get({kMC * kKC}, f32));
+  Value zero = cidx(b, loc, 0), one = cidx(b, loc, 1);
+  Value zeroVec = constantOf(b, loc, vecT, 0.0);
+
+  auto units =
+      scf::ForOp::create(b, loc, entry.getArgument(0), entry.getArgument(1), one);
+  b.setInsertionPointToStart(units.getBody());
+  Value u = units.getInductionVar();
+  Value bc = arith::DivUIOp::create(b, loc, u, cidx(b, loc, mBlocks));
+  Value m0 = mul(b, loc, arith::RemUIOp::create(b, loc, u, cidx(b, loc, mBlocks)),
+                 kMC);
+  Value rows = minv(b, loc, cidx(b, loc, kMC),
+                    arith::SubIOp::create(b, loc, cidx(b, loc, s.m), m0));
+  SmallVector<SmallVector<int64_t>> batchStrides{s.aBatchStrides, s.bBatchStrides};
+  for (const Layout &l : layouts)
+    batchStrides.push_back(l.strides.empty()
+                               ? SmallVector<int64_t>(s.batch.size(), 0)
+                               : SmallVector<int64_t>(l.strides.begin(),
+                                                      l.strides.end() - 2));
+  SmallVector<Value> boffs = offsetsFromLinear(b, loc, bc, s.batch, batchStrides);
+  Value aBase = mul(b, loc, boffs[0], s.m * s.k);
+  Value bPanelBase = mul(b, loc, boffs[1], panels * s.k * kNR);
+  Value cBase = mul(b, loc, bc, s.m * s.n);
+  Value rowPanels = arith::DivUIOp::create(
+      b, loc, add(b, loc, rows, cidx(b, loc, kMR - 1)), cidx(b, loc, kMR));
+
+  int64_t kSlices = (s.k + kKC - 1) / kKC;
+  auto kcLoop = scf::ForOp::create(b, loc, zero, cidx(b, loc, kSlices), one);
+  b.setInsertionPointToStart(kcLoop.getBody());
+  Value kc = mul(b, loc, kcLoop.getInductionVar(), kKC);
+  Value kb = minv(b, loc, cidx(b, loc, kKC),
+                  arith::SubIOp::create(b, loc, cidx(b, loc, s.k), kc));
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                      kcLoop.getInductionVar(), zero);
+  Value last = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                     kcLoop.getInductionVar(),
+                                     cidx(b, loc, kSlices - 1));
+
+  // Pack A[m0 : m0 + rows, kc : kc + kb] as panels of 8 rows, k-major.
+  {
+    auto ir = scf::ForOp::create(b, loc, zero, rowPanels, one);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ir.getBody());
+    Value panelBase = mul(b, loc, ir.getInductionVar(), kMR * kKC);
+    auto kLoop = scf::ForOp::create(b, loc, zero, kb, one);
+    b.setInsertionPointToStart(kLoop.getBody());
+    Value kk = kLoop.getInductionVar();
+    for (int64_t r = 0; r < kMR; ++r) {
+      Value row = add(b, loc, mul(b, loc, ir.getInductionVar(), kMR),
+                      cidx(b, loc, r));
+      Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                           row, rows);
+      auto ifOp = scf::IfOp::create(b, loc, TypeRange{f32}, inside, true);
+      {
+        OpBuilder::InsertionGuard g2(b);
+        b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+        Value idx = add(b, loc,
+                        add(b, loc, aBase, mul(b, loc, add(b, loc, m0, row), s.k)),
+                        add(b, loc, kc, kk));
+        scf::YieldOp::create(b, loc,
+                             memref::LoadOp::create(b, loc, aBuf, idx).getResult());
+        b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+        scf::YieldOp::create(b, loc, constantOf(b, loc, f32, 0.0));
+      }
+      Value dst = add(b, loc, add(b, loc, panelBase, mul(b, loc, kk, kMR)),
+                      cidx(b, loc, r));
+      memref::StoreOp::create(b, loc, ifOp.getResult(0), packedA, dst);
+    }
+  }
+
+  // Tiles: every 32-column panel, every 8-row panel.
+  auto pLoop = scf::ForOp::create(b, loc, zero, cidx(b, loc, panels), one);
+  b.setInsertionPointToStart(pLoop.getBody());
+  Value p = pLoop.getInductionVar();
+  Value n0 = mul(b, loc, p, kNR);
+  Value cols = minv(b, loc, cidx(b, loc, kNR),
+                    arith::SubIOp::create(b, loc, cidx(b, loc, s.n), n0));
+  Value colMask = vector::CreateMaskOp::create(b, loc, maskT, ValueRange{cols});
+  Value bPanel = add(b, loc, bPanelBase, mul(b, loc, p, s.k * kNR));
+  auto irLoop = scf::ForOp::create(b, loc, zero, rowPanels, one);
+  b.setInsertionPointToStart(irLoop.getBody());
+  Value ir = irLoop.getInductionVar();
+  Value aPanel = mul(b, loc, ir, kMR * kKC);
+
+  // Row r of the tile lives at C[m0 + ir*8 + r, n0 : n0 + 32].
+  SmallVector<Value> rowValid, rowOffset;
+  for (int64_t r = 0; r < kMR; ++r) {
+    Value row = add(b, loc, mul(b, loc, ir, kMR), cidx(b, loc, r));
+    rowValid.push_back(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                             row, rows));
+    rowOffset.push_back(
+        add(b, loc, add(b, loc, cBase, mul(b, loc, add(b, loc, m0, row), s.n)),
+            n0));
+  }
+  // The accumulators start at zero, or at the partial sums kept in C.
+  SmallVector<Value> init;
+  for (int64_t r = 0; r < kMR; ++r) {
+    auto ifOp = scf::IfOp::create(
+        b, loc, TypeRange{vecT},
+        arith::OrIOp::create(b, loc, first,
+                             arith::XOrIOp::create(b, loc, rowValid[r],
+                                                   constantOf(b, loc, b.getI1Type(), 1))),
+        true);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    scf::YieldOp::create(b, loc, zeroVec);
+    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+    Value partial = vector::MaskedLoadOp::create(b, loc, vecT, out,
+                                                 ValueRange{rowOffset[r]},
+                                                 colMask, zeroVec);
+    scf::YieldOp::create(b, loc, partial);
+    init.push_back(ifOp.getResult(0));
+  }
+  auto kLoop = scf::ForOp::create(b, loc, zero, kb, one, init);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(kLoop.getBody());
+    Value kk = kLoop.getInductionVar();
+    Value bIdx = add(b, loc, bPanel, mul(b, loc, add(b, loc, kc, kk), kNR));
+    Value bv = vector::LoadOp::create(b, loc, vecT, packedB, ValueRange{bIdx});
+    Value aIdx = add(b, loc, aPanel, mul(b, loc, kk, kMR));
+    SmallVector<Value> next;
+    for (int64_t r = 0; r < kMR; ++r) {
+      Value a = memref::LoadOp::create(b, loc, packedA,
+                                       ValueRange{add(b, loc, aIdx, cidx(b, loc, r))});
+      Value av = vector::BroadcastOp::create(b, loc, vecT, a);
+      next.push_back(vector::FMAOp::create(b, loc, vecT, av, bv,
+                                           kLoop.getRegionIterArg(r)));
+    }
+    scf::YieldOp::create(b, loc, next);
+  }
+
+  // Store each valid row: raw partial sums, or the epilogue on the last
+  // slice.
+  for (int64_t r = 0; r < kMR; ++r) {
+    auto ifValid = scf::IfOp::create(b, loc, TypeRange{}, rowValid[r], false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&ifValid.getThenRegion().front());
+    Value acc = kLoop.getResult(r);
+    auto ifLast = scf::IfOp::create(b, loc, TypeRange{vecT}, last, true);
+    {
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(&ifLast.getThenRegion().front());
+      Value row = add(b, loc, add(b, loc, m0, mul(b, loc, ir, kMR)),
+                      cidx(b, loc, r));
+      Evaluator ev(b, loc, [&](BlockArgument a) -> Value {
+        unsigned i = a.getArgNumber();
+        const Layout &l = layouts[i];
+        Value base = add(b, loc, boffs[2 + i],
+                         mul(b, loc, row, l.strides[l.strides.size() - 2]));
+        Value buf = arg(slotOf[i]);
+        if (l.strides.back() != 0)
+          return vector::MaskedLoadOp::create(b, loc, vecT, buf,
+                                              ValueRange{add(b, loc, base, n0)},
+                                              colMask, zeroVec);
+        Value scalar = memref::LoadOp::create(b, loc, buf, base);
+        return vector::BroadcastOp::create(b, loc, vecT, scalar);
+      });
+      ev.setVectorWidth(kNR);
+      ev.bind(mm.getResult(), acc);
+      FailureOr<Value> v = ev.eval(root);
+      if (failed(v)) {
+        module.lookupSymbol<func::FuncOp>(
+                  (tmpl.getName() + "__p0").str())
+            .erase();
+        fn.erase();
+        return failure();
+      }
+      scf::YieldOp::create(b, loc, *v);
+      b.setInsertionPointToStart(&ifLast.getElseRegion().front());
+      scf::YieldOp::create(b, loc, acc);
+    }
+    vector::MaskedStoreOp::create(b, loc, out, ValueRange{rowOffset[r]}, colMask,
+                                  ifLast.getResult(0));
+  }
+  return success();
+}

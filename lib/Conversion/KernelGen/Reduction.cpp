@@ -1,0 +1,358 @@
+//===- Reduction.cpp - Code for reduction kernels -------------------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Row kernels (reductions over trailing axes) give each work unit one row.
+// The template's ops run in order: a reduction is a loop over the row with
+// its accumulator in a register (the elementwise producers it reads are
+// evaluated inside that loop), per-row ops run once on the reduced values,
+// and a last loop writes the full-shape result. A row of a softmax or a
+// layer_norm is small enough to stay in cache between the loops, so memory
+// sees one read and one write.
+//
+// Column kernels (reductions over leading or middle axes) give each unit a
+// chunk of the inner columns and accumulate whole rows into a stack buffer,
+// so the inner loop is unit-stride.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelGen.h"
+#include "kiln/Transforms/Fusion.h"
+
+using namespace mlir;
+using namespace mlir::kiln;
+using namespace mlir::kiln::kernelgen;
+
+namespace {
+
+ArrayRef<int64_t> shapeOf(Value v) {
+  return llvm::cast<RankedTensorType>(v.getType()).getShape();
+}
+
+/// The full (iteration) shape of a reduction template: the input shape of
+/// its reductions, or the shape of its root when it has none.
+SmallVector<int64_t> fullShapeOf(func::FuncOp tmpl, Value root) {
+  SmallVector<int64_t> s;
+  tmpl.walk([&](Operation *op) {
+    if (s.empty() && isFusibleReduction(op))
+      s.assign(shapeOf(op->getOperand(0)).begin(),
+               shapeOf(op->getOperand(0)).end());
+  });
+  if (s.empty())
+    s.assign(shapeOf(root).begin(), shapeOf(root).end());
+  return s;
+}
+
+Value widenTo(OpBuilder &b, Location loc, Value v, Type acc) {
+  if (v.getType() == acc)
+    return v;
+  return arith::ExtFOp::create(b, loc, acc, v);
+}
+
+Value narrowTo(OpBuilder &b, Location loc, Value v, Type storage) {
+  if (v.getType() == storage)
+    return v;
+  return arith::TruncFOp::create(b, loc, storage, v);
+}
+
+LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
+                           ArrayRef<int64_t> full, ArrayRef<int64_t> axes) {
+  size_t r = full.size(), nax = axes.size();
+  SmallVector<int64_t> outerExt(full.begin(), full.end() - nax);
+  int64_t rows = 1, len = 1;
+  for (int64_t d : outerExt)
+    rows *= d;
+  for (size_t d = r - nax; d < r; ++d)
+    len *= full[d];
+  auto numel = [](ArrayRef<int64_t> s) {
+    int64_t n = 1;
+    for (int64_t d : s)
+      n *= d;
+    return n;
+  };
+  // A value is per-row when it has one element per row.
+  auto isRowValue = [&](Value v) {
+    return shapeOf(v) != full && numel(shapeOf(v)) == rows;
+  };
+
+  // Operand layouts against the full shape; per-row operands without
+  // keepdim are padded with trailing 1s.
+  SmallVector<SmallVector<int64_t>> outerStrides;
+  SmallVector<bool> innerFull;
+  for (BlockArgument a : tmpl.getArguments()) {
+    auto t = llvm::cast<RankedTensorType>(a.getType());
+    if (!t.hasStaticShape() || getQuantScheme(t))
+      return failure();
+    SmallVector<int64_t> s(t.getShape());
+    if (s.size() == r - nax && isRowValue(a))
+      s.append(nax, 1);
+    if (s.size() > r)
+      return failure();
+    Layout l = layoutOf(s, full);
+    bool anyFull = false, anyBcast = false;
+    for (size_t d = r - nax; d < r; ++d) {
+      if (full[d] == 1)
+        continue;
+      (l.shape[d] == 1 ? anyBcast : anyFull) = true;
+    }
+    if (anyFull && anyBcast)
+      return failure(); // partly broadcast inside a row
+    innerFull.push_back(anyFull);
+    outerStrides.push_back(
+        SmallVector<int64_t>(l.strides.begin(), l.strides.begin() + (r - nax)));
+  }
+
+  OpBuilder b(tmpl.getContext());
+  Location loc = tmpl.getLoc();
+  Abi abi = abiOf(tmpl, false);
+  int64_t grain = std::max<int64_t>(1, 8192 / std::max<int64_t>(1, len));
+  func::FuncOp fn = createPhase(b, module, tmpl, 0, abi, rows, grain);
+  Block &entry = fn.getBody().front();
+  b.setInsertionPoint(entry.getTerminator());
+  auto argBuf = [&](unsigned i) { return entry.getArgument(2 + i); };
+  Value outBuf = argBuf(abi.numInputs);
+  Value zero = cidx(b, loc, 0), one = cidx(b, loc, 1), lenV = cidx(b, loc, len);
+
+  auto rowLoop =
+      scf::ForOp::create(b, loc, entry.getArgument(0), entry.getArgument(1), one);
+  b.setInsertionPointToStart(rowLoop.getBody());
+  Value row = rowLoop.getInductionVar();
+  SmallVector<Value> offsets =
+      offsetsFromLinear(b, loc, row, outerExt, outerStrides);
+
+  // Per-row values computed so far, shared by every loop over the row.
+  llvm::DenseMap<Value, Value> rowValues;
+  auto loadRowScalar = [&](BlockArgument a) -> Value {
+    return memref::LoadOp::create(b, loc, argBuf(a.getArgNumber()),
+                                  offsets[a.getArgNumber()]);
+  };
+  // Evaluates full-shape values at position j of the row.
+  auto elementEvaluator = [&](Value j) {
+    Evaluator ev(b, loc, [&, j](BlockArgument a) -> Value {
+      unsigned i = a.getArgNumber();
+      if (!innerFull[i])
+        return loadRowScalar(a);
+      return memref::LoadOp::create(
+          b, loc, argBuf(i), ValueRange{arith::AddIOp::create(b, loc, offsets[i], j)});
+    });
+    for (auto [k, v] : rowValues)
+      ev.bind(k, v);
+    return ev;
+  };
+
+  Evaluator rowEval(b, loc, loadRowScalar);
+  for (Operation &op : tmpl.getBody().front().without_terminator()) {
+    if (isFusibleReduction(&op)) {
+      Type storage = storageElementOf(op.getResult(0).getType());
+      Type acc = accumulatorTypeOf(storage);
+      Value init = reductionIdentity(b, loc, &op, acc);
+      auto loop = scf::ForOp::create(b, loc, zero, lenV, one, ValueRange{init});
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(loop.getBody());
+        Evaluator ev = elementEvaluator(loop.getInductionVar());
+        FailureOr<Value> v = ev.eval(op.getOperand(0));
+        if (failed(v)) {
+          fn.erase();
+          return failure();
+        }
+        Value next = reductionCombine(b, loc, &op, loop.getRegionIterArg(0),
+                                      widenTo(b, loc, *v, acc));
+        scf::YieldOp::create(b, loc, next);
+      }
+      Value reduced = narrowTo(b, loc, loop.getResult(0), storage);
+      rowValues[op.getResult(0)] = reduced;
+      rowEval.bind(op.getResult(0), reduced);
+      continue;
+    }
+    if (llvm::isa<ConstantOp>(op) || !isRowValue(op.getResult(0)))
+      continue; // constants are splats; full values are evaluated lazily
+    FailureOr<Value> v = rowEval.eval(op.getResult(0));
+    if (failed(v)) {
+      fn.erase();
+      return failure();
+    }
+    rowValues[op.getResult(0)] = *v;
+  }
+
+  if (isRowValue(root) || shapeOf(root) != full) {
+    if (!isRowValue(root)) {
+      fn.erase();
+      return failure();
+    }
+    FailureOr<Value> v = rowEval.eval(root);
+    if (failed(v)) {
+      fn.erase();
+      return failure();
+    }
+    memref::StoreOp::create(b, loc, *v, outBuf, ValueRange{row});
+    return success();
+  }
+  Value outOff = arith::MulIOp::create(b, loc, row, lenV);
+  auto loop = scf::ForOp::create(b, loc, zero, lenV, one);
+  b.setInsertionPointToStart(loop.getBody());
+  Value j = loop.getInductionVar();
+  Evaluator ev = elementEvaluator(j);
+  FailureOr<Value> v = ev.eval(root);
+  if (failed(v)) {
+    fn.erase();
+    return failure();
+  }
+  memref::StoreOp::create(b, loc, *v, outBuf,
+                          ValueRange{arith::AddIOp::create(b, loc, outOff, j)});
+  return success();
+}
+
+LogicalResult generateColumns(func::FuncOp tmpl, ModuleOp module,
+                              Operation *reduction, ArrayRef<int64_t> full,
+                              ArrayRef<int64_t> axes) {
+  size_t r = full.size();
+  int64_t a0 = axes.front(), a1 = axes.back() + 1;
+  for (auto [i, a] : llvm::enumerate(axes))
+    if (a != a0 + (int64_t)i)
+      return failure(); // not one block of axes
+  SmallVector<int64_t> outerExt(full.begin(), full.begin() + a0);
+  SmallVector<int64_t> redExt(full.begin() + a0, full.begin() + a1);
+  int64_t outer = 1, inner = 1;
+  for (int64_t d : outerExt)
+    outer *= d;
+  for (size_t d = a1; d < r; ++d)
+    inner *= full[d];
+
+  SmallVector<SmallVector<int64_t>> outerStrides, redStrides;
+  SmallVector<bool> innerFull;
+  for (BlockArgument a : tmpl.getArguments()) {
+    auto t = llvm::cast<RankedTensorType>(a.getType());
+    if (!t.hasStaticShape() || getQuantScheme(t))
+      return failure();
+    Layout l = layoutOf(t.getShape(), full);
+    bool anyFull = false, anyBcast = false;
+    for (size_t d = a1; d < r; ++d) {
+      if (full[d] == 1)
+        continue;
+      (l.shape[d] == 1 ? anyBcast : anyFull) = true;
+    }
+    if (anyFull && anyBcast)
+      return failure();
+    innerFull.push_back(anyFull);
+    outerStrides.push_back(
+        SmallVector<int64_t>(l.strides.begin(), l.strides.begin() + a0));
+    redStrides.push_back(
+        SmallVector<int64_t>(l.strides.begin() + a0, l.strides.begin() + a1));
+  }
+
+  const int64_t chunk = std::min<int64_t>(inner, 4096);
+  const int64_t nChunks = (inner + chunk - 1) / chunk;
+  OpBuilder b(tmpl.getContext());
+  Location loc = tmpl.getLoc();
+  Abi abi = abiOf(tmpl, false);
+  func::FuncOp fn = createPhase(b, module, tmpl, 0, abi, outer * nChunks, 1);
+  Block &entry = fn.getBody().front();
+  b.setInsertionPoint(entry.getTerminator());
+  auto argBuf = [&](unsigned i) { return entry.getArgument(2 + i); };
+  Value outBuf = argBuf(abi.numInputs);
+  Value zero = cidx(b, loc, 0), one = cidx(b, loc, 1);
+  Type storage = storageElementOf(reduction->getResult(0).getType());
+  Type accType = accumulatorTypeOf(storage);
+
+  auto unitLoop =
+      scf::ForOp::create(b, loc, entry.getArgument(0), entry.getArgument(1), one);
+  b.setInsertionPointToStart(unitLoop.getBody());
+  Value u = unitLoop.getInductionVar();
+  Value a = arith::DivUIOp::create(b, loc, u, cidx(b, loc, nChunks));
+  Value c = arith::RemUIOp::create(b, loc, u, cidx(b, loc, nChunks));
+  Value lo = arith::MulIOp::create(b, loc, c, cidx(b, loc, chunk));
+  Value hi = arith::MinUIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, lo, cidx(b, loc, chunk)),
+      cidx(b, loc, inner));
+  Value n = arith::SubIOp::create(b, loc, hi, lo);
+  SmallVector<Value> aOff = offsetsFromLinear(b, loc, a, outerExt, outerStrides);
+  auto accBuf = memref::AllocaOp::create(
+      b, loc, MemRefType::get({chunk}, accType));
+  Value init = reductionIdentity(b, loc, reduction, accType);
+  {
+    auto fill = scf::ForOp::create(b, loc, zero, n, one);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(fill.getBody());
+    memref::StoreOp::create(b, loc, init, accBuf, fill.getInductionVar());
+  }
+  int64_t redCount = 1;
+  for (int64_t d : redExt)
+    redCount *= d;
+  auto redLoop = scf::ForOp::create(b, loc, zero, cidx(b, loc, redCount), one);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(redLoop.getBody());
+    SmallVector<Value> rOff =
+        offsetsFromLinear(b, loc, redLoop.getInductionVar(), redExt, redStrides);
+    SmallVector<Value> base;
+    for (size_t i = 0; i < aOff.size(); ++i)
+      base.push_back(arith::AddIOp::create(b, loc, aOff[i], rOff[i]));
+    auto colLoop = scf::ForOp::create(b, loc, lo, hi, one);
+    b.setInsertionPointToStart(colLoop.getBody());
+    Value j = colLoop.getInductionVar();
+    Evaluator ev(b, loc, [&](BlockArgument arg) -> Value {
+      unsigned i = arg.getArgNumber();
+      Value at = innerFull[i] ? Value(arith::AddIOp::create(b, loc, base[i], j))
+                              : base[i];
+      return memref::LoadOp::create(b, loc, argBuf(i), at);
+    });
+    FailureOr<Value> v = ev.eval(reduction->getOperand(0));
+    if (failed(v)) {
+      fn.erase();
+      return failure();
+    }
+    Value slot = arith::SubIOp::create(b, loc, j, lo);
+    Value acc = memref::LoadOp::create(b, loc, accBuf, slot);
+    Value next = reductionCombine(b, loc, reduction, acc,
+                                  widenTo(b, loc, *v, accType));
+    memref::StoreOp::create(b, loc, next, accBuf, slot);
+  }
+  auto write = scf::ForOp::create(b, loc, zero, n, one);
+  b.setInsertionPointToStart(write.getBody());
+  Value slot = write.getInductionVar();
+  Value acc = memref::LoadOp::create(b, loc, accBuf, slot);
+  Value outIdx = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, a, cidx(b, loc, inner)),
+      arith::AddIOp::create(b, loc, lo, slot));
+  memref::StoreOp::create(b, loc, narrowTo(b, loc, acc, storage), outBuf,
+                          outIdx);
+  return success();
+}
+
+} // namespace
+
+LogicalResult kernelgen::generateReduction(func::FuncOp tmpl,
+                                           ModuleOp module) {
+  auto ret = llvm::cast<func::ReturnOp>(tmpl.getBody().front().getTerminator());
+  if (ret.getNumOperands() != 1)
+    return failure();
+  Value root = ret.getOperand(0);
+  auto axesAttr = tmpl->getAttrOfType<DenseI64ArrayAttr>(kKernelAxesAttr);
+  SmallVector<int64_t> full = fullShapeOf(tmpl, root);
+  SmallVector<int64_t> axes;
+  if (axesAttr) {
+    axes.assign(axesAttr.asArrayRef().begin(), axesAttr.asArrayRef().end());
+  } else {
+    tmpl.walk([&](Operation *op) {
+      if (axes.empty() && isFusibleReduction(op)) {
+        auto a = llvm::cast<DenseI64ArrayAttr>(op->getAttr("axes"));
+        axes.assign(a.asArrayRef().begin(), a.asArrayRef().end());
+      }
+    });
+  }
+  if (axes.empty())
+    return failure();
+  bool trailing = true;
+  for (auto [i, a] : llvm::enumerate(axes))
+    trailing &= a == (int64_t)(full.size() - axes.size() + i);
+  if (trailing)
+    return generateRows(tmpl, module, root, full, axes);
+  Operation *reduction = root.getDefiningOp();
+  if (!reduction || !isFusibleReduction(reduction))
+    return failure();
+  return generateColumns(tmpl, module, reduction, full, axes);
+}

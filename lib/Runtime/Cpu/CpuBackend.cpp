@@ -1,0 +1,414 @@
+//===- CpuBackend.cpp - The JIT backend -----------------------------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Compiling for the CPU: --kiln-fuse forms kernels; the graph function
+// becomes a plan (kernel calls, views, constants over buffer slots); the
+// kernels go through --kiln-generate-kernels and LLVM to one object file,
+// taken from the disk cache when an earlier process compiled the same graph
+// for the same compiler and CPU. Running the plan frees each buffer after
+// its last reader and splits every kernel phase over the thread pool.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CpuCompiler.h"
+#include "kiln/Runtime/CpuBackend.h"
+#include "kiln/Runtime/MLIRContext.h"
+#include "lib/Runtime/Flex/FlexKernels.h"
+
+#include "kiln/Conversion/Passes.h"
+#include "kiln/Dialect/Kiln/IR/KilnOps.h"
+#include "kiln/Transforms/Fusion.h"
+#include "kiln/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Config/llvm-config.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <malloc.h>
+#include <mutex>
+
+using namespace kiln;
+using namespace kiln::detail;
+using namespace kiln::detail::cpu;
+
+/// Bump when generated code changes, so that stale disk caches miss.
+static const char *const kCodegenVersion = "kiln-codegen-1";
+
+namespace {
+
+/// A flat memref descriptor as the C interface reads it.
+struct Descriptor {
+  void *allocated;
+  void *aligned;
+  int64_t offset;
+  int64_t size;
+  int64_t stride;
+};
+
+struct Phase {
+  std::string name;
+  PhaseFn fn = nullptr;
+  int64_t units = 1, grain = 1;
+};
+
+struct Kernel {
+  std::string name;
+  std::string kind;
+  std::vector<Phase> phases;
+  int64_t workspaceBytes = 0;
+  std::vector<DType> outTypes;
+  std::vector<std::vector<int64_t>> outShapes;
+};
+
+struct PlanStep {
+  int kernel = -1;  ///< index into kernels_, or -1 for a Flex step
+  flex::Step view;  ///< views and other layout steps
+  std::vector<int> operands, results, dying;
+};
+
+void appendDescriptors(const Buffer &b, std::vector<Descriptor> &out) {
+  if (b.dtype.isQuantized()) {
+    const QuantScheme &q = b.dtype.scheme();
+    out.push_back({b.storage->data, b.storage->data, 0,
+                   static_cast<int64_t>(quantValueBytes(q, b.numel())), 1});
+    out.push_back({b.scales->data, b.scales->data, 0,
+                   quantScaleCount(q, b.shape), 1});
+    return;
+  }
+  out.push_back({b.storage->data, b.data(), 0, b.numel(), 1});
+}
+
+class CpuExecutable : public Executable {
+public:
+  explicit CpuExecutable(Backend &backend) : backend_(backend) {}
+
+  std::vector<Buffer> run(std::vector<Buffer> &args,
+                          const std::vector<bool> &) override {
+    std::vector<Buffer> slots(numSlots_);
+    for (size_t i = 0; i < args.size(); ++i)
+      slots[i] = args[i];
+    args.clear();
+    for (auto &[slot, buffer] : constants_)
+      slots[slot] = buffer;
+    Allocator &alloc = backend_.allocator();
+    std::vector<const Buffer *> operands;
+    std::vector<Buffer> results;
+    for (const PlanStep &s : steps_) {
+      operands.clear();
+      for (int slot : s.operands)
+        operands.push_back(&slots[slot]);
+      results.assign(s.results.size(), Buffer());
+      if (s.kernel < 0) {
+        flex::StepContext ctx{alloc, nullptr};
+        s.view(operands, results, ctx);
+      } else {
+        runKernel(kernels_[s.kernel], operands, s, slots, results);
+      }
+      backend_.counters.executedOps.fetch_add(1);
+      for (int slot : s.dying)
+        slots[slot] = Buffer();
+      for (size_t i = 0; i < s.results.size(); ++i)
+        slots[s.results[i]] = std::move(results[i]);
+    }
+    std::vector<Buffer> out;
+    for (int slot : resultSlots_)
+      out.push_back(slots[slot]);
+    return out;
+  }
+
+  int64_t kernelCount() const override { return kernels_.size(); }
+
+  void runKernel(const Kernel &k, llvm::ArrayRef<const Buffer *> operands,
+                 const PlanStep &s, std::vector<Buffer> &slots,
+                 std::vector<Buffer> &results) {
+    Allocator &alloc = backend_.allocator();
+    std::vector<Buffer> inputs;
+    for (const Buffer *b : operands)
+      inputs.push_back(b->dtype.isQuantized() ? *b : flex::contiguous(*b, alloc));
+    for (size_t i = 0; i < results.size(); ++i) {
+      // An elementwise kernel may write over an input that dies here.
+      bool reused = false;
+      if (k.kind == "elementwise")
+        for (size_t j = 0; j < inputs.size() && !reused; ++j) {
+          const Buffer &in = inputs[j];
+          int slot = s.operands[j];
+          bool dies = std::find(s.dying.begin(), s.dying.end(), slot) !=
+                          s.dying.end() &&
+                      std::count(s.operands.begin(), s.operands.end(), slot) == 1;
+          if (dies && in.dtype == k.outTypes[i] && in.shape == k.outShapes[i] &&
+              in.storage == slots[slot].storage && in.offset == 0 &&
+              in.storage.use_count() == 2 && in.isContiguous()) {
+            results[i] = in;
+            reused = true;
+          }
+        }
+      if (!reused)
+        results[i] = allocateBuffer(alloc, k.outTypes[i], k.outShapes[i]);
+    }
+    std::vector<Descriptor> descs;
+    for (const Buffer &b : inputs)
+      appendDescriptors(b, descs);
+    for (const Buffer &b : results)
+      appendDescriptors(b, descs);
+    std::shared_ptr<Storage> workspace;
+    if (k.workspaceBytes) {
+      workspace = alloc.allocate(k.workspaceBytes);
+      descs.push_back({workspace->data, workspace->data, 0, k.workspaceBytes, 1});
+    }
+    std::vector<void *> ptrs;
+    for (Descriptor &d : descs)
+      ptrs.push_back(&d);
+    void **table = ptrs.data();
+    for (const Phase &p : k.phases) {
+      PhaseFn fn = p.fn;
+      parallelFor(p.units, p.grain, [fn, table](int64_t b, int64_t e) {
+        fn(b, e, table);
+      });
+    }
+  }
+
+  Backend &backend_;
+  int numSlots_ = 0;
+  std::vector<PlanStep> steps_;
+  std::vector<Kernel> kernels_;
+  std::vector<std::pair<int, Buffer>> constants_;
+  std::vector<int> resultSlots_;
+};
+
+/// The passes that the generic-kernel pipeline names.
+void registerPipelinePasses() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    mlir::kiln::registerKilnConversionPasses();
+    mlir::bufferization::registerBufferizationPasses();
+    mlir::bufferization::registerBufferizationPipelines();
+    mlir::registerLinalgPasses();
+    mlir::registerTransformsPasses();
+  });
+}
+
+double msSince(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - t)
+      .count();
+}
+
+class CpuBackendImpl : public Backend {
+public:
+  CpuBackendImpl() {
+    flex::registerShapeKernels(views_);
+    registerPipelinePasses();
+    // Large temporaries come back every step; keep glibc from unmapping
+    // them on each free.
+    mallopt(M_MMAP_THRESHOLD, 256 << 20);
+    mallopt(M_TRIM_THRESHOLD, 512 << 20);
+  }
+
+  DeviceKind kind() const override { return DeviceKind::Cpu; }
+  std::string name() const override { return "cpu"; }
+  Allocator &allocator() override { return allocator_; }
+
+  std::unique_ptr<Executable> compile(mlir::ModuleOp module,
+                                      const std::string &key) override {
+    auto start = std::chrono::steady_clock::now();
+    mlir::MLIRContext *ctx = module.getContext();
+    std::string diags;
+    mlir::ScopedDiagnosticHandler handler(ctx, [&](mlir::Diagnostic &d) {
+      llvm::raw_string_ostream os(diags);
+      os << d << "\n";
+      return mlir::success();
+    });
+    {
+      mlir::PassManager pm(ctx);
+      pm.addPass(mlir::kiln::createKilnFuse());
+      if (mlir::failed(pm.run(module)))
+        throw Error("cpu: fusion failed:\n" + diags);
+    }
+    auto exe = std::make_unique<CpuExecutable>(*this);
+    auto main = module.lookupSymbol<mlir::func::FuncOp>("main");
+    if (!main)
+      throw Error("cpu: the module has no function @main");
+    std::string fused = buildPlan(main, *exe);
+    main.erase();
+
+    {
+      mlir::PassManager pm(ctx);
+      pm.addPass(mlir::kiln::createKilnGenerateKernels());
+      if (mlir::failed(pm.run(module)))
+        throw Error("cpu: kernel generation failed:\n" + diags);
+    }
+    std::vector<std::string> phaseNames = collectPhases(module, *exe);
+    double mlirMs = msSince(start), llvmMs = 0;
+
+    std::string fullKey = key + "|" + kCodegenVersion + "|llvm" +
+                          LLVM_VERSION_STRING + "|" + hostTarget();
+    bool diskHit = false;
+    std::string object;
+    if (std::optional<std::string> cached = diskCacheLoad(fullKey)) {
+      object = std::move(*cached);
+      diskHit = true;
+      counters.diskHits.fetch_add(1);
+    } else {
+      object = compileToObject(module, mlirMs, llvmMs);
+      diskCacheStore(fullKey, object);
+      // KILN_DUMP_OBJECTS=<dir> keeps every compiled object for objdump.
+      if (const char *dir = std::getenv("KILN_DUMP_OBJECTS")) {
+        std::string path = std::string(dir) + "/kernels-" +
+                           std::to_string(std::hash<std::string>()(fullKey)) +
+                           ".o";
+        if (FILE *f = std::fopen(path.c_str(), "wb")) {
+          std::fwrite(object.data(), 1, object.size(), f);
+          std::fclose(f);
+        }
+      }
+    }
+    std::vector<PhaseFn> fns = loadObject(object, phaseNames);
+    size_t next = 0;
+    for (Kernel &k : exe->kernels_)
+      for (Phase &p : k.phases)
+        p.fn = fns[next++];
+    if (std::getenv("KILN_LOG") &&
+        std::string(std::getenv("KILN_LOG")).find("compile") !=
+            std::string::npos)
+      std::fprintf(stderr,
+                   "kiln: cpu compile %016llx: %zu kernels [%s]%s, "
+                   "%.1f ms MLIR, %.1f ms LLVM, %.1f ms total\n",
+                   (unsigned long long)std::hash<std::string>()(fullKey),
+                   exe->kernels_.size(), fused.c_str(),
+                   diskHit ? " from the disk cache" : "", mlirMs, llvmMs,
+                   msSince(start));
+    return exe;
+  }
+
+private:
+  /// Turns @main into plan steps; returns a summary of the kernels.
+  std::string buildPlan(mlir::func::FuncOp main, CpuExecutable &exe) {
+    llvm::DenseMap<mlir::Value, int> slotOf;
+    int next = 0;
+    for (mlir::BlockArgument a : main.getArguments())
+      slotOf[a] = next++;
+    std::vector<int> lastReader;
+    auto read = [&](int slot, int step) {
+      if (slot >= (int)lastReader.size())
+        lastReader.resize(slot + 1, -1);
+      lastReader[slot] = step;
+    };
+    llvm::DenseMap<mlir::Operation *, int> kernelIndex;
+    std::string summary;
+    mlir::ModuleOp module = main->getParentOfType<mlir::ModuleOp>();
+    for (mlir::Operation &op : main.getBody().front()) {
+      if (auto ret = llvm::dyn_cast<mlir::func::ReturnOp>(op)) {
+        for (mlir::Value v : ret.getOperands())
+          exe.resultSlots_.push_back(slotOf.at(v));
+        continue;
+      }
+      if (auto c = llvm::dyn_cast<mlir::kiln::ConstantOp>(op)) {
+        slotOf[c.getResult()] = next;
+        exe.constants_.push_back({next++, flex::constantBuffer(c, allocator_)});
+        continue;
+      }
+      PlanStep step;
+      int index = static_cast<int>(exe.steps_.size());
+      if (auto call = llvm::dyn_cast<mlir::func::CallOp>(op)) {
+        auto callee = module.lookupSymbol<mlir::func::FuncOp>(call.getCallee());
+        Kernel k;
+        k.name = callee.getName().str();
+        k.kind = llvm::cast<mlir::StringAttr>(
+                     callee->getAttr(mlir::kiln::kKernelKindAttr))
+                     .getValue()
+                     .str();
+        for (mlir::Value r : call.getResults()) {
+          k.outTypes.push_back(dtypeOf(r.getType()));
+          auto t = llvm::cast<mlir::RankedTensorType>(r.getType());
+          k.outShapes.emplace_back(t.getShape().begin(), t.getShape().end());
+        }
+        summary += (summary.empty() ? "" : ", ") + k.kind + "(";
+        bool firstOp = true;
+        for (mlir::Operation &inner : callee.getBody().front().without_terminator()) {
+          if (llvm::isa<mlir::kiln::ConstantOp>(inner))
+            continue;
+          summary += (firstOp ? "" : " ") +
+                     inner.getName().getStringRef().drop_front(5).str();
+          firstOp = false;
+        }
+        summary += ")";
+        step.kernel = static_cast<int>(exe.kernels_.size());
+        exe.kernels_.push_back(std::move(k));
+      } else {
+        const flex::KernelBuilder *builder =
+            views_.lookup(op.getName().getStringRef());
+        if (!builder)
+          throw Error("cpu: no runtime step for " +
+                      op.getName().getStringRef().str());
+        step.view = (*builder)(&op);
+      }
+      for (mlir::Value v : op.getOperands()) {
+        int slot = slotOf.at(v);
+        step.operands.push_back(slot);
+        read(slot, index);
+      }
+      for (mlir::Value r : op.getResults()) {
+        slotOf[r] = next;
+        step.results.push_back(next++);
+      }
+      exe.steps_.push_back(std::move(step));
+    }
+    exe.numSlots_ = next;
+    lastReader.resize(next, -1);
+    std::vector<bool> isResult(next, false);
+    for (int s : exe.resultSlots_)
+      isResult[s] = true;
+    for (int slot = 0; slot < next; ++slot)
+      if (lastReader[slot] >= 0 && !isResult[slot])
+        exe.steps_[lastReader[slot]].dying.push_back(slot);
+    return summary;
+  }
+
+  /// Reads the phases of every kernel from the generated functions.
+  std::vector<std::string> collectPhases(mlir::ModuleOp module,
+                                         CpuExecutable &exe) {
+    std::vector<std::string> names;
+    for (Kernel &k : exe.kernels_) {
+      for (int phase = 0;; ++phase) {
+        std::string name = k.name + "__p" + std::to_string(phase);
+        auto fn = module.lookupSymbol<mlir::func::FuncOp>(name);
+        if (!fn)
+          break;
+        Phase p;
+        p.name = name;
+        p.units = fn->getAttrOfType<mlir::IntegerAttr>("kiln.units").getInt();
+        p.grain = fn->getAttrOfType<mlir::IntegerAttr>("kiln.grain").getInt();
+        if (auto ws = fn->getAttrOfType<mlir::IntegerAttr>("kiln.workspace"))
+          k.workspaceBytes = std::max<int64_t>(k.workspaceBytes, ws.getInt());
+        k.phases.push_back(p);
+        names.push_back(name);
+      }
+      if (k.phases.empty())
+        throw Error("cpu: no code was generated for kernel " + k.name);
+    }
+    return names;
+  }
+
+  HostAllocator allocator_;
+  flex::KernelRegistry views_;
+};
+
+} // namespace
+
+std::unique_ptr<Backend> kiln::detail::createCpuBackend() {
+  return std::make_unique<CpuBackendImpl>();
+}

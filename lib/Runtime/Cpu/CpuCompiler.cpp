@@ -1,0 +1,258 @@
+//===- CpuCompiler.cpp - From generated kernels to machine code -----------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// The generated phases (scf, vector, arith, math, memref) are lowered to the
+// LLVM dialect, translated, optimized at O3 for the host's own target
+// machine (so that the loop vectorizer uses 512-bit vectors where the host
+// has them), and emitted as an object file. The object is what the disk
+// cache stores and what the JIT links.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CpuCompiler.h"
+#include "kiln/API/Types.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <chrono>
+#include <mutex>
+
+using namespace kiln;
+using namespace kiln::detail;
+using namespace kiln::detail::cpu;
+
+namespace {
+
+void initializeLLVM() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    llvm::InitializeNativeTargetAsmParser();
+    mlir::registerConversionPasses();
+    mlir::memref::registerMemRefPasses();
+  });
+}
+
+std::unique_ptr<llvm::TargetMachine> hostTargetMachine() {
+  initializeLLVM();
+  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder)
+    throw Error("cpu: cannot describe the host target: " +
+                llvm::toString(builder.takeError()));
+  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  auto tm = builder->createTargetMachine();
+  if (!tm)
+    throw Error("cpu: cannot create a target machine: " +
+                llvm::toString(tm.takeError()));
+  return std::move(*tm);
+}
+
+double msSince(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - t)
+      .count();
+}
+
+/// f32 transcendentals as polynomials, which vectorize; the rest stays as
+/// math ops for the LLVM intrinsics or libm.
+struct PolynomialApproximation
+    : public mlir::PassWrapper<PolynomialApproximation,
+                               mlir::OperationPass<mlir::ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(PolynomialApproximation)
+  void runOnOperation() override {
+    mlir::RewritePatternSet patterns(&getContext());
+    mlir::populateMathPolynomialApproximationPatterns(patterns);
+    if (mlir::failed(
+            mlir::applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+const char *const kToLLVM =
+    "func.func(lower-affine),convert-scf-to-cf,convert-math-to-llvm,"
+    "convert-math-to-libm,expand-strided-metadata,lower-affine,"
+    "finalize-memref-to-llvm,convert-vector-to-llvm,convert-arith-to-llvm,"
+    "convert-index-to-llvm,convert-func-to-llvm,convert-cf-to-llvm,"
+    "convert-ub-to-llvm,reconcile-unrealized-casts";
+
+/// Adds `kiln_call_<P>(begin, end, descriptors)` for every phase P, which
+/// unpacks the descriptor array and calls the C interface of P.
+void addEntryPoints(llvm::Module &m) {
+  llvm::LLVMContext &ctx = m.getContext();
+  llvm::Type *i64 = llvm::Type::getInt64Ty(ctx);
+  llvm::PointerType *ptr = llvm::PointerType::getUnqual(ctx);
+  std::vector<llvm::Function *> ifaces;
+  for (llvm::Function &f : m)
+    if (!f.isDeclaration() && f.getName().starts_with("_mlir_ciface_"))
+      ifaces.push_back(&f);
+  for (llvm::Function *f : ifaces) {
+    std::string name =
+        "kiln_call_" + f->getName().drop_front(strlen("_mlir_ciface_")).str();
+    auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx),
+                                         {i64, i64, ptr}, false);
+    auto *entry = llvm::Function::Create(type, llvm::Function::ExternalLinkage,
+                                         name, m);
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", entry));
+    std::vector<llvm::Value *> args{entry->getArg(0), entry->getArg(1)};
+    for (unsigned i = 2; i < f->arg_size(); ++i) {
+      llvm::Value *slot =
+          b.CreateConstGEP1_64(ptr, entry->getArg(2), i - 2);
+      args.push_back(b.CreateLoad(ptr, slot));
+    }
+    b.CreateCall(f, args);
+    b.CreateRetVoid();
+  }
+}
+
+} // namespace
+
+const std::string &cpu::hostTarget() {
+  static const std::string target = [] {
+    std::string s = llvm::sys::getHostCPUName().str();
+    for (const auto &[feature, on] : llvm::sys::getHostCPUFeatures())
+      if (on)
+        s += "," + feature.str();
+    return s;
+  }();
+  return target;
+}
+
+std::string cpu::compileToObject(mlir::ModuleOp module, double &mlirMs,
+                                 double &llvmMs) {
+  initializeLLVM();
+  auto start = std::chrono::steady_clock::now();
+  std::string diags;
+  mlir::ScopedDiagnosticHandler handler(
+      module.getContext(), [&](mlir::Diagnostic &d) {
+        llvm::raw_string_ostream os(diags);
+        os << d << "\n";
+        return mlir::success();
+      });
+  mlir::PassManager pm(module.getContext());
+  pm.addPass(std::make_unique<PolynomialApproximation>());
+  if (mlir::failed(mlir::parsePassPipeline(kToLLVM, pm)))
+    throw Error("cpu: the lowering pipeline does not parse");
+  if (mlir::failed(pm.run(module)))
+    throw Error("cpu: lowering the kernels to LLVM failed:\n" + diags);
+  mlirMs += msSince(start);
+
+  start = std::chrono::steady_clock::now();
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> m =
+      mlir::translateModuleToLLVMIR(module, llvmContext, "kiln_kernels");
+  if (!m)
+    throw Error("cpu: translating the kernels to LLVM IR failed:\n" + diags);
+  std::unique_ptr<llvm::TargetMachine> tm = hostTargetMachine();
+  m->setDataLayout(tm->createDataLayout());
+  m->setTargetTriple(tm->getTargetTriple());
+  std::string features = tm->getTargetFeatureString().str();
+  std::string cpuName = tm->getTargetCPU().str();
+  for (llvm::Function &f : *m) {
+    if (f.isDeclaration())
+      continue;
+    f.addFnAttr("target-cpu", cpuName);
+    f.addFnAttr("target-features", features);
+    f.addFnAttr("prefer-vector-width", "512");
+  }
+  addEntryPoints(*m);
+  auto optimize = mlir::makeOptimizingTransformer(3, 0, tm.get());
+  if (llvm::Error e = optimize(m.get()))
+    throw Error("cpu: optimizing the kernels failed: " +
+                llvm::toString(std::move(e)));
+
+  llvm::SmallVector<char, 0> object;
+  llvm::raw_svector_ostream os(object);
+  llvm::legacy::PassManager codegen;
+  if (tm->addPassesToEmitFile(codegen, os, nullptr,
+                              llvm::CodeGenFileType::ObjectFile))
+    throw Error("cpu: the target cannot emit object files");
+  codegen.run(*m);
+  llvmMs += msSince(start);
+  return std::string(object.begin(), object.end());
+}
+
+namespace {
+
+/// One LLJIT for the process; every executable gets its own JITDylib.
+class Jit {
+public:
+  static Jit &get() {
+    static Jit jit;
+    return jit;
+  }
+
+  std::vector<PhaseFn> load(const std::string &object,
+                            const std::vector<std::string> &phases) {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::string name = "kiln" + std::to_string(next_++);
+    auto dylib = jit_->createJITDylib(name);
+    if (!dylib)
+      throw Error("cpu: " + llvm::toString(dylib.takeError()));
+    dylib->addGenerator(cantFail(
+        llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+            jit_->getDataLayout().getGlobalPrefix())));
+    auto buffer = llvm::MemoryBuffer::getMemBufferCopy(object, name);
+    if (llvm::Error e = jit_->addObjectFile(*dylib, std::move(buffer)))
+      throw Error("cpu: cannot load compiled kernels: " +
+                  llvm::toString(std::move(e)));
+    std::vector<PhaseFn> fns;
+    for (const std::string &p : phases) {
+      auto sym = jit_->lookup(*dylib, "kiln_call_" + p);
+      if (!sym)
+        throw Error("cpu: compiled kernels lack " + p + ": " +
+                    llvm::toString(sym.takeError()));
+      fns.push_back(sym->toPtr<PhaseFn>());
+    }
+    return fns;
+  }
+
+private:
+  Jit() {
+    initializeLLVM();
+    auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+    if (!builder)
+      throw Error("cpu: " + llvm::toString(builder.takeError()));
+    auto jit = llvm::orc::LLJITBuilder()
+                   .setJITTargetMachineBuilder(std::move(*builder))
+                   .create();
+    if (!jit)
+      throw Error("cpu: cannot start the JIT: " +
+                  llvm::toString(jit.takeError()));
+    jit_ = std::move(*jit);
+  }
+
+  std::mutex mu_;
+  std::unique_ptr<llvm::orc::LLJIT> jit_;
+  int64_t next_ = 0;
+};
+
+} // namespace
+
+std::vector<PhaseFn> cpu::loadObject(const std::string &object,
+                                     const std::vector<std::string> &phases) {
+  return Jit::get().load(object, phases);
+}

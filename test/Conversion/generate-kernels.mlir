@@ -1,0 +1,93 @@
+// RUN: tensor-opt %s --kiln-generate-kernels=vector-bits=256 -split-input-file | FileCheck %s
+// RUN: tensor-opt %s --kiln-generate-kernels=vector-bits=512 -split-input-file | FileCheck %s --check-prefix=AVX512
+
+// An elementwise kernel: one unit loop, an inner unit-stride loop, the
+// broadcast operand loaded once per run.
+// CHECK-LABEL: func.func @ew__p0(
+// CHECK-SAME: %[[B:.*]]: index, %[[E:.*]]: index, %[[X:.*]]: memref<?xf32>, %[[S:.*]]: memref<?xf32>, %[[O:.*]]: memref<?xf32>)
+// CHECK-SAME: kiln.grain = {{[0-9]+}} : i64, kiln.kernel_of = "ew", kiln.phase = 0 : i64, kiln.units = 1 : i64
+// CHECK: scf.for %{{.*}} = %[[B]] to %[[E]]
+// CHECK: %[[SV:.*]] = memref.load %[[S]]
+// CHECK: scf.for
+// CHECK: %[[XV:.*]] = memref.load %[[X]]
+// CHECK: %[[M:.*]] = arith.mulf %[[XV]], %[[SV]]
+// CHECK: math.exp %[[M]]
+// CHECK: memref.store {{.*}}, %[[O]]
+// CHECK-NOT: kiln.
+func.func private @ew(%x: tensor<1024xf32>, %s: tensor<f32>) -> tensor<1024xf32>
+    attributes {kiln.kernel = "elementwise"} {
+  %0 = kiln.mul %x, %s : (tensor<1024xf32>, tensor<f32>) -> tensor<1024xf32>
+  %1 = kiln.exp %0 : tensor<1024xf32>
+  return %1 : tensor<1024xf32>
+}
+
+// -----
+
+// A row kernel (softmax): per row, a max loop and a sum loop carrying their
+// accumulators, then one loop that writes the row.
+// CHECK-LABEL: func.func @softmax__p0(
+// CHECK-SAME: kiln.units = 4 : i64
+// CHECK: scf.for %[[ROW:.*]] = %arg0 to %arg1
+// CHECK: %[[MAX:.*]] = scf.for {{.*}} iter_args(%[[A:.*]] = %{{.*}}) -> (f32)
+// CHECK: arith.maximumf %[[A]]
+// CHECK: %[[SUM:.*]] = scf.for {{.*}} iter_args(%[[S:.*]] = %{{.*}}) -> (f32)
+// CHECK: arith.subf %{{.*}}, %[[MAX]]
+// CHECK: math.exp
+// CHECK: arith.addf %[[S]], %{{.*}} fastmath<reassoc>
+// CHECK: %[[R:.*]] = arith.divf %{{.*}}, %[[SUM]]
+// CHECK: scf.for
+// CHECK: arith.mulf %{{.*}}, %[[R]]
+// CHECK: memref.store
+func.func private @softmax(%x: tensor<4x16xf32>) -> tensor<4x16xf32>
+    attributes {kiln.kernel = "reduction", kiln.reduced_axes = array<i64: 1>} {
+  %0 = kiln.reduce_max %x [1] keepdim : tensor<4x16xf32> -> tensor<4x1xf32>
+  %1 = kiln.detach %0 : tensor<4x1xf32>
+  %2 = kiln.sub %x, %1 : (tensor<4x16xf32>, tensor<4x1xf32>) -> tensor<4x16xf32>
+  %3 = kiln.exp %2 : tensor<4x16xf32>
+  %4 = kiln.sum %3 [1] keepdim : tensor<4x16xf32> -> tensor<4x1xf32>
+  %5 = kiln.recip %4 : tensor<4x1xf32>
+  %6 = kiln.mul %3, %5 : (tensor<4x16xf32>, tensor<4x1xf32>) -> tensor<4x16xf32>
+  return %6 : tensor<4x16xf32>
+}
+
+// -----
+
+// A column reduction accumulates whole rows in a stack buffer.
+// CHECK-LABEL: func.func @colsum__p0(
+// CHECK: memref.alloca() : memref<16xf32>
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: arith.addf {{.*}} fastmath<reassoc>
+func.func private @colsum(%x: tensor<8x16xf32>) -> tensor<16xf32>
+    attributes {kiln.kernel = "reduction", kiln.reduced_axes = array<i64: 0>} {
+  %0 = kiln.sum %x [0] : tensor<8x16xf32> -> tensor<16xf32>
+  return %0 : tensor<16xf32>
+}
+
+// -----
+
+// A matmul with a bias and gelu epilogue: phase 0 packs B, phase 1 runs the
+// register-tiled micro-kernel (6x16 on 256-bit vectors, 8x32 on 512-bit
+// ones) and applies the epilogue to each tile row before storing it.
+// CHECK-LABEL: func.func @mm__p0(
+// CHECK-SAME: kiln.workspace
+// CHECK: memref.view
+// CHECK-LABEL: func.func @mm__p1(
+// CHECK: memref.alloca() : memref<24576xf32>
+// CHECK: vector.create_mask {{.*}} : vector<16xi1>
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK: vector.broadcast {{.*}} : f32 to vector<16xf32>
+// CHECK: vector.fma
+// CHECK: vector.maskedload
+// CHECK: arith.addf
+// CHECK: math.tanh
+// CHECK: vector.maskedstore
+// AVX512-LABEL: func.func @mm__p1(
+// AVX512: iter_args({{.*}}) -> (vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>)
+func.func private @mm(%a: tensor<64x32xf32>, %b: tensor<32x40xf32>, %bias: tensor<40xf32>) -> tensor<64x40xf32>
+    attributes {kiln.kernel = "matmul"} {
+  %0 = kiln.matmul %a, %b : (tensor<64x32xf32>, tensor<32x40xf32>) -> tensor<64x40xf32>
+  %1 = kiln.add %0, %bias : (tensor<64x40xf32>, tensor<40xf32>) -> tensor<64x40xf32>
+  %2 = kiln.gelu %1 approximate = tanh : tensor<64x40xf32>
+  return %2 : tensor<64x40xf32>
+}
