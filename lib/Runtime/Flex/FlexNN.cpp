@@ -407,17 +407,6 @@ int64_t windowArgMax(const T *plane, int64_t w, int64_t iy0, int64_t iy1,
   return at;
 }
 
-/// Runs f(TypeTag<T>{}) for a float dtype.
-template <typename F> void dispatchPool(DType dt, F &&f) {
-  dispatchAny(dt, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    if constexpr (isFloatLike<T>)
-      f(tag);
-    else
-      throw Error("flex: no pooling kernel for " + dt.str());
-  });
-}
-
 int64_t planeGrain(const PoolGeometry &g) {
   return std::max<int64_t>(1, (1 << 14) / std::max<int64_t>(1, g.h * g.w));
 }
@@ -430,7 +419,7 @@ Step buildMaxPool2d(mlir::Operation *op) {
              llvm::MutableArrayRef<Buffer> res, StepContext &ctx) {
     Buffer x = contiguous(*ops[0], ctx.allocator);
     Buffer out = allocateBuffer(ctx.allocator, dt, shape);
-    dispatchPool(dt, [&](auto tag) {
+    dispatchFloat(dt, "kiln.max_pool2d", [&](auto tag) {
       using T = typename decltype(tag)::type;
       using C = typename ComputeOf<T>::type;
       const T *in = x.as<T>();
@@ -462,7 +451,7 @@ Step buildMaxPool2dBackward(mlir::Operation *op) {
     Buffer grad = contiguous(*ops[0], ctx.allocator);
     Buffer x = contiguous(*ops[1], ctx.allocator);
     Buffer out = allocateBuffer(ctx.allocator, dt, shape);
-    dispatchPool(dt, [&](auto tag) {
+    dispatchFloat(dt, "kiln.max_pool2d_backward", [&](auto tag) {
       using T = typename decltype(tag)::type;
       using C = typename ComputeOf<T>::type;
       const T *in = x.as<T>(), *gy = grad.as<T>();
@@ -504,7 +493,7 @@ Step buildAvgPool2d(mlir::Operation *op) {
              llvm::MutableArrayRef<Buffer> res, StepContext &ctx) {
     Buffer x = contiguous(*ops[0], ctx.allocator);
     Buffer out = allocateBuffer(ctx.allocator, dt, shape);
-    dispatchPool(dt, [&](auto tag) {
+    dispatchFloat(dt, "kiln.avg_pool2d", [&](auto tag) {
       using T = typename decltype(tag)::type;
       using C = typename ComputeOf<T>::type;
       const T *in = x.as<T>();
@@ -539,7 +528,7 @@ Step buildAvgPool2dBackward(mlir::Operation *op) {
              llvm::MutableArrayRef<Buffer> res, StepContext &ctx) {
     Buffer grad = contiguous(*ops[0], ctx.allocator);
     Buffer out = allocateBuffer(ctx.allocator, dt, shape);
-    dispatchPool(dt, [&](auto tag) {
+    dispatchFloat(dt, "kiln.avg_pool2d_backward", [&](auto tag) {
       using T = typename decltype(tag)::type;
       using C = typename ComputeOf<T>::type;
       const T *gy = grad.as<T>();

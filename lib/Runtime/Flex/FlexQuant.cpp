@@ -37,18 +37,6 @@ inline int q4At(const uint8_t *bytes, int64_t e) {
   return nibble >= 8 ? nibble - 16 : nibble;
 }
 
-/// Calls f(TypeTag<T>{}) for a float dtype.
-template <typename F> void dispatchFloat(DType dtype, const char *op, F &&f) {
-  dispatchAny(dtype, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    if constexpr (isFloatLike<T>)
-      f(tag);
-    else
-      throw Error(std::string("flex: ") + op + " has no kernel for " +
-                  dtype.str());
-  });
-}
-
 Step buildQuantize(mlir::Operation *op) {
   DType dt = resultDType(op);
   std::vector<int64_t> shape = resultShape(op);
