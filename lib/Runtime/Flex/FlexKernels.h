@@ -177,19 +177,6 @@ void dispatchFloat(DType dtype, llvm::StringRef op, F &&f) {
   });
 }
 
-/// dispatchAny for ops that only take floats; any other dtype throws,
-/// naming `op`.
-template <typename F>
-void dispatchFloat(DType dtype, llvm::StringRef op, F &&f) {
-  dispatchAny(dtype, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    if constexpr (isFloatLike<T>)
-      f(tag);
-    else
-      throw Error("flex: " + op.str() + " has no kernel for " + dtype.str());
-  });
-}
-
 /// Index values of an i64 or i32 tensor element.
 inline int64_t loadIndex(const Buffer &b, int64_t flatOffset) {
   if (b.dtype.kind() == DTypeKind::I64)
