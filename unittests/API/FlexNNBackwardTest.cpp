@@ -23,7 +23,6 @@
 
 #include <cstring>
 #include <sstream>
-#include <type_traits>
 
 using namespace kiln;
 using namespace kiln::detail;
@@ -99,17 +98,6 @@ std::vector<double> fromHost(const std::vector<char> &bytes, DType dt) {
   return out;
 }
 
-/// Backend::compile, with or without the structural key that a persistent
-/// kernel cache asks for.
-template <typename B>
-std::unique_ptr<Executable> compileModule(B &backend, mlir::ModuleOp module) {
-  if constexpr (std::is_invocable_v<decltype(&B::compile), B &, mlir::ModuleOp,
-                                    const std::string &>)
-    return backend.compile(module, "");
-  else
-    return backend.compile(module);
-}
-
 /// Runs `%r = <op> %a0, %a1 <attrs> : (...) -> result` on Flex.
 std::vector<double> runOnFlex(const std::string &op, const std::string &attrs,
                               const std::vector<Operand> &args,
@@ -134,7 +122,7 @@ std::vector<double> runOnFlex(const std::string &op, const std::string &attrs,
     return {};
   }
   Backend &flex = getBackend(DeviceKind::Flex, 0);
-  std::unique_ptr<Executable> exe = compileModule(flex, *module);
+  std::unique_ptr<Executable> exe = flex.compile(*module, /*key=*/"");
   std::vector<Buffer> buffers;
   for (const Operand &a : args)
     buffers.push_back(flex.upload(dt, a.shape, toHost(a.values, dt).data()));
