@@ -107,6 +107,23 @@ struct DiagnosticCollector {
   mlir::ScopedDiagnosticHandler handler;
 };
 
+/// The context compiles build their modules in, one per thread and renewed
+/// every few hundred compiles. Loading the dialects (kiln, and the ones the
+/// CPU pipeline lowers through) costs more than compiling a small graph,
+/// and a miss is on the user's critical path; the renewal bounds the types
+/// and attributes a long-lived context keeps uniqued. Nothing outlives a
+/// compile in it: executables hold plain data, not IR.
+mlir::MLIRContext &compileContext() {
+  thread_local std::unique_ptr<mlir::MLIRContext> ctx;
+  thread_local int uses = 0;
+  if (!ctx || ++uses > 512) {
+    ctx.reset();
+    ctx = createContext();
+    uses = 0;
+  }
+  return *ctx;
+}
+
 double msSince(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double, std::milli>(
              std::chrono::steady_clock::now() - t)
@@ -116,8 +133,7 @@ double msSince(std::chrono::steady_clock::time_point t) {
 } // namespace
 
 std::string kiln::detail::printSubgraph(const Subgraph &g) {
-  auto ctx = createContext();
-  auto module = buildModule(*ctx, g);
+  auto module = buildModule(compileContext(), g);
   std::string s;
   llvm::raw_string_ostream os(s);
   module->print(os);
@@ -127,9 +143,9 @@ std::string kiln::detail::printSubgraph(const Subgraph &g) {
 std::unique_ptr<Executable> kiln::detail::compileSubgraph(const Subgraph &g,
                                                           Backend &backend,
                                                           const std::string &key) {
-  auto ctx = createContext();
-  DiagnosticCollector diags(*ctx);
-  auto module = buildModule(*ctx, g);
+  mlir::MLIRContext &ctx = compileContext();
+  DiagnosticCollector diags(ctx);
+  auto module = buildModule(ctx, g);
   if (mlir::failed(mlir::verify(*module)))
     throw Error("internal error: the recorded graph does not verify:\n" +
                 diags.text);

@@ -372,6 +372,7 @@ DispatchTensor DispatchTensor::from_backend(const BackendTensor &bt,
   if (bt.strides.size() != bt.shape.rank())
     throw Error("from_backend: " + std::to_string(bt.strides.size()) +
                 " strides for shape " + bt.shape.str());
+  getBackend(device.kind(), device.index()); // the device must exist here
   auto n = std::make_shared<Node>();
   n->dtype = bt.dtype;
   n->shape = bt.shape.dims();

@@ -18,6 +18,11 @@ using namespace kiln::detail;
 Backend &kiln::detail::getBackend(DeviceKind kind, int index) {
   switch (kind) {
   case DeviceKind::Flex: {
+    // One host device: a second index would name a device that does not
+    // exist, and its tensors would mix silently with flex's.
+    if (index != 0)
+      throw Error("device flex:" + std::to_string(index) +
+                  " does not exist; the host is flex (index 0)");
     static std::unique_ptr<Backend> flex = createFlexBackend();
     return *flex;
   }

@@ -120,6 +120,20 @@ TEST(ErrorTest, TensorsOnTwoDevices) {
                        {"kiln.add", "two devices", "flex", "cpu", ".to("}));
 }
 
+TEST(ErrorTest, DevicesThatDoNotExist) {
+  DispatchDevice flex1(DeviceKind::Flex, 1);
+  EXPECT_TRUE(throwsAt([&] { (void)Tensor::ones({2}, DType::F32, flex1); },
+                       {"flex:1", "does not exist"}));
+  BackendTensor bt = pending({2}).try_into_backend<Flex>();
+  EXPECT_TRUE(throwsAt([&] { (void)Tensor::from_backend(bt, flex1); },
+                       {"flex:1", "does not exist"}));
+  EXPECT_TRUE(throwsAt(
+      [&] {
+        (void)Tensor::from_backend(bt, DispatchDevice(DeviceKind::Cuda, 0));
+      },
+      {"cuda:0", "not available"}));
+}
+
 TEST(ErrorTest, TwoCheckpointingStrategiesInOneOp) {
   DispatchDevice balanced =
       DispatchDevice::autodiff(flexDevice(), CheckpointingStrategy::Balanced);
