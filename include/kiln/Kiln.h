@@ -13,7 +13,9 @@
 #ifndef KILN_KILN_H
 #define KILN_KILN_H
 
+#include "kiln/API/Autodiff.h"
 #include "kiln/API/Device.h"
+#include "kiln/API/NN.h"
 #include "kiln/API/Ops.h"
 #include "kiln/API/Tensor.h"
 #include "kiln/API/Types.h"

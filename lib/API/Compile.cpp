@@ -22,6 +22,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <cstring>
 #include <unordered_map>
 
 using namespace kiln;
@@ -53,7 +54,38 @@ mlir::OwningOpRef<mlir::ModuleOp> buildModule(mlir::MLIRContext &ctx,
   for (size_t i = 0; i < g.leaves.size(); ++i)
     values[g.leaves[i].get()] = body->getArgument(i);
 
+  // Gradient nodes of one loss become one kiln.grad op, built where the
+  // first of them appears (every wrt value and the loss are defined by then).
+  std::unordered_map<const Node *, mlir::Operation *> gradOps;
+  std::unordered_map<const Node *, unsigned> gradIndex;
   for (const NodePtr &n : g.nodes) {
+    if (n->op && std::strcmp(n->op, "kiln.grad") == 0) {
+      const Node *loss = n->inputs[0].get();
+      mlir::Operation *&op = gradOps[loss];
+      if (!op) {
+        llvm::SmallVector<const Node *> group;
+        for (const NodePtr &m : g.nodes)
+          if (m->op && std::strcmp(m->op, "kiln.grad") == 0 &&
+              m->inputs[0].get() == loss) {
+            gradIndex[m.get()] = group.size();
+            group.push_back(m.get());
+          }
+        mlir::OperationState state(loc, "kiln.grad");
+        state.addOperands(values.at(loss));
+        for (const Node *m : group) {
+          state.addOperands(values.at(m->inputs[1].get()));
+          state.addTypes(tensorTypeOf(ctx, m->dtype, m->shape));
+        }
+        state.addAttribute(
+            "kiln.strategy",
+            b.getStringAttr(loss->checkpointing
+                                ? loss->checkpointing->str()
+                                : std::string("balanced")));
+        op = b.create(state);
+      }
+      values[n.get()] = op->getResult(gradIndex.at(n.get()));
+      continue;
+    }
     mlir::OperationState state(loc, n->op);
     for (const NodePtr &in : n->inputs)
       state.addOperands(values.at(in.get()));
@@ -160,6 +192,20 @@ std::unique_ptr<Executable> kiln::detail::compileModule(mlir::ModuleOp module,
   mlir::MLIRContext *ctx = module.getContext();
   DiagnosticCollector diags(*ctx);
   mlir::PassManager pm(ctx);
+  // Differentiate first, with the strategy of the loss's device.
+  std::string strategy;
+  module.walk([&](mlir::kiln::GradOp g) {
+    if (auto s = g->getAttrOfType<mlir::StringAttr>("kiln.strategy"))
+      strategy = s.getValue().str();
+    else if (strategy.empty())
+      strategy = "balanced";
+  });
+  if (!strategy.empty()) {
+    pm.addPass(mlir::kiln::createKilnAutodiff());
+    mlir::kiln::KilnCheckpointOptions options;
+    options.strategy = strategy;
+    pm.addPass(mlir::kiln::createKilnCheckpoint(options));
+  }
   pm.addPass(mlir::kiln::createKilnDecompose());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
@@ -172,12 +218,17 @@ std::unique_ptr<Executable> kiln::detail::compileModule(mlir::ModuleOp module,
   double passMs = msSince(start);
 
   std::unique_ptr<Executable> exe = backend.compile(module, key);
-  if (logEnabled("compile"))
+  if (logEnabled("compile")) {
+    const Executable::CompileLog &log = exe->compileLog;
     std::fprintf(stderr,
-                 "kiln: compiled a %zu-op graph for %s: %lld kernels, "
-                 "%.2f ms in passes, %.2f ms total\n",
-                 ops, backend.name().c_str(),
-                 static_cast<long long>(exe->kernelCount()), passMs,
+                 "kiln: compile %s%s%s: %zu ops in %lld kernels%s%s, "
+                 "%.2f ms passes, %s%s%.2f ms total\n",
+                 backend.name().c_str(), log.id.empty() ? "" : " ",
+                 log.id.c_str(), ops,
+                 static_cast<long long>(exe->kernelCount()),
+                 log.kernels.empty() ? "" : " ", log.kernels.c_str(), passMs,
+                 log.phases.c_str(), log.phases.empty() ? "" : ", ",
                  msSince(start));
+  }
   return exe;
 }

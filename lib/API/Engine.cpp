@@ -37,7 +37,15 @@ bool kiln::detail::logEnabled(const char *topic) {
   return false;
 }
 
-Subgraph kiln::detail::collectSubgraph(const std::vector<NodePtr> &targets) {
+/// Differentiation must see the forward graph of tracked values even when
+/// they were materialized: such nodes keep their inputs and are recomputed.
+static bool isOpen(const Node &n, bool throughTracked) {
+  return n.isPending() ||
+         (throughTracked && n.checkpointing && n.op && !n.inputs.empty());
+}
+
+Subgraph kiln::detail::collectSubgraph(const std::vector<NodePtr> &targets,
+                                       bool throughTracked) {
   Subgraph g;
   g.targets = targets;
   if (!targets.empty()) {
@@ -50,7 +58,7 @@ Subgraph kiln::detail::collectSubgraph(const std::vector<NodePtr> &targets) {
   auto visit = [&](const NodePtr &root) {
     if (!visited.insert(root.get()).second)
       return;
-    if (!root->isPending()) {
+    if (!isOpen(*root, throughTracked)) {
       g.leaves.push_back(root);
       return;
     }
@@ -66,7 +74,7 @@ Subgraph kiln::detail::collectSubgraph(const std::vector<NodePtr> &targets) {
       const NodePtr &in = node->inputs[next];
       if (!visited.insert(in.get()).second)
         continue;
-      if (in->isPending())
+      if (isOpen(*in, throughTracked))
         stack.push_back({in, 0});
       else
         g.leaves.push_back(in);
@@ -215,7 +223,7 @@ std::vector<bool> donatableLeaves(const Subgraph &g) {
   for (const NodePtr &l : g.leaves) {
     long outside = l.use_count() - 1 - internal[l.get()];
     donated.push_back(outside == 0 && !needed.count(l.get()) &&
-                      l->buffer->storage.use_count() == 1 && !l->requiresGrad);
+                      l->buffer->storage.use_count() == 1);
   }
   return donated;
 }
@@ -257,6 +265,10 @@ void kiln::detail::materialize(const std::vector<NodePtr> &requested) {
                   "); sync them separately");
 
   Subgraph g = collectSubgraph(targets);
+  if (std::any_of(g.nodes.begin(), g.nodes.end(), [](const NodePtr &n) {
+        return n->op && std::strcmp(n->op, "kiln.grad") == 0;
+      }))
+    g = collectSubgraph(targets, /*throughTracked=*/true);
   Backend &backend = getBackend(g.device, g.deviceIndex);
   std::string key = structuralKey(g);
 
@@ -292,7 +304,10 @@ void kiln::detail::materialize(const std::vector<NodePtr> &requested) {
     std::lock_guard<std::mutex> lock(registry().mu);
     for (size_t i = 0; i < targets.size(); ++i) {
       targets[i]->buffer = std::move(results[i]);
-      released[i].swap(targets[i]->inputs);
+      // Tracked values keep their inputs, so a later backward can retrace
+      // (and recompute) the forward graph through them.
+      if (!targets[i]->checkpointing || targets[i]->requiresGrad)
+        released[i].swap(targets[i]->inputs);
     }
   }
 }

@@ -40,6 +40,15 @@ public:
                                   const std::vector<bool> &donated) = 0;
   /// Kernels (or Flex steps) that one run launches.
   virtual int64_t kernelCount() const = 0;
+
+  /// What Backend::compile adds to the one KILN_LOG=compile line that
+  /// compileModule prints, so that a compile is reported once, whole.
+  struct CompileLog {
+    std::string id;      ///< names the compiled code, e.g. its cache entry
+    std::string kernels; ///< what the kernels fuse
+    std::string phases;  ///< the backend's own timings ("1.0 ms MLIR, ...")
+  };
+  CompileLog compileLog;
 };
 
 /// Per-backend counters, exposed through kiln::backendCounters.

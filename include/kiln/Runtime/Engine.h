@@ -31,7 +31,10 @@ struct Subgraph {
   int deviceIndex = 0;
 };
 
-Subgraph collectSubgraph(const std::vector<NodePtr> &targets);
+/// With `throughTracked`, materialized tracked nodes that kept their inputs
+/// are opened up too (to differentiate through them).
+Subgraph collectSubgraph(const std::vector<NodePtr> &targets,
+                         bool throughTracked = false);
 
 /// A string that identifies the subgraph's structure (ops, attributes,
 /// dtypes, shapes, argument layouts) but not the data it reads.

@@ -77,4 +77,79 @@ def KilnFuse : Pass<"kiln-fuse", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
+def KilnAutodiff : Pass<"kiln-autodiff"> {
+  let summary = "Reverse-mode differentiation of kiln.grad ops";
+  let description = [{
+    Replaces each `kiln.grad %loss wrt %x...` with the backward graph in
+    kiln ops. Composites are decomposed first; the ops between the `wrt`
+    values and the loss are visited in reverse, each contributing its
+    vector-Jacobian product (its DifferentiableOpInterface rule, one rule per
+    op). Broadcast operands get their cotangent summed back to their shape;
+    a value used several times gets the sum of its cotangents; integer and
+    bool values, `kiln.detach` and ops without a rule stop gradients. Every
+    created op is tagged `kiln.backward`; afterwards `kiln.detach` is
+    removed.
+
+    Before:
+    ```mlir
+    %y = kiln.mul %x, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    %l = kiln.sum %y [0] : tensor<4xf32> -> tensor<f32>
+    %g = kiln.grad %l wrt %x : tensor<f32>, (tensor<4xf32>)
+    ```
+    After (cotangent of y, then x used twice):
+    ```mlir
+    %one = kiln.constant {kiln.backward} dense<1.0> : tensor<f32>
+    %gy = kiln.expand %d [4] {kiln.backward} : tensor<1xf32> -> tensor<4xf32>
+    %a = kiln.mul %gy, %x {kiln.backward} : ...
+    %b = kiln.mul %gy, %x {kiln.backward} : ...
+    %g = kiln.add %a, %b {kiln.backward} : ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
+def KilnCheckpoint : Pass<"kiln-checkpoint", "::mlir::ModuleOp"> {
+  let summary = "Choose which forward values backward saves or recomputes";
+  let description = [{
+    Runs after `--kiln-autodiff`. A forward value read by backward ops is
+    either *saved* (its defining op gets `kiln.saved`; the buffer lives until
+    the last backward reader) or *recomputed* (its producers are cloned,
+    tagged `kiln.recomputed`, just before the first backward reader, and the
+    forward buffer dies after its last forward use).
+
+    - `strategy=disabled` saves every value backward reads.
+    - `strategy=balanced` recomputes memory-bound values (elementwise and
+      layout ops) from saved compute-bound ones (matmul, conv, reductions,
+      gather/scatter). The clones are elementwise, so `--kiln-fuse` fuses
+      them into the backward kernels that read them: no extra pass over
+      memory. A chain longer than 8 ops is saved instead, so that a residual
+      stream is not recomputed from the network's input at every block.
+    - `strategy=budget=BYTES` starts from balanced, then simulates the
+      step's peak memory (every value materialized, freed after its last
+      reader: an upper bound, since fusion removes buffers) and, while the
+      peak is over BYTES, recomputes the saved value that frees the most
+      bytes per unit of recompute work (matmul FLOPs, elements touched by
+      other ops), compute-bound ops included. If nothing is left to
+      recompute, it warns that the budget cannot be met.
+
+    Before (balanced):
+    ```mlir
+    %h = kiln.matmul %x, %w : ...
+    %a = kiln.tanh %h : tensor<4x8xf32>
+    ... backward: %d = kiln.mul %g, %a {kiln.backward} ...
+    ```
+    After:
+    ```mlir
+    %h = kiln.matmul %x, %w {kiln.saved} : ...
+    %a = kiln.tanh %h : tensor<4x8xf32>
+    %a2 = kiln.tanh %h {kiln.recomputed} : tensor<4x8xf32>
+    %d = kiln.mul %g, %a2 {kiln.backward} ...
+    ```
+  }];
+  let options = [
+    Option<"strategy", "strategy", "std::string", /*default=*/"\"balanced\"",
+           "disabled, balanced or budget=BYTES">
+  ];
+}
+
 #endif // KILN_TRANSFORMS_PASSES_TD

@@ -67,6 +67,25 @@ LogicalResult kernelgen::lowerGenericKernels(
                               << " failed";
     }
     impl = nested.lookupSymbol<func::FuncOp>(implName);
+    // Bufferized constants became globals next to impl: move them along,
+    // renamed after the kernel so that kernels never share a name.
+    SmallVector<Operation *> globals;
+    for (Operation &op : nested.getBody()->getOperations())
+      if (&op != impl.getOperation())
+        globals.push_back(&op);
+    for (Operation *g : globals) {
+      auto sym = g->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
+      if (sym) {
+        std::string unique = (tmpl.getName() + "__" + sym.getValue()).str();
+        if (failed(SymbolTable::replaceAllSymbolUses(
+                g, b.getStringAttr(unique), impl)))
+          return tmpl.emitError() << "cannot rename " << sym.getValue();
+        SymbolTable::setSymbolName(g, unique);
+      }
+      g->remove();
+      b.setInsertionPoint(tmpl);
+      b.insert(g);
+    }
     impl->remove();
     b.setInsertionPoint(tmpl);
     b.insert(impl);

@@ -281,16 +281,14 @@ public:
     for (Kernel &k : exe->kernels_)
       for (Phase &p : k.phases)
         p.fn = fns[next++];
-    if (std::getenv("KILN_LOG") &&
-        std::string(std::getenv("KILN_LOG")).find("compile") !=
-            std::string::npos)
-      std::fprintf(stderr,
-                   "kiln: cpu compile %016llx: %zu kernels [%s]%s, "
-                   "%.1f ms MLIR, %.1f ms LLVM, %.1f ms total\n",
-                   (unsigned long long)std::hash<std::string>()(fullKey),
-                   exe->kernels_.size(), fused.c_str(),
-                   diskHit ? " from the disk cache" : "", mlirMs, llvmMs,
-                   msSince(start));
+    // The id is the cache entry's name, so that a logged compile can be
+    // found on disk.
+    char phases[96];
+    std::snprintf(phases, sizeof phases, "%.2f ms MLIR, %.2f ms LLVM", mlirMs,
+                  llvmMs);
+    exe->compileLog = {diskCacheHash(fullKey) +
+                           (diskHit ? " (from the disk cache)" : ""),
+                       "[" + fused + "]", phases};
     return exe;
   }
 

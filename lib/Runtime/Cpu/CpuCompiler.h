@@ -39,6 +39,8 @@ std::vector<PhaseFn> loadObject(const std::string &object,
 /// recompiled.
 std::optional<std::string> diskCacheLoad(const std::string &key);
 void diskCacheStore(const std::string &key, const std::string &object);
+/// The 16 hex digits that name the entry of `key` (<hash>.kobj).
+std::string diskCacheHash(const std::string &key);
 /// The directory in use (KILN_CACHE_DIR, else $XDG_CACHE_HOME/kiln, else
 /// ~/.cache/kiln); empty when none can be used.
 std::string diskCacheDir();

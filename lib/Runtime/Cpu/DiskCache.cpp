@@ -56,10 +56,7 @@ void makeDirs(const std::string &path) {
 }
 
 std::string fileFor(const std::string &dir, const std::string &key) {
-  char name[32];
-  std::snprintf(name, sizeof name, "%016llx.kobj",
-                static_cast<unsigned long long>(fnv1a(key)));
-  return dir + "/" + name;
+  return dir + "/" + cpu::diskCacheHash(key) + ".kobj";
 }
 
 void reportOnce(const std::string &path, const char *why) {
@@ -78,6 +75,13 @@ bool readU64(std::istream &in, uint64_t &v) {
 }
 
 } // namespace
+
+std::string cpu::diskCacheHash(const std::string &key) {
+  char name[17];
+  std::snprintf(name, sizeof name, "%016llx",
+                static_cast<unsigned long long>(fnv1a(key)));
+  return name;
+}
 
 std::string cpu::diskCacheDir() {
   static const std::string dir = [] {
@@ -148,8 +152,10 @@ void cpu::diskCacheStore(const std::string &key, const std::string &object) {
     out.write(reinterpret_cast<const char *>(&objLen), 8);
     out.write(object.data(), object.size());
     out.write(reinterpret_cast<const char *>(&sum), 8);
+    // Most of the entry is still in the stream's buffer here: only closing
+    // writes it, so a full disk shows up in close(), not in write().
+    out.close();
     if (!out) {
-      out.close();
       std::remove(tmp.c_str());
       return;
     }

@@ -1,0 +1,158 @@
+//===- Autodiff.cpp - Reverse mode over kiln IR ---------------------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Each `kiln.grad %loss wrt %x...` becomes the backward graph: composites
+// are decomposed first, then the ops between the `wrt` values and the loss
+// are visited in reverse and each asks its own rule (DifferentiableOpInterface,
+// KilnGradients.cpp) for the cotangents of its operands. Cotangents of a
+// value used several times are summed. Values that do not depend on a `wrt`
+// value, integer and bool values, ops without a rule and `kiln.detach` carry
+// no gradient. Every op the pass creates is tagged `kiln.backward`, which is
+// how --kiln-checkpoint tells forward from backward.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Dialect/Kiln/IR/KilnBuilders.h"
+#include "kiln/Transforms/Autodiff.h"
+#include "kiln/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace mlir::kiln {
+#define GEN_PASS_DEF_KILNAUTODIFF
+#include "kiln/Transforms/Passes.h.inc"
+} // namespace mlir::kiln
+
+using namespace mlir;
+using namespace mlir::kiln;
+
+namespace {
+
+/// Tags every op created through the builder as part of the backward graph.
+struct BackwardTagger : public OpBuilder::Listener {
+  void notifyOperationInserted(Operation *op,
+                               OpBuilder::InsertPoint) override {
+    op->setAttr(kBackwardAttr, UnitAttr::get(op->getContext()));
+  }
+};
+
+bool carriesGradient(Value v) {
+  auto t = llvm::dyn_cast<RankedTensorType>(v.getType());
+  return t && llvm::isa<FloatType>(t.getElementType());
+}
+
+LogicalResult differentiate(GradOp grad) {
+  Block *block = grad->getBlock();
+  // Values that depend on a wrt value, in program order.
+  llvm::DenseSet<Value> active(grad.getWrt().begin(), grad.getWrt().end());
+  SmallVector<Operation *> ops;
+  for (Operation &op : *block) {
+    if (&op == grad.getOperation())
+      break;
+    if (llvm::isa<DetachOp>(op))
+      continue;
+    if (llvm::any_of(op.getOperands(),
+                     [&](Value v) { return active.contains(v); })) {
+      for (Value r : op.getResults())
+        if (carriesGradient(r))
+          active.insert(r);
+      ops.push_back(&op);
+    }
+  }
+
+  BackwardTagger tagger;
+  OpBuilder b(grad);
+  b.setListener(&tagger);
+  Location loc = grad.getLoc();
+  llvm::DenseMap<Value, Value> cotangent;
+  auto accumulate = [&](Value v, Value g) {
+    auto it = cotangent.find(v);
+    if (it == cotangent.end()) {
+      cotangent[v] = g;
+      return;
+    }
+    it->second = AddOp::create(b, loc, it->second, g);
+  };
+  Value loss = grad.getLoss();
+  if (active.contains(loss))
+    cotangent[loss] = scalarConstant(b, loc, elementTypeOf(loss), 1.0);
+
+  for (Operation *op : llvm::reverse(ops)) {
+    SmallVector<Value> resultGrads;
+    bool any = false;
+    for (Value r : op->getResults()) {
+      Value g = cotangent.lookup(r);
+      resultGrads.push_back(g);
+      any |= static_cast<bool>(g);
+    }
+    if (!any)
+      continue;
+    auto rule = llvm::dyn_cast<DifferentiableOpInterface>(op);
+    if (!rule)
+      continue; // no gradient flows through this op
+    // A rank-0 seed must take the result's shape before a rule reads it.
+    for (unsigned i = 0; i < op->getNumResults(); ++i) {
+      Value r = op->getResult(i);
+      if (resultGrads[i] && resultGrads[i].getType() != r.getType())
+        resultGrads[i] =
+            AddOp::create(b, loc, fullLike(b, loc, r, 0.0), resultGrads[i]);
+    }
+    SmallVector<Value> operandGrads;
+    if (failed(rule.buildVJP(b, resultGrads, operandGrads)))
+      return op->emitOpError("has no usable gradient rule here");
+    for (auto [operand, g] : llvm::zip(op->getOperands(), operandGrads))
+      if (g && active.contains(operand))
+        accumulate(operand, g);
+  }
+
+  SmallVector<Value> results;
+  for (Value w : grad.getWrt()) {
+    Value g = cotangent.lookup(w);
+    if (!g)
+      g = fullLike(b, loc, w, 0.0);
+    else if (g.getType() != w.getType())
+      g = AddOp::create(b, loc, fullLike(b, loc, w, 0.0), g);
+    results.push_back(g);
+  }
+  grad.replaceAllUsesWith(results);
+  grad.erase();
+  return success();
+}
+
+struct KilnAutodiffPass
+    : public mlir::kiln::impl::KilnAutodiffBase<KilnAutodiffPass> {
+  void runOnOperation() override {
+    Operation *root = getOperation();
+    SmallVector<GradOp> grads;
+    root->walk([&](GradOp g) { grads.push_back(g); });
+    if (grads.empty())
+      return;
+    // Rules exist for primitives only: decompose first.
+    RewritePatternSet patterns(&getContext());
+    populateDecomposePatterns(patterns);
+    if (failed(applyPatternsGreedily(root, std::move(patterns))))
+      return signalPassFailure();
+    grads.clear();
+    root->walk([&](GradOp g) { grads.push_back(g); });
+    for (GradOp g : grads)
+      if (failed(differentiate(g)))
+        return signalPassFailure();
+    // Gradients are done: a detach is the identity from here on.
+    SmallVector<DetachOp> detaches;
+    root->walk([&](DetachOp d) { detaches.push_back(d); });
+    for (DetachOp d : detaches) {
+      d.replaceAllUsesWith(d.getInput());
+      d.erase();
+    }
+  }
+};
+
+} // namespace
