@@ -335,12 +335,27 @@ Value mlir::kiln::emitCast(OpBuilder &b, Location loc, Value v, Type from,
       d = arith::ExtFOp::create(b, loc, withElement(b.getF64Type()), v);
     Value t = math::TruncOp::create(b, loc, d);
     Value nan = e.isNaN(t);
+    // At 64 bits the top bound is not a double: 2^63 - 1 rounds up to 2^63,
+    // which fptosi cannot convert. Clamp below it and put the integer
+    // maximum back after the conversion.
+    Value over;
+    if (w == 64) {
+      over = e.cmpf(arith::CmpFPredicate::OGE, t, e.c(t, hi));
+      hi = std::nextafter(hi, 0.0);
+    }
     t = e.select(e.cmpf(arith::CmpFPredicate::OLT, t, e.c(t, lo)), e.c(t, lo), t);
     t = e.select(e.cmpf(arith::CmpFPredicate::OGT, t, e.c(t, hi)), e.c(t, hi), t);
     t = e.select(nan, e.c(t, 0), t);
-    if (u)
-      return arith::FPToUIOp::create(b, loc, target, t);
-    return arith::FPToSIOp::create(b, loc, target, t);
+    Value r = u ? arith::FPToUIOp::create(b, loc, target, t).getResult()
+                : arith::FPToSIOp::create(b, loc, target, t).getResult();
+    if (!over)
+      return r;
+    llvm::APInt max = u ? llvm::APInt::getMaxValue(64)
+                        : llvm::APInt::getSignedMaxValue(64);
+    TypedAttr maxAttr = b.getIntegerAttr(toS, max);
+    if (auto vec = llvm::dyn_cast<VectorType>(target))
+      maxAttr = DenseElementsAttr::get(vec, max);
+    return e.select(over, arith::ConstantOp::create(b, loc, maxAttr), r);
   }
   // Integer to integer: wrap when narrowing, sign- or zero-extend by source.
   unsigned fw = fromS.getIntOrFloatBitWidth(), tw = toS.getIntOrFloatBitWidth();

@@ -59,6 +59,11 @@ LogicalResult kernelgen::lowerGenericKernels(
     impl.setPrivate();
     std::string implName = (tmpl.getName() + "__impl").str();
     impl.setName(implName);
+    // Inputs are the caller's buffers, which views and other kernels may
+    // still read: bufferization must copy before writing, never write
+    // them in place.
+    for (unsigned i = 0; i < impl.getNumArguments(); ++i)
+      impl.setArgAttr(i, "bufferization.writable", b.getBoolAttr(false));
     OpPassManager pm(ModuleOp::getOperationName());
     if (failed(parsePassPipeline(kGenericPipeline, pm)) ||
         failed(runPipeline(pm, nested))) {

@@ -87,7 +87,15 @@ LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
     if (!t.hasStaticShape() || getQuantScheme(t))
       return failure();
     SmallVector<int64_t> s(t.getShape());
-    if (s.size() == r - nax && isRowValue(a))
+    // Right-aligned (numpy) broadcasting comes first: a [5, 5] operand of a
+    // [5, 5, 5] row kernel varies along the row even though it has one
+    // element per row.
+    bool rightAligned = s.size() <= r;
+    for (size_t d = 0; rightAligned && d < s.size(); ++d) {
+      int64_t f = full[r - s.size() + d];
+      rightAligned = s[d] == 1 || s[d] == f;
+    }
+    if (!rightAligned && s.size() == r - nax && isRowValue(a))
       s.append(nax, 1);
     if (s.size() > r)
       return failure();
@@ -143,6 +151,39 @@ LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
     return ev;
   };
 
+  // The operand of the last reduction is often what the output is made of
+  // (softmax: exp(x - max)). The last reduction loop then stores it in the
+  // output row, which is still in cache, and the write loop reads it back
+  // instead of evaluating it (and its exp) a second time.
+  Operation *lastReduction = nullptr;
+  for (Operation &op : tmpl.getBody().front().without_terminator())
+    if (isFusibleReduction(&op))
+      lastReduction = &op;
+  Value cached;
+  if (lastReduction && shapeOf(root) == full) {
+    Value v = lastReduction->getOperand(0);
+    bool feedsRoot = false;
+    SmallVector<Value> work{root};
+    llvm::DenseSet<Value> seen;
+    while (!work.empty() && !feedsRoot) {
+      Value w = work.pop_back_val();
+      if (!seen.insert(w).second)
+        continue;
+      if (w == v) {
+        feedsRoot = true;
+        break;
+      }
+      if (Operation *def = w.getDefiningOp())
+        if (!isFusibleReduction(def))
+          work.append(def->operand_begin(), def->operand_end());
+    }
+    if (feedsRoot && shapeOf(v) == full &&
+        storageElementOf(v.getType()) == storageElementOf(root.getType()) &&
+        v.getDefiningOp() && !llvm::isa<BlockArgument>(v))
+      cached = v;
+  }
+  Value outOffset = arith::MulIOp::create(b, loc, row, lenV);
+
   Evaluator rowEval(b, loc, loadRowScalar);
   for (Operation &op : tmpl.getBody().front().without_terminator()) {
     if (isFusibleReduction(&op)) {
@@ -159,6 +200,11 @@ LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
           fn.erase();
           return failure();
         }
+        if (&op == lastReduction && cached)
+          memref::StoreOp::create(
+              b, loc, *ev.eval(cached), outBuf,
+              ValueRange{arith::AddIOp::create(b, loc, outOffset,
+                                               loop.getInductionVar())});
         Value next = reductionCombine(b, loc, &op, loop.getRegionIterArg(0),
                                       widenTo(b, loc, *v, acc));
         scf::YieldOp::create(b, loc, next);
@@ -191,11 +237,15 @@ LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
     memref::StoreOp::create(b, loc, *v, outBuf, ValueRange{row});
     return success();
   }
-  Value outOff = arith::MulIOp::create(b, loc, row, lenV);
+  Value outOff = outOffset;
   auto loop = scf::ForOp::create(b, loc, zero, lenV, one);
   b.setInsertionPointToStart(loop.getBody());
   Value j = loop.getInductionVar();
   Evaluator ev = elementEvaluator(j);
+  if (cached)
+    ev.bind(cached, memref::LoadOp::create(
+                        b, loc, outBuf,
+                        ValueRange{arith::AddIOp::create(b, loc, outOff, j)}));
   FailureOr<Value> v = ev.eval(root);
   if (failed(v)) {
     fn.erase();

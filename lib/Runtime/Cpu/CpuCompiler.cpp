@@ -17,6 +17,7 @@
 #include "kiln/API/Types.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -26,6 +27,7 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
@@ -38,7 +40,11 @@
 #include "llvm/TargetParser/Host.h"
 
 #include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <mutex>
+#include <vector>
 
 using namespace kiln;
 using namespace kiln::detail;
@@ -85,7 +91,37 @@ struct PolynomialApproximation
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(PolynomialApproximation)
   void runOnOperation() override {
     mlir::RewritePatternSet patterns(&getContext());
-    mlir::populateMathPolynomialApproximationPatterns(patterns);
+    // sin and cos keep libm: the polynomials reduce the range with a
+    // one-constant Cody-Waite step, which loses all precision for large
+    // arguments, and atan2's misplaces signed zeros.
+    static const llvm::StringSet<> approximated = {
+        "math.atan", "math.tanh",  "math.log",  "math.log2",
+        "math.log1p", "math.erf",  "math.erfc", "math.asin",
+        "math.acos", "math.exp",   "math.expm1", "math.cbrt"};
+    mlir::populateMathF32ExpansionPatterns(patterns, [](llvm::StringRef op) {
+      return approximated.contains(op) || op == "math.sin" ||
+             op == "math.cos" || op == "math.atan2";
+    });
+    mlir::populateMathPolynomialApproximationPatterns(
+        patterns,
+        [](llvm::StringRef op) { return approximated.contains(op); });
+    if (mlir::failed(
+            mlir::applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+/// bf16 conversions as integer ops. Without AVX512-BF16, LLVM lowers an
+/// f32 -> bf16 truncation to a call of compiler-rt's __truncsfbf2, which the
+/// process need not have (libgcc has it only since GCC 13), and the call
+/// would keep the loop from vectorizing.
+struct ExpandBFloat16
+    : public mlir::PassWrapper<ExpandBFloat16,
+                               mlir::OperationPass<mlir::ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ExpandBFloat16)
+  void runOnOperation() override {
+    mlir::RewritePatternSet patterns(&getContext());
+    mlir::arith::populateExpandBFloat16Patterns(patterns);
     if (mlir::failed(
             mlir::applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
@@ -154,6 +190,7 @@ std::string cpu::compileToObject(mlir::ModuleOp module, double &mlirMs,
       });
   mlir::PassManager pm(module.getContext());
   pm.addPass(std::make_unique<PolynomialApproximation>());
+  pm.addPass(std::make_unique<ExpandBFloat16>());
   if (mlir::failed(mlir::parsePassPipeline(kToLLVM, pm)))
     throw Error("cpu: the lowering pipeline does not parse");
   if (mlir::failed(pm.run(module)))
@@ -197,6 +234,85 @@ std::string cpu::compileToObject(mlir::ModuleOp module, double &mlirMs,
 
 namespace {
 
+/// The bf16 conversions LLVM may leave as calls into compiler-rt (on
+/// targets without AVX512-BF16). They are Kiln's own, so kernels do not
+/// depend on the process having a compiler-rt or a recent libgcc.
+/// Round to nearest even; NaN stays a quiet NaN.
+uint16_t bf16BitsOf(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  if ((u & 0x7fffffffu) > 0x7f800000u)
+    return static_cast<uint16_t>((u >> 16) | 0x40);
+  u += 0x7fffu + ((u >> 16) & 1);
+  return static_cast<uint16_t>(u >> 16);
+}
+
+extern "C" __bf16 kilnTruncSfBf2(float f) {
+  uint16_t h = bf16BitsOf(f);
+  __bf16 r;
+  std::memcpy(&r, &h, 2);
+  return r;
+}
+
+/// f64 -> bf16 through f32 rounded to odd, so the value is rounded once.
+extern "C" __bf16 kilnTruncDfBf2(double d) {
+  float f = static_cast<float>(d);
+  if (!std::isnan(d) && static_cast<double>(f) != d) {
+    uint32_t u;
+    std::memcpy(&u, &f, 4);
+    if (std::fabs(static_cast<double>(f)) > std::fabs(d))
+      --u; // toward zero
+    u |= 1;
+    std::memcpy(&f, &u, 4);
+  }
+  return kilnTruncSfBf2(f);
+}
+
+/// memref.copy of non-contiguous buffers lowers to a call of `memrefCopy`
+/// (MLIR's C runner utilities). Kiln's own: a strided copy of `elemSize`-byte
+/// elements between two unranked descriptors
+/// ({rank, {allocated, aligned, offset, sizes[rank], strides[rank]}*}).
+struct UnrankedDescriptor {
+  int64_t rank;
+  void *descriptor;
+};
+
+extern "C" void kilnMemrefCopy(int64_t elemSize, UnrankedDescriptor *src,
+                               UnrankedDescriptor *dst) {
+  struct View {
+    char *base;
+    const int64_t *sizes, *strides;
+  };
+  auto viewOf = [&](UnrankedDescriptor *u) {
+    auto *words = static_cast<int64_t *>(u->descriptor);
+    char *aligned = reinterpret_cast<char *>(words[1]);
+    return View{aligned + words[2] * elemSize, words + 3, words + 3 + u->rank};
+  };
+  View s = viewOf(src), d = viewOf(dst);
+  int64_t rank = src->rank;
+  for (int64_t k = 0; k < rank; ++k)
+    if (s.sizes[k] == 0)
+      return;
+  std::vector<int64_t> index(static_cast<size_t>(rank), 0);
+  int64_t so = 0, dOff = 0;
+  while (true) {
+    std::memcpy(d.base + dOff * elemSize, s.base + so * elemSize,
+                static_cast<size_t>(elemSize));
+    int64_t k = rank - 1;
+    for (; k >= 0; --k) {
+      so += s.strides[k];
+      dOff += d.strides[k];
+      if (++index[k] < s.sizes[k])
+        break;
+      so -= s.strides[k] * s.sizes[k];
+      dOff -= d.strides[k] * s.sizes[k];
+      index[k] = 0;
+    }
+    if (k < 0)
+      return;
+  }
+}
+
 /// One LLJIT for the process; every executable gets its own JITDylib.
 class Jit {
 public:
@@ -215,6 +331,16 @@ public:
     dylib->addGenerator(cantFail(
         llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
             jit_->getDataLayout().getGlobalPrefix())));
+    llvm::orc::SymbolMap runtime;
+    auto add = [&](const char *symbol, void *fn) {
+      runtime[jit_->mangleAndIntern(symbol)] = {
+          llvm::orc::ExecutorAddr::fromPtr(fn), llvm::JITSymbolFlags::Exported};
+    };
+    add("__truncsfbf2", reinterpret_cast<void *>(&kilnTruncSfBf2));
+    add("__truncdfbf2", reinterpret_cast<void *>(&kilnTruncDfBf2));
+    add("memrefCopy", reinterpret_cast<void *>(&kilnMemrefCopy));
+    if (llvm::Error e = dylib->define(llvm::orc::absoluteSymbols(runtime)))
+      throw Error("cpu: " + llvm::toString(std::move(e)));
     auto buffer = llvm::MemoryBuffer::getMemBufferCopy(object, name);
     if (llvm::Error e = jit_->addObjectFile(*dylib, std::move(buffer)))
       throw Error("cpu: cannot load compiled kernels: " +

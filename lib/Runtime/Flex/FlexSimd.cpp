@@ -53,6 +53,14 @@ HWY_INLINE V Erf(D d, V x) {
   return hn::IfThenElse(hn::Lt(ax, hn::Set(d, 1.0f)), small, large);
 }
 
+/// exp that overflows to +inf: Highway's Exp is only valid up to about 104
+/// and returns garbage beyond it.
+HWY_INLINE V SafeExp(D d, V x) {
+  const V top = hn::Set(d, 88.72283f); // just under log(FLT_MAX)
+  const V r = hn::Exp(d, hn::Min(x, top));
+  return hn::IfThenElse(hn::Gt(x, top), hn::Set(d, HUGE_VALF), r);
+}
+
 /// NaN where the input is NaN. Highway's transcendentals assume finite
 /// inputs (Exp(NaN) is 0, Log(0) a large negative number); Flex is the
 /// reference backend, so it gives the IEEE answers of the scalar libm.
@@ -74,7 +82,7 @@ HWY_INLINE V ApplyUnary(D d, int kind, V x) {
   case Unary::Abs:
     return hn::Abs(x);
   case Unary::Exp:
-    return KeepNaN(x, hn::Exp(d, x));
+    return KeepNaN(x, SafeExp(d, x));
   case Unary::Log:
     return LogEdges(d, x, hn::Zero(d), hn::Log(d, x));
   case Unary::Log1p:
@@ -94,7 +102,7 @@ HWY_INLINE V ApplyUnary(D d, int kind, V x) {
   case Unary::Sigmoid:
     return KeepNaN(x,
                    hn::Div(hn::Set(d, 1.0f),
-                           hn::Add(hn::Set(d, 1.0f), hn::Exp(d, hn::Neg(x)))));
+                           hn::Add(hn::Set(d, 1.0f), SafeExp(d, hn::Neg(x)))));
   case Unary::Erf:
     return Erf(d, x);
   case Unary::Relu:
@@ -129,16 +137,39 @@ HWY_INLINE V ApplyUnary(D d, int kind, V x) {
   return x;
 }
 
+/// Highway's Sin and Cos are valid for |x| <= 39000; lanes beyond that
+/// take libm's full range reduction.
+HWY_INLINE V FixLargeTrig(D d, int kind, V x, V r) {
+  const Unary u = static_cast<Unary>(kind);
+  if (u != Unary::Sin && u != Unary::Cos)
+    return r;
+  const auto large = hn::And(hn::Gt(hn::Abs(x), hn::Set(d, 39000.0f)),
+                             hn::IsFinite(x));
+  if (hn::AllFalse(d, large))
+    return r;
+  HWY_ALIGN float xs[HWY_MAX_BYTES / sizeof(float)];
+  HWY_ALIGN float rs[HWY_MAX_BYTES / sizeof(float)];
+  hn::Store(x, d, xs);
+  hn::Store(r, d, rs);
+  for (size_t k = 0; k < hn::Lanes(d); ++k)
+    if (std::isfinite(xs[k]) && std::fabs(xs[k]) > 39000.0f)
+      rs[k] = u == Unary::Sin ? std::sin(xs[k]) : std::cos(xs[k]);
+  return hn::Load(d, rs);
+}
+
 void UnaryF32(int kind, const float *in, float *out, int64_t n) {
   const D d;
   const int64_t N = static_cast<int64_t>(hn::Lanes(d));
   int64_t i = 0;
-  for (; i + N <= n; i += N)
-    hn::StoreU(ApplyUnary(d, kind, hn::LoadU(d, in + i)), d, out + i);
+  for (; i + N <= n; i += N) {
+    const V x = hn::LoadU(d, in + i);
+    hn::StoreU(FixLargeTrig(d, kind, x, ApplyUnary(d, kind, x)), d, out + i);
+  }
   if (i < n) {
     const auto m = hn::FirstN(d, static_cast<size_t>(n - i));
     const V v = hn::MaskedLoad(m, d, in + i);
-    hn::BlendedStore(ApplyUnary(d, kind, v), m, d, out + i);
+    hn::BlendedStore(FixLargeTrig(d, kind, v, ApplyUnary(d, kind, v)), m, d,
+                     out + i);
   }
 }
 
