@@ -1,0 +1,175 @@
+//===- MatmulDiffTest.cpp - Matmul and quantization, Cpu against Flex -----===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// matmul for every numeric dtype (f32 takes the packed micro-kernel, the
+// others the generic path), with shapes that leave partial register tiles
+// and K slices, batched and broadcast batch dims, 1-D operands, strided
+// operands, and epilogues (bias, gelu, residual) that fuse into the tile
+// store. quantize and dequantize for every scheme and scale dtype, and a
+// dequantize that the matmul unpacks while packing B.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Differential.h"
+
+using namespace kiln;
+using namespace kiln::test;
+
+namespace {
+
+class MatmulDiffTest : public ::testing::TestWithParam<DType> {};
+
+TEST_P(MatmulDiffTest, Shapes) {
+  DType dtype = GetParam();
+  if (dtype.isBool())
+    GTEST_SKIP() << "matmul takes numeric dtypes";
+  // Integer products stay small enough for i8 accumulators of short K.
+  double lo = dtype.isInteger() ? (dtype == DType::U8 ? 0 : -2) : -1;
+  double hi = dtype.isInteger() ? 2 : 1;
+  compareOnDevices([&](Side &s) {
+    Rng rng(20);
+    auto in = [&](Shape shape) {
+      return s.input(randomValues(rng, shape.numel(), dtype, lo, hi), shape,
+                     dtype);
+    };
+    auto check = [&](const std::string &label, const Tensor &t) {
+      s.check("kiln.matmul", dtype, "kiln.matmul " + label, t);
+    };
+    check("[1,1] x [1,1]", matmul(in({1, 1}), in({1, 1})));
+    check("[7,5] x [5,3]", matmul(in({7, 5}), in({5, 3})));
+    check("[13,129] x [129,37]", matmul(in({13, 129}), in({129, 37})));
+    check("[64,64] x [64,64]", matmul(in({64, 64}), in({64, 64})));
+    check("[9,17] x [17,33]", matmul(in({9, 17}), in({17, 33})));
+    if (dtype == DType::F32)
+      // Several K slices and row blocks of the packed kernel.
+      check("[130,600] x [600,40]", matmul(in({130, 600}), in({600, 40})));
+    check("batched [2,3,6,7] x [2,3,7,5]",
+          matmul(in({2, 3, 6, 7}), in({2, 3, 7, 5})));
+    check("broadcast batch [1,6,7] x [4,7,5]",
+          matmul(in({1, 6, 7}), in({4, 7, 5})));
+    check("broadcast rhs [3,6,7] x [7,5]", matmul(in({3, 6, 7}), in({7, 5})));
+    check("broadcast lhs [6,7] x [2,7,5]", matmul(in({6, 7}), in({2, 7, 5})));
+    check("[2,1,6,7] x [3,7,5]", matmul(in({2, 1, 6, 7}), in({3, 7, 5})));
+    check("vector x matrix", matmul(in({7}), in({7, 5})));
+    check("matrix x vector", matmul(in({6, 7}), in({7})));
+    check("vector x vector", matmul(in({33}), in({33})));
+    check("batched x vector", matmul(in({2, 6, 7}), in({7})));
+    // Strided operands: the packing reads views.
+    check("transposed rhs", matmul(in({6, 7}), in({5, 7}).transpose()));
+    check("transposed lhs", matmul(in({7, 6}).transpose(), in({7, 5})));
+    check("flipped and sliced",
+          matmul(flip(in({6, 7}), {0}), in({7, 10}).slice({0, 0}, {7, 10},
+                                                          {1, 2})));
+  });
+}
+
+TEST_P(MatmulDiffTest, Epilogues) {
+  DType dtype = GetParam();
+  if (!dtype.isFloat())
+    GTEST_SKIP() << "the epilogues here are float ops";
+  compareOnDevices([&](Side &s) {
+    Rng rng(21);
+    auto in = [&](Shape shape) {
+      return s.input(randomValues(rng, shape.numel(), dtype, -1, 1), shape,
+                     dtype);
+    };
+    // The matmul's tolerance bounds its error; the epilogue ops have
+    // derivatives of at most ~1.2 and add their own few ulps.
+    Tolerance tol = tolerance("kiln.matmul", dtype);
+    Tensor a = in({19, 40}), b = in({40, 45}), bias = in({45});
+    Tensor residual = in({19, 45});
+    Tensor mm = matmul(a, b);
+    s.check("kiln.matmul", dtype, "matmul + bias", mm + bias);
+    s.check("kiln.gelu", dtype, "gelu(matmul + bias)", gelu(matmul(a, b) + bias));
+    s.check("matmul + bias -> gelu -> + residual",
+            gelu(matmul(a, b) + bias) + residual, tol);
+    s.check("tanh gelu, scaled residual",
+            gelu(matmul(a, b) + bias, true) * 0.5 + residual, tol);
+    s.check("column bias and relu",
+            relu(matmul(a, b) + in({19, 1})), tol);
+    s.check("silu with a rank-0 scale",
+            silu(matmul(a, b) * in({})), tol);
+    s.check("batched, broadcast bias",
+            gelu(matmul(in({3, 8, 16}), in({16, 24})) + in({1, 1, 24})), tol);
+    // The matmul's value is also an output: it cannot stay in registers.
+    Tensor shared = matmul(in({8, 12}), in({12, 10}));
+    s.check("kiln.matmul", dtype, "shared matmul", shared);
+    s.check("epilogue of a shared matmul", sigmoid(shared + 1.0), tol);
+    // An epilogue on a matmul whose operands are themselves fused values.
+    s.check("operands from elementwise kernels",
+            matmul(tanh(in({10, 20})), exp(in({20, 9}) * 0.5)) - 1.0, tol);
+    // Two matmuls in a chain, the second reading the first's epilogue.
+    s.check("two chained matmuls",
+            matmul(relu(matmul(in({6, 8}), in({8, 8})) + 0.1), in({8, 4})),
+            tolerance("kiln.matmul", dtype));
+  });
+}
+
+TEST(MatmulDiffTest, QuantizeAndDequantize) {
+  std::vector<QuantScheme> schemes = {
+      QuantScheme::q8PerTensor(),
+      QuantScheme::q8Block(32),
+      QuantScheme::q4Block(32),
+      QuantScheme::q8Block(16, DTypeKind::F16),
+      QuantScheme::q4Block(64, DTypeKind::BF16),
+      QuantScheme::q8PerTensor(DTypeKind::F64),
+  };
+  compareOnDevices([&](Side &s) {
+    Rng rng(22);
+    for (DType dtype : floatDTypes()) {
+      Tensor x = s.input(randomValues(rng, 6 * 64, dtype, -3, 3), {6, 64},
+                         dtype);
+      for (const QuantScheme &q : schemes) {
+        std::string label = dtype.str() + " " + q.str();
+        Tensor qx = quantize(x, q);
+        // The quantized tensor itself: its levels and its scales.
+        s.check("kiln.quantize", dtype, "kiln.quantize " + label, qx);
+        for (DType to : floatDTypes())
+          s.check("kiln.dequantize", to,
+                  "kiln.dequantize " + label + " -> " + to.str(),
+                  dequantize(qx, to));
+      }
+    }
+  });
+}
+
+TEST(MatmulDiffTest, DequantizeFeedsMatmul) {
+  std::vector<QuantScheme> schemes = {
+      QuantScheme::q8PerTensor(), QuantScheme::q8Block(32),
+      QuantScheme::q4Block(32), QuantScheme::q8Block(64, DTypeKind::F16),
+      QuantScheme::q4Block(16, DTypeKind::BF16)};
+  compareOnDevices([&](Side &s) {
+    Rng rng(23);
+    Tensor a = s.input(randomValues(rng, 11 * 64, DType::F32, -1, 1), {11, 64},
+                       DType::F32);
+    Tensor w = s.input(randomValues(rng, 64 * 128, DType::F32, -1, 1), {64, 128},
+                       DType::F32);
+    Tensor bias = s.input(randomValues(rng, 128, DType::F32, -1, 1), {128},
+                          DType::F32);
+    for (const QuantScheme &q : schemes) {
+      // The quantized weight is materialized first, as a model loads it.
+      Tensor wq = quantize(w, q);
+      wq.sync();
+      std::string label = q.str();
+      s.check("kiln.matmul", DType::F32, "matmul(a, dequantize) " + label,
+              matmul(a, dequantize(wq)));
+      s.check("dequantized matmul + bias, gelu " + label,
+              gelu(matmul(a, dequantize(wq)) + bias),
+              tolerance("kiln.matmul", DType::F32));
+      s.check("batched lhs " + label,
+              matmul(a.reshape({1, 11, 64}).expand({2, 11, 64}) * 0.5,
+                     dequantize(wq)),
+              tolerance("kiln.matmul", DType::F32));
+    }
+  });
+}
+
+INSTANTIATE_TEST_SUITE_P(AllDTypes, MatmulDiffTest,
+                         ::testing::ValuesIn(allDTypes()),
+                         [](const auto &info) { return info.param.str(); });
+
+} // namespace
