@@ -441,6 +441,20 @@ TEST(ElementwiseTest, WhereKeepsOperandsHeldByHandles) {
   EXPECT_EQ(valuesOf(y), (std::vector<double>{10, 20, 30, 40}));
 }
 
+TEST(ElementwiseTest, DetachKeepsTheValuesOfEveryDType) {
+  DispatchDevice ad = DispatchDevice::autodiff(DispatchDevice::flex(),
+                                               CheckpointingStrategy::Balanced);
+  for (DType dtype : allDTypes()) {
+    SCOPED_TRACE(nameOf(dtype));
+    std::vector<double> v = storedAll(dtype, sampleValues(dtype));
+    Tensor x = tensorOf(v, {static_cast<int64_t>(v.size())}, dtype, ad);
+    Tensor y = viewOf(v, {static_cast<int64_t>(v.size())}, dtype, 2).detach();
+    EXPECT_FALSE(y.checkpointing.has_value());
+    EXPECT_EQ(valuesOf(y), v);
+    EXPECT_EQ(valuesOf(x.detach()), v);
+  }
+}
+
 TEST(ElementwiseTest, ScalarsTakeTheTensorDType) {
   DispatchDevice flex = DispatchDevice::flex();
   for (DType dtype : numericDTypes()) {
