@@ -1,0 +1,126 @@
+//===- Workloads.h - The rows of bench/WORKLOADS.md -------------*- C++ -*-===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_TOOLS_TENSOR_BENCH_WORKLOADS_H
+#define KILN_TOOLS_TENSOR_BENCH_WORKLOADS_H
+
+#include "Report.h"
+
+#include "kiln/Kiln.h"
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+/// Problem sizes: WORKLOADS.md's, or tiny ones for --quick.
+struct Sizes {
+  int64_t ewN = 16777216;
+  int64_t reduceN = 67108864;
+  int64_t softmaxRows = 4096, softmaxCols = 4096;
+  int64_t lnRows = 8192, lnCols = 1024;
+  int64_t mm = 2048;
+  int64_t mbgM = 2048, mbgK = 1024, mbgN = 4096;
+  int64_t mlpBatch = 256, mlpIn = 1024, mlpHidden = 4096;
+  int64_t deepBlocks = 24, deepBatch = 512, deepDim = 1024;
+  int64_t overheadN = 16, overheadIters = 10000;
+  int64_t ewOpN = 16777216;
+  /// Triad arrays: 3 x 128 MiB, far beyond the 32 MiB LLC.
+  int64_t triadN = 1 << 25;
+
+  static Sizes quick();
+};
+
+struct Options {
+  std::vector<std::string> workloads, backends;
+  std::vector<int> threads;
+  bool quick = false;
+  int runs = 5, warmup = 1, compileRuns = 5;
+  std::string json;
+  Sizes sizes;
+};
+
+/// The probes' results, by thread count.
+struct Machine {
+  std::map<int, double> bytesPerSec, flopsPerSec;
+};
+
+/// Every workload name, in the order they run.
+const std::vector<std::string> &allWorkloads();
+
+/// Runs the rows of one workload for the selected backends and threads,
+/// printing each row and appending it to `records`.
+class Suite {
+public:
+  /// `devs`: the selected backends that can run here, by name.
+  Suite(const Options &opts, const Machine &machine,
+        std::vector<std::pair<std::string, kiln::DispatchDevice>> devs,
+        Table &table, std::vector<Record> &records)
+      : opts(opts), machine(machine), devs(std::move(devs)), table(table),
+        records(records) {}
+
+  void run(const std::string &workload);
+
+private:
+  void ewChain();
+  void reduceSum();
+  void softmax();
+  void layerNorm();
+  void matmul();
+  void matmulBiasGelu();
+  void mlpTrainStep();
+  void deepMlpMemory();
+  void compile();
+  void overhead();
+  void ewOps();
+
+  /// One Kiln row per selected device (or only those named in `only`) and
+  /// thread count. `body` fills the record; an exception becomes the row's
+  /// error.
+  void kilnRows(const std::string &workload,
+                const std::function<void(Record &,
+                                         const kiln::DispatchDevice &, int)>
+                    &body,
+                const std::vector<std::string> &only = {});
+  /// One hand-written-loop row per thread count; `hand` gets each median.
+  void handRows(const std::string &workload,
+                const std::function<std::string(int)> &check,
+                const std::function<void(int)> &step,
+                const std::function<void(Record &)> &ratio,
+                std::map<int, double> &hand);
+  /// Runs `fn`, which returns "" or what is wrong with the result; marks
+  /// the row WRONG in the second case.
+  bool check(Record &r, const std::function<std::string()> &fn);
+  void time(Record &r, const std::function<void()> &step);
+  /// ratio = bandwidth-ideal time / time, and vs_hand from `hand`.
+  void memoryBound(Record &r, double bytes,
+                   const std::map<int, double> &hand);
+  /// Prints and keeps the row.
+  void emit(const Record &r);
+
+  double idealMs(double bytes, int threads) const;
+  double peakFraction(double flops, double ms, int threads) const;
+
+  const Options &opts;
+  const Machine &machine;
+  std::vector<std::pair<std::string, kiln::DispatchDevice>> devs;
+  Table &table;
+  std::vector<Record> &records;
+};
+
+/// The hidden --compile-child mode: runs every workload's graph on Cpu in
+/// this fresh process and writes one line per workload to `outPath`.
+/// `mode` is "cold" (first call, repeat, new batch size) or "warm" (first
+/// call only, expecting the disk cache that a cold child left).
+int runCompileChild(const Options &opts, const std::string &mode,
+                    const std::string &outPath);
+
+} // namespace bench
+
+#endif // KILN_TOOLS_TENSOR_BENCH_WORKLOADS_H
