@@ -90,8 +90,9 @@ NpyArray kiln::detail::readNpy(const std::string &path) {
       known = true;
     }
   if (!known)
-    bad(path, "dtype '" + descr + "' is not one Kiln reads (<f8 <f4 <f2 <i8 "
-              "<i4 <i2 |i1 |u1 |b1)");
+    bad(path, "dtype '" + descr +
+                  "' is not one Kiln reads (<f8 <f4 <f2 <i8 "
+                  "<i4 <i2 |i1 |u1 |b1)");
   std::string fortran = field(path, header, "fortran_order");
   if (fortran.find("True") != std::string::npos)
     bad(path, "Fortran-ordered arrays are not supported; save it in C order");
@@ -108,11 +109,21 @@ NpyArray kiln::detail::readNpy(const std::string &path) {
     if (end == dim.c_str() + s || v < 0 || v > (1ll << 40))
       bad(path, "the shape (" + shape + ") is not a list of sizes");
     a.shape.push_back(v);
-    numel *= v;
-    if (numel > (1ll << 40))
+    // Checked before multiplying: two dims of 2^40 overflow int64_t.
+    if (v && numel > (1ll << 40) / v)
       bad(path, "the shape (" + shape + ") is too large");
+    numel *= v;
   }
+  // Compare with the file's size before allocating, so that a header that
+  // promises terabytes is an error rather than std::bad_alloc.
   size_t bytes = static_cast<size_t>(numel) * a.dtype.byteSize();
+  std::streampos dataStart = in.tellg();
+  in.seekg(0, std::ios::end);
+  std::streamoff available = in.tellg() - dataStart;
+  in.seekg(dataStart);
+  if (!in || available < static_cast<std::streamoff>(bytes))
+    bad(path, "it holds fewer than the " + std::to_string(numel) +
+                  " elements its header promises");
   a.data.resize(bytes);
   if (bytes && !in.read(reinterpret_cast<char *>(a.data.data()), bytes))
     bad(path, "it holds fewer than the " + std::to_string(numel) +
@@ -127,10 +138,15 @@ void kiln::detail::writeNpy(const std::string &path, const NpyArray &a) {
       descr = d.descr;
   if (!descr)
     throw Error(path + ": " + a.dtype.str() + " has no .npy dtype");
+  for (int64_t d : a.shape)
+    if (d < 0)
+      throw Error(path + ": a result with a dynamic dimension cannot be "
+                         "written");
+  // Python's repr of the tuple, as numpy.save writes it: (3,) and ().
   std::string shape = "(";
   for (size_t i = 0; i < a.shape.size(); ++i)
-    shape += std::to_string(a.shape[i]) + (a.shape.size() == 1 ? "," : i + 1 < a.shape.size() ? ", " : "");
-  shape += ")";
+    shape += (i ? ", " : "") + std::to_string(a.shape[i]);
+  shape += a.shape.size() == 1 ? ",)" : ")";
   std::string header = std::string("{'descr': '") + descr +
                        "', 'fortran_order': False, 'shape': " + shape + ", }";
   size_t total = 10 + header.size() + 1;
@@ -138,10 +154,12 @@ void kiln::detail::writeNpy(const std::string &path, const NpyArray &a) {
   header += '\n';
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out)
-    throw Error(path + ": cannot write the file (" + std::strerror(errno) + ")");
+    throw Error(path + ": cannot write the file (" + std::strerror(errno) +
+                ")");
   out.write("\x93NUMPY\x01\x00", 8);
   uint16_t len = static_cast<uint16_t>(header.size());
-  char lenBytes[2] = {static_cast<char>(len & 0xff), static_cast<char>(len >> 8)};
+  char lenBytes[2] = {static_cast<char>(len & 0xff),
+                      static_cast<char>(len >> 8)};
   out.write(lenBytes, 2);
   out.write(header.data(), header.size());
   out.write(reinterpret_cast<const char *>(a.data.data()), a.data.size());

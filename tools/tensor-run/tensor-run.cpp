@@ -24,21 +24,26 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <map>
-#include <sys/stat.h>
 
 using namespace kiln;
 using namespace kiln::detail;
 
 namespace {
+
+constexpr long kMaxRepeat = 1000000;
 
 struct Options {
   std::string file, function = "main", device = "cpu", outputDir = ".";
@@ -48,14 +53,37 @@ struct Options {
   bool print = false;
 };
 
+constexpr const char *kUsage =
+    "usage: tensor-run FILE.mlir [--function NAME] [--device flex|cpu|cuda] "
+    "[--input NAME=FILE.npy]... [FILE.npy]... [--output-dir DIR] "
+    "[--repeat N] [--print]\n";
+
+/// A command-line mistake: exit status 2, as for other Unix tools.
 [[noreturn]] void usage(const std::string &why) {
-  std::fprintf(stderr,
-               "tensor-run: %s\n"
-               "usage: tensor-run FILE.mlir [--function NAME] "
-               "[--device flex|cpu|cuda] [--input NAME=FILE.npy]... "
-               "[FILE.npy]... [--output-dir DIR] [--repeat N] [--print]\n",
-               why.c_str());
+  std::fprintf(stderr, "tensor-run: %s\n%s", why.c_str(), kUsage);
   std::exit(2);
+}
+
+[[noreturn]] void help() {
+  std::printf(
+      "%s\n"
+      "Runs function NAME (default: main) of FILE.mlir on .npy inputs and "
+      "writes\n"
+      "each result to DIR/NAME_<i>.npy (default DIR: the current "
+      "directory).\n\n"
+      "  --function NAME        the function to run\n"
+      "  --device DEVICE        flex, cpu (default) or cuda\n"
+      "  --input NAME=FILE.npy  binds an argument by name: %%arg0, arg0 or 0\n"
+      "  FILE.npy               binds the arguments in order\n"
+      "  --output-dir DIR       where results are written (created if "
+      "missing)\n"
+      "  --repeat N             times N runs after a warm-up; prints the "
+      "median\n"
+      "  --print                prints each result (64 values at most)\n\n"
+      "Exit status: 0 on success, 1 for an error in the files or the run, "
+      "2 for a\nmistake on the command line.\n",
+      kUsage);
+  std::exit(0);
 }
 
 Options parseArgs(int argc, char **argv) {
@@ -82,9 +110,13 @@ Options parseArgs(int argc, char **argv) {
     } else if (is("--repeat")) {
       std::string v = value("--repeat");
       char *end = nullptr;
+      errno = 0;
       long n = std::strtol(v.c_str(), &end, 10);
-      if (!end || *end || n < 1)
-        usage("--repeat needs a positive count, got '" + v + "'");
+      // strtol skips leading blanks and wraps nothing into int: reject both.
+      if (v.empty() || !std::isdigit(static_cast<unsigned char>(v[0])) ||
+          *end || errno || n < 1 || n > kMaxRepeat)
+        usage("--repeat needs a count from 1 to " + std::to_string(kMaxRepeat) +
+              ", got '" + v + "'");
       o.repeat = static_cast<int>(n);
     } else if (a == "--print") {
       o.print = true;
@@ -95,7 +127,7 @@ Options parseArgs(int argc, char **argv) {
         usage("--input needs NAME=FILE.npy, got '" + v + "'");
       o.named.push_back({v.substr(0, eq), v.substr(eq + 1)});
     } else if (a == "--help" || a == "-h") {
-      usage("runs a kiln function on .npy inputs");
+      help();
     } else if (!a.empty() && a[0] == '-') {
       usage("unknown option " + a);
     } else if (o.file.empty()) {
@@ -106,6 +138,10 @@ Options parseArgs(int argc, char **argv) {
   }
   if (o.file.empty())
     usage("no .mlir file given");
+  // A misspelt device is a usage error, found before anything is compiled;
+  // a device that is known but missing (cuda) is a runtime error.
+  if (o.device != "flex" && o.device != "cpu" && o.device != "cuda")
+    usage("unknown device '" + o.device + "' (flex, cpu or cuda)");
   return o;
 }
 
@@ -126,27 +162,84 @@ std::string describe(DType d, const std::vector<int64_t> &shape) {
   return s + "]";
 }
 
+bool isStatic(mlir::Type t) {
+  auto shaped = llvm::dyn_cast<mlir::ShapedType>(t);
+  return !shaped || shaped.hasStaticShape();
+}
+
+/// Backends compile static shapes only (the API records nothing else), so a
+/// function with dynamic dimensions is given the inputs' shapes, and each
+/// op's result type is inferred again from its operands.
+void specialize(mlir::func::FuncOp main, const std::vector<Buffer> &args) {
+  if (llvm::all_of(main.getArgumentTypes(), isStatic))
+    return;
+  mlir::Block &body = main.getBody().front();
+  for (auto [arg, buffer] : llvm::zip(body.getArguments(), args)) {
+    auto t = llvm::cast<mlir::RankedTensorType>(arg.getType());
+    arg.setType(mlir::RankedTensorType::get(buffer.shape, t.getElementType(),
+                                            t.getEncoding()));
+  }
+  for (mlir::Operation &op : body.without_terminator()) {
+    auto infer = llvm::dyn_cast<mlir::InferTypeOpInterface>(op);
+    if (!infer) {
+      if (!llvm::all_of(op.getResultTypes(), isStatic))
+        throw Error("cannot give " + op.getName().getStringRef().str() +
+                    " static shapes: it does not infer its result types");
+      continue;
+    }
+    llvm::SmallVector<mlir::Type> types;
+    if (mlir::failed(infer.inferReturnTypes(
+            op.getContext(), op.getLoc(), op.getOperands(),
+            op.getRawDictionaryAttrs(), op.getPropertiesStorage(),
+            op.getRegions(), types)))
+      throw Error("the inputs' shapes do not fit " +
+                  op.getName().getStringRef().str() +
+                  " (see the diagnostic above)");
+    for (auto [result, type] : llvm::zip(op.getResults(), types))
+      result.setType(type);
+  }
+  main.setType(
+      mlir::FunctionType::get(main.getContext(), body.getArgumentTypes(),
+                              body.getTerminator()->getOperandTypes()));
+}
+
 int run(const Options &o) {
   DispatchDevice device = deviceNamed(o.device);
   Backend &backend = getBackend(device.kind(), device.index());
 
   auto ctx = createContext();
-  std::string diagnostics;
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> source =
+      llvm::MemoryBuffer::getFile(o.file, /*IsText=*/true);
+  if (!source)
+    throw Error(o.file + ": cannot read the file (" +
+                source.getError().message() + ")");
   llvm::SourceMgr sources;
-  mlir::SourceMgrDiagnosticHandler handler(sources, ctx.get(),
-                                           llvm::errs());
+  sources.AddNewSourceBuffer(std::move(*source), llvm::SMLoc());
+  mlir::SourceMgrDiagnosticHandler handler(sources, ctx.get(), llvm::errs());
+  // Only the function that runs has to verify, and a verifier error should
+  // say so rather than "cannot parse".
+  mlir::ParserConfig config(ctx.get(), /*verifyAfterParse=*/false);
   mlir::OwningOpRef<mlir::ModuleOp> parsed =
-      mlir::parseSourceFile<mlir::ModuleOp>(o.file, sources, ctx.get());
+      mlir::parseSourceFile<mlir::ModuleOp>(sources, config);
   if (!parsed)
-    throw Error("cannot parse " + o.file);
+    throw Error("cannot parse " + o.file + " (see the diagnostic above)");
   auto fn = parsed->lookupSymbol<mlir::func::FuncOp>(o.function);
   if (!fn || fn.isExternal()) {
     std::string names;
     for (auto f : parsed->getOps<mlir::func::FuncOp>())
-      names += (names.empty() ? "" : ", ") + f.getName().str();
-    throw Error("no function @" + o.function + " in " + o.file +
-                (names.empty() ? "" : " (it has: " + names + ")"));
+      if (!f.isExternal())
+        names += (names.empty() ? "" : ", @") + f.getName().str();
+    throw Error(
+        "no function @" + o.function + " in " + o.file +
+        (names.empty() ? " (it has none)" : " (it has: @" + names + ")"));
   }
+  if (mlir::failed(mlir::verify(fn)))
+    throw Error("@" + o.function + " in " + o.file +
+                " does not verify (see the diagnostic above)");
+  for (auto [i, type] : llvm::enumerate(fn.getArgumentTypes()))
+    if (!llvm::isa<mlir::RankedTensorType>(type))
+      throw Error("argument %arg" + std::to_string(i) + " of @" + o.function +
+                  " is not a ranked tensor");
 
   // Bind inputs.
   unsigned nargs = fn.getNumArguments();
@@ -163,10 +256,17 @@ int run(const Options &o) {
       n = n.substr(3);
     char *end = nullptr;
     long index = std::strtol(n.c_str(), &end, 10);
-    if (n.empty() || !end || *end || index < 0 || index >= (long)nargs)
+    if (n.empty() || !std::isdigit(static_cast<unsigned char>(n[0])) || *end ||
+        index >= (long)nargs)
       throw Error("--input " + name + ": @" + o.function +
-                  " has no argument named " + name + " (use %arg0 .. %arg" +
-                  std::to_string(nargs ? nargs - 1 : 0) + ")");
+                  " has no argument named " + name +
+                  (nargs ? " (use %arg0 .. %arg" + std::to_string(nargs - 1) +
+                               " or 0 .. " + std::to_string(nargs - 1) + ")"
+                         : " (it takes no arguments)"));
+    if (!files[index].empty())
+      throw Error("--input " + name + ": argument %arg" +
+                  std::to_string(index) + " of @" + o.function +
+                  " already has an input (" + files[index] + ")");
     files[index] = file;
   }
   std::vector<Buffer> args;
@@ -203,13 +303,17 @@ int run(const Options &o) {
   main.setName("main");
   main.setPublic();
   mlir::OwningOpRef<mlir::ModuleOp> owned(module);
+  specialize(main, args);
   if (mlir::failed(mlir::verify(module)))
     throw Error("@" + o.function + " does not verify");
   std::string text;
   llvm::raw_string_ostream os(text);
   module.print(os);
+  size_t ops = std::distance(main.getBody().front().begin(),
+                             main.getBody().front().end()) -
+               1; // the return
   std::unique_ptr<Executable> exe =
-      compileModule(module, backend, "tensor-run:" + text);
+      compileModule(module, backend, "tensor-run:" + text, ops);
 
   std::vector<bool> donated(args.size(), false);
   auto runOnce = [&]() {
@@ -228,11 +332,13 @@ int run(const Options &o) {
     }
     std::sort(times.begin(), times.end());
     std::printf("median %.4f ms over %d runs (min %.4f, max %.4f) on %s\n",
-                times[times.size() / 2], o.repeat, times.front(),
-                times.back(), device.str().c_str());
+                times[times.size() / 2], o.repeat, times.front(), times.back(),
+                device.str().c_str());
   }
 
-  ::mkdir(o.outputDir.c_str(), 0755);
+  if (std::error_code ec = llvm::sys::fs::create_directories(o.outputDir))
+    throw Error(o.outputDir + ": cannot create the output directory (" +
+                ec.message() + ")");
   for (size_t i = 0; i < results.size(); ++i) {
     const Buffer &r = results[i];
     NpyArray a;
@@ -256,6 +362,10 @@ int main(int argc, char **argv) {
   try {
     return run(o);
   } catch (const Error &e) {
+    std::fprintf(stderr, "tensor-run: error: %s\n", e.what());
+    return 1;
+  } catch (const std::exception &e) {
+    // Out of memory and the like: still an error, not an abort.
     std::fprintf(stderr, "tensor-run: error: %s\n", e.what());
     return 1;
   }

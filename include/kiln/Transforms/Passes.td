@@ -77,6 +77,51 @@ def KilnFuse : Pass<"kiln-fuse", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
+def KilnDumpDot : Pass<"kiln-dump-dot", "::mlir::ModuleOp"> {
+  let summary = "Write each graph function as a Graphviz digraph";
+  let description = [{
+    Draws every function that is not an outlined kernel as a cluster of one
+    digraph: a node per function argument and result, per kernel call
+    (labelled with the kernel's kind and the ops it fuses), per layout op
+    and constant, and, before `--kiln-fuse`, per kiln op. Each edge is one
+    value, labelled with its tensor type. The IR is left unchanged, so the
+    pass can sit anywhere in a pipeline and the module is printed as usual.
+
+    The graph goes to stderr by default, so that it never mixes with the IR
+    on stdout; `output=-` writes it to stdout (before the IR) and
+    `output=FILE` to a file.
+
+    Input, after `--kiln-fuse`:
+    ```mlir
+    func.func @main(%a: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<8xf32> {
+      %0 = call @main_kernel0_elementwise(%a, %b)
+          : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+      return %0 : tensor<8xf32>
+    }
+    ```
+    Output (`tensor-opt --kiln-dump-dot -o /dev/null`, on stderr):
+    ```dot
+    digraph kiln {
+      subgraph "cluster_main" {
+        label = "@main";
+        n0 [shape=ellipse, label="%arg0"];
+        n1 [shape=ellipse, label="%arg1"];
+        n2 [shape=box, style=filled, label="elementwise\nadd exp"];
+        n0 -> n2 [label="tensor<8xf32>"];
+        n1 -> n2 [label="tensor<8xf32>"];
+        n3 [shape=ellipse, label="result 0"];
+        n2 -> n3 [label="tensor<8xf32>"];
+      }
+    }
+    ```
+  }];
+  let options = [
+    Option<"output", "output", "std::string", /*default=*/"\"\"",
+           "Where to write the graph: empty for stderr, '-' for stdout, "
+           "or a file name">
+  ];
+}
+
 def KilnAutodiff : Pass<"kiln-autodiff"> {
   let summary = "Reverse-mode differentiation of kiln.grad ops";
   let description = [{
