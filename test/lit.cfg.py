@@ -15,9 +15,26 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.kiln_tools_dir, config.llvm_tools_dir]
-tools = ["tensor-opt", "FileCheck", "not", "count"]
+tools = ["tensor-opt", "tensor-run", "FileCheck", "not", "count"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # Scripts under utils/ (run with %python) and generated files in the build.
 config.substitutions.append(("%kiln_src_root", config.kiln_src_root))
 config.substitutions.append(("%kiln_obj_root", config.kiln_obj_root))
+
+# ptxas (from a CUDA toolkit) assembles the PTX of the GPU tests: they need
+# no GPU, only the assembler. %check-ptx runs it on every gpu.binary.
+import shutil
+import sys
+
+ptxas = shutil.which("ptxas")
+if not ptxas and os.path.exists("/usr/local/cuda/bin/ptxas"):
+    ptxas = "/usr/local/cuda/bin/ptxas"
+if ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(
+        ("%check-ptx",
+         "%s %s --ptxas %s" % (sys.executable,
+                               os.path.join(config.kiln_src_root, "utils",
+                                            "check-ptx.py"), ptxas)))
+    config.substitutions.append(("%ptxas", ptxas))

@@ -7,6 +7,7 @@
 
 #include "kiln/Runtime/Backend.h"
 #include "kiln/Runtime/CpuBackend.h"
+#include "kiln/Runtime/CudaBackend.h"
 #include "kiln/Runtime/FlexBackend.h"
 
 #include <cstring>
@@ -34,8 +35,7 @@ Backend &kiln::detail::getBackend(DeviceKind kind, int index) {
     return *cpu;
   }
   case DeviceKind::Cuda:
-    throw Error("device cuda:" + std::to_string(index) +
-                " is not available: this build of Kiln has no CUDA backend");
+    return getCudaBackend(index);
   }
   throw Error("unknown device");
 }

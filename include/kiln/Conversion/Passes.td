@@ -76,6 +76,94 @@ def KilnGenerateKernels : Pass<"kiln-generate-kernels", "::mlir::ModuleOp"> {
   ];
 }
 
+def KilnGenerateGPUKernels
+    : Pass<"kiln-generate-gpu-kernels", "::mlir::ModuleOp"> {
+  let summary = "Generate GPU code (gpu.launch) for the kernels that "
+                "--kiln-fuse formed";
+  let description = [{
+    The GPU counterpart of `--kiln-generate-kernels`. Each function tagged
+    `kiln.kernel` becomes a host function `@<kernel>__gpu` whose arguments
+    are flat, static, row-major buffers (every input, quantized ones as
+    values and scales, every output, then a workspace when the kernel
+    needs one: `kiln.workspace` bytes) and whose body is a sequence of
+    `gpu.launch` ops, run in order. The launches read nothing but those
+    arguments and constants, so that `gpu-kernel-outlining` turns each into
+    a kernel whose parameters are the buffers' pointers (the bare-pointer
+    calling convention). The arithmetic of every op comes from the
+    evaluator that the CPU kernels use, so both backends compute the same
+    thing.
+
+    - elementwise: one thread per element, or per 16-byte vector when the
+      innermost dim allows it, in a grid-stride loop;
+    - reductions over trailing axes (softmax, layer_norm, sums): one block
+      per row; each reduction accumulates per thread, then across the warp
+      with `gpu.shuffle` and across warps through shared memory; long rows
+      with a single reduction split over several blocks and a second
+      launch;
+    - reductions over leading axes: 32 output columns per block, the
+      reduced dim split over 8 thread rows and combined in shared memory;
+    - matmul (f32): 64x64 tiles staged through shared memory; with `mma`
+      (sm_80 and later) each warp multiplies 32x32 with
+      `nvgpu.mma.sync` on tensor cores (m16n8k8 TF32, with the operands
+      split into high and low TF32 parts so that the result keeps f32
+      accuracy), otherwise with a register-tiled SIMT loop; the epilogue
+      runs on the tile after it is staged in shared memory;
+    - everything else: `--convert-kiln-to-linalg`, bufferization and
+      `convert-linalg-to-parallel-loops`; each top-level `scf.parallel` is
+      one grid-stride launch, the sequential rest runs in one thread.
+
+    Transcendental functions on f32 (and f16/bf16, computed in f32) are
+    replaced by the polynomial approximations the CPU backend uses, and
+    sqrt, floor, ceil, fabs and friends by LLVM intrinsics, so the PTX
+    needs no libdevice. f64 transcendentals are left to libdevice.
+
+    Before:
+    ```mlir
+    func.func private @k(%a: tensor<1024xf32>, %b: tensor<1024xf32>) -> tensor<1024xf32>
+        attributes {kiln.kernel = "elementwise"} {
+      %0 = kiln.add %a, %b : (tensor<1024xf32>, tensor<1024xf32>) -> tensor<1024xf32>
+      return %0 : tensor<1024xf32>
+    }
+    ```
+    After:
+    ```mlir
+    func.func @k__gpu(%a: memref<1024xf32>, %b: memref<1024xf32>,
+                      %out: memref<1024xf32>) attributes {kiln.kernel_of = "k"} {
+      gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, ...)
+                 threads(%tx, %ty, %tz) in (%sx = %c256, ...) {
+        scf.for %u = %start to %c256 step %c256 {
+          %x = vector.load %a[%i] {alignment = 16} : memref<1024xf32>, vector<4xf32>
+          %y = vector.load %b[%i] {alignment = 16} : memref<1024xf32>, vector<4xf32>
+          %s = arith.addf %x, %y : vector<4xf32>
+          vector.store %s, %out[%i] {alignment = 16} : memref<1024xf32>, vector<4xf32>
+        }
+        gpu.terminator
+      }
+      return
+    }
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
+           "The GPU the kernels are for (sm_70 ... sm_90): decides whether "
+           "matmul may use tensor cores">,
+    Option<"mma", "mma", "bool", /*default=*/"true",
+           "Use tensor-core MMA for f32 matmul where the chip has it">,
+    Option<"keepGraph", "keep-graph", "bool", /*default=*/"true",
+           "Keep the functions that call the kernels (the graph); without "
+           "it only the host functions remain, ready to be lowered to PTX">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect", "::mlir::func::FuncDialect",
+    "::mlir::gpu::GPUDialect", "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::LLVM::LLVMDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
+    "::mlir::bufferization::BufferizationDialect"
+  ];
+}
+
 def ConvertKilnToLinalg : Pass<"convert-kiln-to-linalg", "ModuleOp"> {
   let summary = "Lower every kiln op to linalg, tensor, arith, math and scf";
   let description = [{

@@ -1,0 +1,402 @@
+//===- GPUMatmul.cpp - GPU code for matmul kernels ------------------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// C = A x B (+ epilogue), f32, batched with broadcast batch dims; B may be
+// dequantized on the fly.
+//
+// Each block of 128 threads computes a 64x64 tile of C. For every 16-deep
+// slice of K it stages a 64x16 tile of A and a 16x64 tile of B in shared
+// memory (zero-padded past the edges, rows padded so that the fragment
+// reads below hit 32 distinct banks), then:
+//
+//  - with tensor cores (sm_80 and later), each warp owns a 32x32 quarter:
+//    2x4 `nvgpu.mma.sync` m16n8k8 TF32 tiles per 8-deep step. TF32 keeps 10
+//    bits of mantissa, so each operand x is split into hi = x with the low
+//    13 mantissa bits cleared (exactly TF32) and lo = x - hi (exact in f32),
+//    and the tile accumulates lo*hi + hi*lo + hi*hi: the error is that of an
+//    f32 product, not of a TF32 one.
+//  - without them, each thread owns 8x4 outputs strided over the tile
+//    (rows ty + 8i, columns tx + 16j) and runs FMAs from shared memory.
+//
+// The accumulators are then staged in shared memory and the epilogue (bias,
+// activation, residual...) runs once per element in a coalesced loop over
+// the tile, reading its other operands and writing C once.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GPUKernelGen.h"
+#include "kiln/Conversion/ElementwiseEmitter.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+
+using namespace mlir;
+using namespace mlir::kiln;
+using namespace mlir::kiln::kernelgen;
+using namespace mlir::kiln::gpugen;
+
+namespace {
+
+constexpr int64_t kTileM = 64, kTileN = 64, kTileK = 16;
+constexpr int64_t kThreads = 128;
+// Shared-memory row pitches, in floats (see the bank note above).
+constexpr int64_t kPitchA = kTileK + 4, kPitchB = kTileN + 8,
+                  kPitchC = kTileN + 1;
+
+/// Index arithmetic with constants folded in as they are built.
+struct Idx {
+  OpBuilder &b;
+  Location loc;
+  Value c(int64_t v) { return cidx(b, loc, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value add(Value x, int64_t y) { return y ? add(x, c(y)) : x; }
+  Value mul(Value x, int64_t y) {
+    return y == 1 ? x : Value(arith::MulIOp::create(b, loc, x, c(y)));
+  }
+  Value div(Value x, int64_t y) { return arith::DivUIOp::create(b, loc, x, c(y)); }
+  Value rem(Value x, int64_t y) { return arith::RemUIOp::create(b, loc, x, c(y)); }
+  Value lt(Value x, int64_t y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, c(y));
+  }
+  Value both(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
+};
+
+/// Reads element `idx` of B, dequantizing it when B is quantized (the
+/// arithmetic of Flex's dequantize: a signed q8 or q4 value times the scale
+/// of its block).
+struct BSource {
+  Value values, scales;
+  QuantSchemeAttr scheme;
+
+  Value load(OpBuilder &b, Location loc, Value idx) const {
+    if (!scheme)
+      return memref::LoadOp::create(b, loc, values, idx);
+    Idx ix{b, loc};
+    Type f32 = b.getF32Type(), i8 = b.getI8Type();
+    Value q;
+    if (scheme.getValueBits() == 8) {
+      q = memref::LoadOp::create(b, loc, values, idx);
+    } else {
+      Value byte = memref::LoadOp::create(b, loc, values, ix.div(idx, 2));
+      Value shift = arith::IndexCastOp::create(b, loc, i8,
+                                               ix.mul(ix.rem(idx, 2), 4));
+      Value nib = arith::AndIOp::create(
+          b, loc, arith::ShRUIOp::create(b, loc, byte, shift),
+          constantOf(b, loc, i8, 15));
+      // Sign-extend the nibble: (n ^ 8) - 8.
+      q = arith::SubIOp::create(
+          b, loc, arith::XOrIOp::create(b, loc, nib, constantOf(b, loc, i8, 8)),
+          constantOf(b, loc, i8, 8));
+    }
+    Value qf = arith::SIToFPOp::create(b, loc, f32, q);
+    Value scaleIdx = scheme.isPerTensor() ? ix.c(0)
+                                          : ix.div(idx, scheme.getBlockSize());
+    Value scale = memref::LoadOp::create(b, loc, scales, scaleIdx);
+    if (scale.getType().isF64())
+      scale = arith::TruncFOp::create(b, loc, f32, scale);
+    else if (!scale.getType().isF32())
+      scale = arith::ExtFOp::create(b, loc, f32, scale);
+    return arith::MulFOp::create(b, loc, qf, scale);
+  }
+};
+
+/// Loads `load()` when `inside`, else 0, and stores it to `dst[at]`.
+void stageElement(OpBuilder &b, Location loc, Value inside,
+                  function_ref<Value()> load, Value dst, Value at) {
+  Type f32 = b.getF32Type();
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange{f32}, inside, true);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    scf::YieldOp::create(b, loc, load());
+    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+    scf::YieldOp::create(b, loc, constantOf(b, loc, f32, 0.0));
+  }
+  memref::StoreOp::create(b, loc, ifOp.getResult(0), dst, ValueRange{at});
+}
+
+/// The TF32 high part of `x` (low 13 mantissa bits cleared) and the rest.
+std::pair<Value, Value> splitTf32(OpBuilder &b, Location loc, Value x) {
+  Type i32 = b.getI32Type();
+  Value bits = arith::BitcastOp::create(b, loc, i32, x);
+  Value hiBits = arith::AndIOp::create(
+      b, loc, bits,
+      arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(~0x1FFF)));
+  Value hi = arith::BitcastOp::create(b, loc, x.getType(), hiBits);
+  Value lo = arith::SubFOp::create(b, loc, x, hi);
+  return {hi, lo};
+}
+
+} // namespace
+
+LogicalResult gpugen::generateMatmul(func::FuncOp tmpl,
+                                     const Options &options) {
+  MatmulOp mm;
+  tmpl.walk([&](MatmulOp op) { mm = op; });
+  auto ret = llvm::cast<func::ReturnOp>(tmpl.getBody().front().getTerminator());
+  if (!mm || ret.getNumOperands() != 1)
+    return failure();
+  Value root = ret.getOperand(0);
+  auto cType = llvm::cast<RankedTensorType>(mm.getType());
+  auto aType = mm.getLhs().getType();
+  if (!cType.getElementType().isF32() || !aType.getElementType().isF32() ||
+      root.getType() != cType)
+    return failure();
+
+  auto aArg = llvm::dyn_cast<BlockArgument>(mm.getLhs());
+  BlockArgument bArg;
+  QuantSchemeAttr scheme;
+  if (auto deq = mm.getRhs().getDefiningOp<DequantizeOp>()) {
+    bArg = llvm::dyn_cast<BlockArgument>(deq.getInput());
+    scheme = getQuantScheme(deq.getInput().getType());
+  } else {
+    bArg = llvm::dyn_cast<BlockArgument>(mm.getRhs());
+    if (!mm.getRhs().getType().getElementType().isF32())
+      return failure();
+  }
+  if (!aArg || !bArg)
+    return failure();
+
+  ArrayRef<int64_t> cs = cType.getShape();
+  SmallVector<int64_t> batch(cs.begin(), cs.end() - 2);
+  int64_t m = cs[cs.size() - 2], n = cs.back(), k = aType.getShape().back();
+  auto bShape = llvm::cast<RankedTensorType>(mm.getRhs().getType()).getShape();
+  int64_t cBatches = numElements(batch);
+  if (cBatches > 65535)
+    return failure(); // beyond the grid's z dim
+
+  // Batch strides (in elements) of A, B and the epilogue's operands.
+  SmallVector<SmallVector<int64_t>> batchStrides;
+  auto batchStridesOf = [&](ArrayRef<int64_t> matrixShape, int64_t perMatrix) {
+    Layout l = layoutOf(matrixShape.drop_back(2), batch);
+    for (int64_t &s : l.strides)
+      s *= perMatrix;
+    return l.strides;
+  };
+  batchStrides.push_back(batchStridesOf(aType.getShape(), m * k));
+  batchStrides.push_back(batchStridesOf(bShape, k * n));
+  SmallVector<Layout> layouts;
+  for (BlockArgument a : tmpl.getArguments()) {
+    auto t = llvm::cast<RankedTensorType>(a.getType());
+    if (getQuantScheme(t) || t.getRank() > cType.getRank()) {
+      layouts.push_back({});
+      batchStrides.push_back(SmallVector<int64_t>(batch.size(), 0));
+      continue;
+    }
+    layouts.push_back(layoutOf(t.getShape(), cs));
+    batchStrides.push_back(SmallVector<int64_t>(
+        layouts.back().strides.begin(), layouts.back().strides.end() - 2));
+  }
+
+  OpBuilder b(tmpl.getContext());
+  Location loc = tmpl.getLoc();
+  HostFunction host = createHostFunction(b, tmpl, 0);
+  if (m == 0 || n == 0 || cBatches == 0)
+    return success();
+  int64_t gridN = (n + kTileN - 1) / kTileN, gridM = (m + kTileM - 1) / kTileM;
+  gpu::LaunchOp launch =
+      createLaunch(b, host, {gridN, gridM, cBatches}, {kThreads, 1, 1});
+  Type f32 = b.getF32Type();
+  Value sa = addSharedBuffer(launch, f32, kTileM * kPitchA);
+  Value sb = addSharedBuffer(launch, f32, kTileK * kPitchB);
+  Value sc = addSharedBuffer(launch, f32, kTileM * kPitchC);
+  Idx ix{b, loc};
+  Value tid = launch.getThreadIds().x;
+  Value m0 = ix.mul(launch.getBlockIds().y, kTileM);
+  Value n0 = ix.mul(launch.getBlockIds().x, kTileN);
+  Value bc = launch.getBlockIds().z;
+  SmallVector<Value> boffs = offsetsFromLinear(b, loc, bc, batch, batchStrides);
+  Value aBuf = host.inputs[host.slotOf[aArg.getArgNumber()]];
+  unsigned bSlot = host.slotOf[bArg.getArgNumber()];
+  BSource bsrc{host.inputs[bSlot], scheme ? host.inputs[bSlot + 1] : Value(),
+               scheme};
+
+  bool mma = options.useMma();
+  // MMA: warp (wm, wn) of a 2x2 grid; lane = 4 * g + t4.
+  Value warp = ix.div(tid, 32), lane = ix.rem(tid, 32);
+  Value wm = ix.div(warp, 2), wn = ix.rem(warp, 2);
+  Value g = ix.div(lane, 4), t4 = ix.rem(lane, 4);
+  // SIMT: thread (ty, tx) of an 8x16 grid.
+  Value ty = ix.div(tid, 16), tx = ix.rem(tid, 16);
+
+  auto accType = VectorType::get({2, 2}, f32);
+  SmallVector<Value> init;
+  if (mma)
+    init.assign(8, constantOf(b, loc, accType, 0.0));
+  else
+    init.assign(32, constantOf(b, loc, f32, 0.0));
+  int64_t kTiles = (k + kTileK - 1) / kTileK;
+  auto kLoop = scf::ForOp::create(b, loc, ix.c(0), ix.c(kTiles), ix.c(1), init);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(kLoop.getBody());
+    Value k0 = ix.mul(kLoop.getInductionVar(), kTileK);
+    // Stage the tiles: 8 elements of each per thread, consecutive threads
+    // on consecutive addresses.
+    for (int64_t i = 0; i < kTileM * kTileK / kThreads; ++i) {
+      Value e = ix.add(tid, i * kThreads);
+      Value row = ix.div(e, kTileK), col = ix.rem(e, kTileK);
+      Value gm = ix.add(m0, row), gk = ix.add(k0, col);
+      stageElement(
+          b, loc, ix.both(ix.lt(gm, m), ix.lt(gk, k)),
+          [&] {
+            Value at = ix.add(ix.add(boffs[0], ix.mul(gm, k)), gk);
+            return memref::LoadOp::create(b, loc, aBuf, at).getResult();
+          },
+          sa, ix.add(ix.mul(row, kPitchA), col));
+    }
+    for (int64_t i = 0; i < kTileK * kTileN / kThreads; ++i) {
+      Value e = ix.add(tid, i * kThreads);
+      Value row = ix.div(e, kTileN), col = ix.rem(e, kTileN);
+      Value gk = ix.add(k0, row), gn = ix.add(n0, col);
+      stageElement(
+          b, loc, ix.both(ix.lt(gk, k), ix.lt(gn, n)),
+          [&] {
+            return bsrc.load(b, loc,
+                             ix.add(ix.add(boffs[1], ix.mul(gk, n)), gn));
+          },
+          sb, ix.add(ix.mul(row, kPitchB), col));
+    }
+    gpu::BarrierOp::create(b, loc);
+
+    SmallVector<Value> acc(kLoop.getRegionIterArgs());
+    auto loadShared = [&](Value buf, Value at) -> Value {
+      return memref::LoadOp::create(b, loc, buf, ValueRange{at});
+    };
+    if (mma) {
+      for (int64_t kk = 0; kk < kTileK; kk += 8) {
+        SmallVector<std::pair<Value, Value>> aFrag, bFrag; // (hi, lo)
+        for (int64_t mi = 0; mi < 2; ++mi) {
+          Value r0 = ix.add(ix.add(ix.mul(wm, 32), mi * 16), g);
+          SmallVector<Value> hi, lo;
+          // a0 (g, t4), a1 (g + 8, t4), a2 (g, t4 + 4), a3 (g + 8, t4 + 4).
+          for (auto [dr, dc] : {std::pair<int64_t, int64_t>{0, 0},
+                                {8, 0},
+                                {0, 4},
+                                {8, 4}}) {
+            Value at = ix.add(ix.add(ix.mul(ix.add(r0, dr), kPitchA), kk + dc),
+                              t4);
+            auto [h, l] = splitTf32(b, loc, loadShared(sa, at));
+            hi.push_back(h);
+            lo.push_back(l);
+          }
+          auto t = VectorType::get({4, 1}, f32);
+          aFrag.push_back({vector::FromElementsOp::create(b, loc, t, hi),
+                           vector::FromElementsOp::create(b, loc, t, lo)});
+        }
+        for (int64_t ni = 0; ni < 4; ++ni) {
+          Value col = ix.add(ix.add(ix.mul(wn, 32), ni * 8), g);
+          SmallVector<Value> hi, lo;
+          // b0 (k = t4, n = g), b1 (k = t4 + 4, n = g).
+          for (int64_t dk : {0, 4}) {
+            Value at =
+                ix.add(ix.mul(ix.add(t4, kk + dk), kPitchB), col);
+            auto [h, l] = splitTf32(b, loc, loadShared(sb, at));
+            hi.push_back(h);
+            lo.push_back(l);
+          }
+          auto t = VectorType::get({2, 1}, f32);
+          bFrag.push_back({vector::FromElementsOp::create(b, loc, t, hi),
+                           vector::FromElementsOp::create(b, loc, t, lo)});
+        }
+        for (int64_t mi = 0; mi < 2; ++mi)
+          for (int64_t ni = 0; ni < 4; ++ni) {
+            Value &c = acc[mi * 4 + ni];
+            auto mmaOp = [&](Value x, Value y) {
+              c = nvgpu::MmaSyncOp::create(b, loc, x, y, c,
+                                           ArrayRef<int64_t>{16, 8, 8},
+                                           /*tf32Enabled=*/true);
+            };
+            // Small terms first, so that they are not lost against the
+            // large one.
+            mmaOp(aFrag[mi].second, bFrag[ni].first);
+            mmaOp(aFrag[mi].first, bFrag[ni].second);
+            mmaOp(aFrag[mi].first, bFrag[ni].first);
+          }
+      }
+    } else {
+      auto inner = scf::ForOp::create(b, loc, ix.c(0), ix.c(kTileK), ix.c(1),
+                                      acc);
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(inner.getBody());
+      Value kk = inner.getInductionVar();
+      SmallVector<Value> av, bv, next;
+      for (int64_t i = 0; i < 8; ++i)
+        av.push_back(loadShared(
+            sa, ix.add(ix.mul(ix.add(ty, 8 * i), kPitchA), kk)));
+      for (int64_t j = 0; j < 4; ++j)
+        bv.push_back(loadShared(
+            sb, ix.add(ix.mul(kk, kPitchB), ix.add(tx, 16 * j))));
+      for (int64_t i = 0; i < 8; ++i)
+        for (int64_t j = 0; j < 4; ++j)
+          next.push_back(math::FmaOp::create(
+              b, loc, av[i], bv[j], inner.getRegionIterArg(i * 4 + j)));
+      scf::YieldOp::create(b, loc, next);
+      b.setInsertionPointAfter(inner);
+      acc.assign(inner.getResults().begin(), inner.getResults().end());
+    }
+    // The next slice overwrites the tiles.
+    gpu::BarrierOp::create(b, loc);
+    scf::YieldOp::create(b, loc, acc);
+  }
+
+  // Stage the accumulators as a 64x64 tile.
+  if (mma) {
+    for (int64_t mi = 0; mi < 2; ++mi)
+      for (int64_t ni = 0; ni < 4; ++ni)
+        for (int64_t e = 0; e < 4; ++e) {
+          // c0 (g, 2 t4), c1 (g, 2 t4 + 1), c2 (g + 8, 2 t4), c3 (g + 8,
+          // 2 t4 + 1).
+          Value row = ix.add(ix.add(ix.mul(wm, 32), mi * 16 + (e / 2) * 8), g);
+          Value col = ix.add(ix.add(ix.mul(wn, 32), ni * 8 + e % 2),
+                             ix.mul(t4, 2));
+          Value v = vector::ExtractOp::create(b, loc,
+                                              kLoop.getResult(mi * 4 + ni),
+                                              ArrayRef<int64_t>{e / 2, e % 2});
+          memref::StoreOp::create(b, loc, v, sc,
+                                  ValueRange{ix.add(ix.mul(row, kPitchC), col)});
+        }
+  } else {
+    for (int64_t i = 0; i < 8; ++i)
+      for (int64_t j = 0; j < 4; ++j) {
+        Value at = ix.add(ix.mul(ix.add(ty, 8 * i), kPitchC), ix.add(tx, 16 * j));
+        memref::StoreOp::create(b, loc, kLoop.getResult(i * 4 + j), sc,
+                                ValueRange{at});
+      }
+  }
+  gpu::BarrierOp::create(b, loc);
+
+  // The epilogue, once per element of the tile.
+  auto eLoop = scf::ForOp::create(b, loc, tid, ix.c(kTileM * kTileN),
+                                  ix.c(kThreads));
+  b.setInsertionPointToStart(eLoop.getBody());
+  Value e = eLoop.getInductionVar();
+  Value row = ix.div(e, kTileN), col = ix.rem(e, kTileN);
+  Value gm = ix.add(m0, row), gn = ix.add(n0, col);
+  auto inside = scf::IfOp::create(b, loc, ix.both(ix.lt(gm, m), ix.lt(gn, n)),
+                                  false);
+  b.setInsertionPointToStart(&inside.getThenRegion().front());
+  Value accV = memref::LoadOp::create(
+      b, loc, sc, ValueRange{ix.add(ix.mul(row, kPitchC), col)});
+  Evaluator ev(b, loc, [&](BlockArgument a) -> Value {
+    unsigned i = a.getArgNumber();
+    const Layout &l = layouts[i];
+    size_t r = l.strides.size();
+    Value at = ix.add(ix.add(boffs[2 + i], ix.mul(gm, l.strides[r - 2])),
+                      ix.mul(gn, l.strides[r - 1]));
+    return memref::LoadOp::create(b, loc, host.inputs[host.slotOf[i]], at);
+  });
+  ev.bind(mm.getResult(), accV);
+  FailureOr<Value> v = ev.eval(root);
+  if (failed(v)) {
+    host.fn.erase();
+    return failure();
+  }
+  Value cAt = ix.add(ix.add(ix.mul(bc, m * n), ix.mul(gm, n)), gn);
+  memref::StoreOp::create(b, loc, *v, host.outputs[0], ValueRange{cAt});
+  return success();
+}

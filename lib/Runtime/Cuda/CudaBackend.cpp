@@ -1,0 +1,398 @@
+//===- CudaBackend.cpp - The CUDA backend ---------------------------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Running on a GPU: the compiler (CudaCompiler.cpp) gives a plan over buffer
+// slots and PTX; the PTX is loaded once per executable through the driver,
+// which compiles it for the GPU at hand. Every launch and copy of a device
+// goes to one stream, in order, so a buffer freed after its last reader can
+// be handed to the next writer without waiting: the stream orders them.
+// Downloads wait for the stream.
+//
+// Device memory comes from a caching allocator: freed blocks are kept by
+// size class and reused, since a training step frees and allocates the same
+// sizes every time and cuMemAlloc/cuMemFree synchronize the device.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Runtime/CudaBackend.h"
+#include "CudaCompiler.h"
+#include "Mgpu.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <unordered_map>
+
+using namespace kiln;
+using namespace kiln::detail;
+using namespace kiln::detail::cuda;
+
+namespace {
+
+class CudaBackendImpl;
+
+/// Device memory with a cache of freed blocks per size class.
+class CudaAllocator : public Allocator {
+public:
+  explicit CudaAllocator(CudaBackendImpl &backend) : backend_(backend) {}
+  void trim() override;
+
+protected:
+  void *rawAllocate(size_t bytes) override;
+  void rawFree(void *p, size_t bytes) override;
+
+private:
+  /// Sizes are rounded to classes so that nearby sizes share blocks: 512
+  /// bytes below 1 MiB, 2 MiB (the driver's large page) above.
+  static size_t sizeClass(size_t bytes) {
+    size_t unit = bytes < (size_t(1) << 20) ? 512 : (size_t(2) << 20);
+    return (bytes + unit - 1) / unit * unit;
+  }
+
+  CudaBackendImpl &backend_;
+  std::mutex mu_;
+  std::multimap<size_t, void *> cache_;
+};
+
+class CudaBackendImpl : public Backend {
+public:
+  CudaBackendImpl(int index) : index_(index), allocator_(*this) {
+    const DriverApi &api = *driver().api;
+    CUdevice dev;
+    check(api.cuDeviceGet(&dev, index), "cuDeviceGet");
+    char name[256] = {};
+    api.cuDeviceGetName(name, sizeof name, dev);
+    name_ = name;
+    check(api.cuDeviceGetAttribute(
+              &major_, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev),
+          "cuDeviceGetAttribute");
+    check(api.cuDeviceGetAttribute(
+              &minor_, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev),
+          "cuDeviceGetAttribute");
+    chip_ = chipFor(major_, minor_);
+    if (chip_.empty())
+      throw Error("device cuda:" + std::to_string(index) + " (" + name_ +
+                  ", compute capability " + std::to_string(major_) + "." +
+                  std::to_string(minor_) +
+                  ") is not supported: Kiln needs sm_50 or later");
+    // KILN_CUDA_MMA=0 keeps f32 matmul off the tensor cores.
+    const char *mma = std::getenv("KILN_CUDA_MMA");
+    mma_ = !(mma && std::strcmp(mma, "0") == 0);
+  }
+
+  DeviceKind kind() const override { return DeviceKind::Cuda; }
+  std::string name() const override {
+    return "cuda:" + std::to_string(index_);
+  }
+  Allocator &allocator() override { return allocator_; }
+
+  std::unique_ptr<Executable> compile(mlir::ModuleOp module,
+                                      const std::string &key) override;
+
+  Buffer upload(DType dtype, const std::vector<int64_t> &shape,
+                const void *host, const void *hostScales = nullptr) override {
+    CUstream s = stream();
+    Buffer b = allocateBuffer(allocator_, dtype, shape);
+    if (dtype.isQuantized()) {
+      const QuantScheme &q = dtype.scheme();
+      mgpuMemcpyHtoD(b.storage->data, host, quantValueBytes(q, b.numel()), s);
+      if (hostScales)
+        mgpuMemcpyHtoD(b.scales->data, hostScales,
+                       quantScaleCount(q, shape) * DType(q.scale).byteSize(),
+                       s);
+      else
+        mgpuMemset8(b.scales->data, 0, b.scales->bytes, s);
+    } else {
+      mgpuMemcpyHtoD(b.storage->data, host, b.numel() * dtype.byteSize(), s);
+    }
+    return b;
+  }
+
+  void download(const Buffer &buffer, void *host,
+                void *hostScales = nullptr) override {
+    CUstream s = stream();
+    if (buffer.dtype.isQuantized()) {
+      const QuantScheme &q = buffer.dtype.scheme();
+      mgpuMemcpyDtoH(host, buffer.storage->data,
+                     quantValueBytes(q, buffer.numel()), s);
+      if (hostScales)
+        mgpuMemcpyDtoH(hostScales, buffer.scales->data,
+                       quantScaleCount(q, buffer.shape) *
+                           DType(q.scale).byteSize(),
+                       s);
+      mgpuStreamSynchronize(s);
+      return;
+    }
+    if (buffer.isContiguous()) {
+      mgpuMemcpyDtoH(host, buffer.data(),
+                     buffer.numel() * buffer.elementBytes(), s);
+      mgpuStreamSynchronize(s);
+      return;
+    }
+    // A strided view: bring its whole storage over and gather on the host.
+    Buffer view = buffer;
+    view.storage = hostCopy(*buffer.storage);
+    copyToContiguous(view, host);
+  }
+
+  /// A contiguous, 16-byte aligned copy of `b` (or `b` itself): what
+  /// kernels read.
+  Buffer kernelOperand(const Buffer &b) {
+    if (b.dtype.isQuantized())
+      return b;
+    bool aligned = reinterpret_cast<uintptr_t>(b.data()) % 16 == 0;
+    if (b.isContiguous() && aligned)
+      return b;
+    Buffer out = allocateBuffer(allocator_, b.dtype, b.shape);
+    if (b.isContiguous()) {
+      mgpuMemcpyDtoD(out.storage->data, b.data(), b.numel() * b.elementBytes(),
+                     stream());
+      return out;
+    }
+    std::vector<char> host(b.numel() * b.elementBytes());
+    download(b, host.data(), nullptr);
+    mgpuMemcpyHtoD(out.storage->data, host.data(), host.size(), stream());
+    return out;
+  }
+
+  /// Makes this device current on the calling thread and returns its
+  /// stream, created on first use so that listing devices costs no context.
+  CUstream stream() {
+    mgpuSetDefaultDevice(index_);
+    std::call_once(streamOnce_, [this] { stream_ = mgpuStreamCreate(); });
+    return stream_;
+  }
+
+  int index() const { return index_; }
+
+private:
+  std::shared_ptr<Storage> hostCopy(const Storage &device) {
+    auto s = hostAllocator_.allocate(device.bytes);
+    mgpuMemcpyDtoH(s->data, device.data, device.bytes, stream());
+    mgpuStreamSynchronize(stream());
+    return s;
+  }
+
+  int index_;
+  std::string name_, chip_;
+  int major_ = 0, minor_ = 0;
+  bool mma_ = true;
+  CudaAllocator allocator_;
+  HostAllocator hostAllocator_;
+  std::once_flag streamOnce_;
+  CUstream stream_ = nullptr;
+};
+
+void *CudaAllocator::rawAllocate(size_t bytes) {
+  size_t size = sizeClass(bytes);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = cache_.find(size);
+    if (it != cache_.end()) {
+      void *p = it->second;
+      cache_.erase(it);
+      return p;
+    }
+  }
+  CUstream s = backend_.stream();
+  void *p = mgpuMemAlloc(size, s, false);
+  if (!p) {
+    // Cached blocks of other sizes may be what fills the device.
+    trim();
+    p = mgpuMemAlloc(size, s, false);
+  }
+  if (!p) {
+    size_t freeBytes = 0, totalBytes = 0;
+    mgpuMemGetInfo(&freeBytes, &totalBytes);
+    throw Error("cuda:" + std::to_string(backend_.index()) +
+                ": out of device memory allocating " + std::to_string(bytes) +
+                " bytes (" + std::to_string(stats().currentBytes) +
+                " bytes held by Kiln, " + std::to_string(freeBytes) + " of " +
+                std::to_string(totalBytes) + " free)");
+  }
+  return p;
+}
+
+void CudaAllocator::rawFree(void *p, size_t bytes) {
+  // Kept for reuse: no driver call, so freeing never waits for the GPU and
+  // is safe while kernels that read the block are still queued (the next
+  // user of the block is queued after them on the same stream).
+  std::lock_guard<std::mutex> lock(mu_);
+  cache_.emplace(sizeClass(bytes), p);
+}
+
+void CudaAllocator::trim() {
+  std::multimap<size_t, void *> blocks;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    blocks.swap(cache_);
+  }
+  if (blocks.empty())
+    return;
+  CUstream s = backend_.stream();
+  // cuMemFree waits for the device, so no queued kernel still reads them.
+  for (auto &[size, p] : blocks)
+    mgpuMemFree(p, s);
+}
+
+class CudaExecutable : public Executable {
+public:
+  CudaExecutable(CudaBackendImpl &backend, Program program)
+      : backend_(backend), program_(std::move(program)) {
+    CUstream s = backend_.stream();
+    std::unordered_map<std::string, CUmodule> modules;
+    for (auto &[name, ptx] : program_.ptx)
+      modules[name] = mgpuModuleLoadJIT(ptx.data(), 4, ptx.size());
+    // Modules stay loaded for the process: executables live in a global
+    // cache, and unloading at exit could run after the driver is gone.
+    for (KernelSpec &k : program_.kernels) {
+      functions_.emplace_back();
+      for (LaunchSpec &l : k.launches) {
+        auto it = modules.find(l.module);
+        if (it == modules.end())
+          throw Error("cuda: no PTX for kernel module " + l.module);
+        functions_.back().push_back(
+            mgpuModuleGetFunction(it->second, l.function.c_str()));
+      }
+    }
+    for (auto &[slot, host] : program_.constants)
+      constants_.push_back(
+          {slot, backend_.upload(host.dtype, host.shape, host.data())});
+    program_.constants.clear();
+    program_.ptx.clear();
+    (void)s;
+  }
+
+  std::vector<Buffer> run(std::vector<Buffer> &args,
+                          const std::vector<bool> &) override {
+    CUstream s = backend_.stream();
+    std::vector<Buffer> slots(program_.numSlots);
+    for (size_t i = 0; i < args.size(); ++i)
+      slots[i] = args[i];
+    args.clear();
+    for (auto &[slot, buffer] : constants_)
+      slots[slot] = buffer;
+    for (const StepSpec &step : program_.steps) {
+      std::vector<Buffer> results(step.results.size());
+      if (step.kernel < 0) {
+        Buffer in = backend_.kernelOperand(slots[step.operands[0]]);
+        in.shape = step.shape;
+        in.strides = Buffer::contiguousStrides(step.shape);
+        results[0] = std::move(in);
+      } else {
+        runKernel(step, slots, results, s);
+      }
+      backend_.counters.executedOps.fetch_add(1);
+      for (int slot : step.dying)
+        slots[slot] = Buffer();
+      for (size_t i = 0; i < step.results.size(); ++i)
+        slots[step.results[i]] = std::move(results[i]);
+    }
+    std::vector<Buffer> out;
+    for (int slot : program_.resultSlots)
+      out.push_back(slots[slot]);
+    return out;
+  }
+
+  int64_t kernelCount() const override { return program_.kernels.size(); }
+
+private:
+  void runKernel(const StepSpec &step, std::vector<Buffer> &slots,
+                 std::vector<Buffer> &results, CUstream s) {
+    const KernelSpec &k = program_.kernels[step.kernel];
+    Allocator &alloc = backend_.allocator();
+    // The kernel's buffers in its ABI order: inputs (quantized ones as
+    // values and scales), outputs, workspace.
+    std::vector<void *> pointers;
+    std::vector<Buffer> inputs;
+    auto push = [&](const Buffer &b) {
+      if (b.dtype.isQuantized()) {
+        pointers.push_back(b.storage->data);
+        pointers.push_back(b.scales->data);
+      } else {
+        pointers.push_back(b.data());
+      }
+    };
+    for (int slot : step.operands) {
+      inputs.push_back(backend_.kernelOperand(slots[slot]));
+      push(inputs.back());
+    }
+    for (size_t i = 0; i < results.size(); ++i) {
+      results[i] = allocateBuffer(alloc, k.outTypes[i], k.outShapes[i]);
+      push(results[i]);
+    }
+    std::shared_ptr<Storage> workspace;
+    if (k.workspaceBytes > 0) {
+      workspace = alloc.allocate(k.workspaceBytes);
+      pointers.push_back(workspace->data);
+    }
+    const std::vector<CUfunction> &fns = functions_[step.kernel];
+    std::vector<void *> params;
+    for (size_t i = 0; i < k.launches.size(); ++i) {
+      const LaunchSpec &l = k.launches[i];
+      params.clear();
+      for (int a : l.args) {
+        if (a < 0 || a >= (int)pointers.size())
+          throw Error("cuda: kernel " + l.function + " reads buffer " +
+                      std::to_string(a) + " of " +
+                      std::to_string(pointers.size()));
+        params.push_back(&pointers[a]);
+      }
+      mgpuLaunchKernel(fns[i], l.grid[0], l.grid[1], l.grid[2], l.block[0],
+                       l.block[1], l.block[2], 0, s, params.data(), nullptr,
+                       params.size());
+    }
+  }
+
+  CudaBackendImpl &backend_;
+  Program program_;
+  std::vector<std::vector<CUfunction>> functions_;
+  std::vector<std::pair<int, Buffer>> constants_;
+};
+
+std::unique_ptr<Executable>
+CudaBackendImpl::compile(mlir::ModuleOp module, const std::string &key) {
+  Program p = compileProgram(module, key, {chip_, mma_}, hostAllocator_);
+  std::string id = p.cacheId + (p.diskHit ? " (from the disk cache)" : "");
+  std::string fused = "[" + p.summary + "]";
+  char phases[96];
+  std::snprintf(phases, sizeof phases, "%.2f ms MLIR, %.2f ms LLVM (%s)",
+                p.mlirMs, p.llvmMs, chip_.c_str());
+  if (p.diskHit)
+    counters.diskHits.fetch_add(1);
+  auto exe = std::make_unique<CudaExecutable>(*this, std::move(p));
+  exe->compileLog = {id, fused, phases};
+  return exe;
+}
+
+} // namespace
+
+Backend &kiln::detail::getCudaBackend(int index) {
+  std::string device = "device cuda:" + std::to_string(index);
+  const DriverStatus &d = driver();
+  if (!d.api)
+    throw Error(device + " is not available: " + d.reason);
+  if (index < 0 || index >= d.deviceCount) {
+    std::string have = d.deviceCount == 1
+                           ? "1 CUDA GPU (cuda:0)"
+                           : std::to_string(d.deviceCount) +
+                                 " CUDA GPUs (cuda:0 to cuda:" +
+                                 std::to_string(d.deviceCount - 1) + ")";
+    throw Error(device + " does not exist; this machine has " + have);
+  }
+  static std::mutex mu;
+  // Never destroyed: device buffers held by static tensors may be freed
+  // after main returns, into the allocator's cache.
+  static std::vector<CudaBackendImpl *> backends;
+  std::lock_guard<std::mutex> lock(mu);
+  if (backends.empty())
+    backends.assign(d.deviceCount, nullptr);
+  if (!backends[index])
+    backends[index] = new CudaBackendImpl(index);
+  return *backends[index];
+}

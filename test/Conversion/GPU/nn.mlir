@@ -1,0 +1,50 @@
+// REQUIRES: ptxas
+// RUN: tensor-opt %s --kiln-decompose --kiln-fuse --kiln-gpu-to-ptx=chip=sm_90 \
+// RUN:   | %check-ptx --arch sm_90 --print - | FileCheck %s
+// RUN: tensor-opt %s --kiln-decompose --kiln-fuse --kiln-gpu-to-ptx=chip=sm_80 \
+// RUN:   | %check-ptx --arch sm_80 - | FileCheck %s --check-prefix=SM80
+
+// Convolutions and pooling (generic path), their backward ops, and the
+// composites (layer_norm, dropout, cross_entropy) after --kiln-decompose.
+
+// SM80-NOT: FAILED
+// CHECK-NOT: FAILED
+// CHECK-NOT: __nv_
+
+// CHECK-LABEL: // PTX conv_kernel0_
+// CHECK: .visible .entry conv_kernel0_
+func.func @conv(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>, %y: tensor<2x4x9x9xf16>, %v: tensor<8x2x2x2xf16>, %x1: tensor<2x4x10xf32>, %w1: tensor<6x2x3xf32>, %b1: tensor<6xf32>) -> (tensor<1x4x8x8xf32>, tensor<1x4x3x3xf32>, tensor<2x8x7x5xf16>, tensor<2x6x3xf32>) {
+  %0 = kiln.conv2d %x, %w stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x8x8xf32>
+  %1 = kiln.conv2d %x, %w, %b stride [2, 2] padding [0, 0] dilation [1, 1] groups 1 : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x4x3x3xf32>
+  %2 = kiln.conv2d %y, %v stride [1, 2] padding [0, 1] dilation [2, 1] groups 2 : (tensor<2x4x9x9xf16>, tensor<8x2x2x2xf16>) -> tensor<2x8x7x5xf16>
+  %3 = kiln.conv1d %x1, %w1, %b1 stride [2] padding [0] dilation [2] groups 2 : (tensor<2x4x10xf32>, tensor<6x2x3xf32>, tensor<6xf32>) -> tensor<2x6x3xf32>
+  return %0, %1, %2, %3 : tensor<1x4x8x8xf32>, tensor<1x4x3x3xf32>, tensor<2x8x7x5xf16>, tensor<2x6x3xf32>
+}
+
+// CHECK-LABEL: // PTX pool_kernel0_
+func.func @pool(%x: tensor<1x3x8x8xf32>, %y: tensor<2x2x5x5xf64>) -> (tensor<1x3x4x4xf32>, tensor<2x2x5x5xf64>, tensor<1x3x4x4xf32>, tensor<1x3x5x3xf32>) {
+  %0 = kiln.max_pool2d %x kernel [2, 2] stride [2, 2] padding [0, 0] : tensor<1x3x8x8xf32> -> tensor<1x3x4x4xf32>
+  %1 = kiln.max_pool2d %y kernel [3, 3] stride [1, 1] padding [1, 1] : tensor<2x2x5x5xf64> -> tensor<2x2x5x5xf64>
+  %2 = kiln.avg_pool2d %x kernel [3, 3] stride [2, 2] padding [1, 1] : tensor<1x3x8x8xf32> -> tensor<1x3x4x4xf32>
+  %3 = kiln.avg_pool2d %x kernel [2, 4] stride [2, 4] padding [1, 2] count_include_pad : tensor<1x3x8x8xf32> -> tensor<1x3x5x3xf32>
+  return %0, %1, %2, %3 : tensor<1x3x4x4xf32>, tensor<2x2x5x5xf64>, tensor<1x3x4x4xf32>, tensor<1x3x5x3xf32>
+}
+
+// CHECK-LABEL: // PTX backward_kernel0_
+func.func @backward(%g: tensor<1x4x8x8xf32>, %w: tensor<4x3x3x3xf32>, %x: tensor<1x3x8x8xf32>, %pg: tensor<1x3x4x4xf32>) -> (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<1x3x8x8xf32>, tensor<1x3x8x8xf32>) {
+  %0 = kiln.conv2d_backward_input %g, %w stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : (tensor<1x4x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x3x8x8xf32>
+  %1 = kiln.conv2d_backward_weight %g, %x stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : (tensor<1x4x8x8xf32>, tensor<1x3x8x8xf32>) -> tensor<4x3x3x3xf32>
+  %2 = kiln.max_pool2d_backward %pg, %x kernel [2, 2] stride [2, 2] padding [0, 0] : (tensor<1x3x4x4xf32>, tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32>
+  %3 = kiln.avg_pool2d_backward %pg, %x kernel [3, 3] stride [2, 2] padding [1, 1] : (tensor<1x3x4x4xf32>, tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32>
+  return %0, %1, %2, %3 : tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<1x3x8x8xf32>, tensor<1x3x8x8xf32>
+}
+
+// CHECK-LABEL: // PTX composites_kernel0_
+// CHECK: shfl.sync.bfly
+// CHECK: sqrt.rn.f32
+func.func @composites(%x: tensor<8x256xf32>, %g: tensor<256xf32>, %b: tensor<256xf32>, %l: tensor<8xi64>) -> (tensor<8x256xf32>, tensor<8x256xf32>, tensor<f32>) {
+  %0 = kiln.layer_norm %x weight %g bias %b eps 1.0e-05 : (tensor<8x256xf32>, tensor<256xf32>, tensor<256xf32>) -> tensor<8x256xf32>
+  %1 = kiln.dropout %x p = 1.0e-01 seed = 3 : tensor<8x256xf32>
+  %2 = kiln.cross_entropy %x, %l : (tensor<8x256xf32>, tensor<8xi64>) -> tensor<f32>
+  return %0, %1, %2 : tensor<8x256xf32>, tensor<8x256xf32>, tensor<f32>
+}
