@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The README's run command: installs what is missing, builds, runs the demo.
+# The README's run command: installs what is missing, builds, and trains the
+# main demo, examples/char-lm, on Kiln's own sources with the Cpu JIT.
+# Extra arguments go to char-lm (--steps N, --device flex|cpu|cuda, ...).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-"$root/utils/build.sh" tensor-opt
-echo "== examples/mlp.mlir, composites decomposed by tensor-opt --kiln-decompose"
-"$root/build/bin/tensor-opt" "$root/examples/mlp.mlir" --kiln-decompose --canonicalize
+"$root/utils/build.sh" char-lm
+exec "$root/build/bin/char-lm" "$@"
