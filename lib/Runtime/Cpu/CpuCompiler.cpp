@@ -27,10 +27,13 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -128,6 +131,69 @@ struct ExpandBFloat16
   }
 };
 
+/// LLVM 22's loop vectorizer checks uniformity by walking each value's
+/// operand tree without memoizing (vputils::isUniformAcrossVFsAndUFs), so
+/// its time grows with the number of def-use paths through the loop body,
+/// which is exponential in the depth of shared subexpressions. The
+/// polynomial exp and log of a fused row kernel share values at every step:
+/// a softmax feeding a logsumexp already took minutes. Loops with more paths
+/// than this are left to the MLIR-level vectorization (elementwise kernels)
+/// or run scalar.
+constexpr uint64_t kMaxLoopPathsForVectorizer = 20000;
+
+/// The number of def-use paths through `loop`'s body, saturating.
+uint64_t pathsThrough(llvm::Loop *loop,
+                      llvm::ArrayRef<llvm::BasicBlock *> functionRPO) {
+  llvm::DenseMap<const llvm::Value *, uint64_t> paths;
+  uint64_t most = 0;
+  for (llvm::BasicBlock *bb : functionRPO) {
+    if (!loop->contains(bb))
+      continue;
+    for (llvm::Instruction &inst : *bb) {
+      uint64_t n = 1;
+      if (!llvm::isa<llvm::PHINode>(inst))
+        for (const llvm::Use &u : inst.operands()) {
+          auto it = paths.find(u.get());
+          if (it != paths.end())
+            n = std::min<uint64_t>(n + it->second, UINT64_MAX / 4);
+        }
+      paths[&inst] = n;
+      most = std::max(most, n);
+    }
+  }
+  return most;
+}
+
+void limitLoopVectorization(llvm::Module &m) {
+  llvm::LLVMContext &ctx = m.getContext();
+  for (llvm::Function &f : m) {
+    if (f.isDeclaration())
+      continue;
+    llvm::DominatorTree dt(f);
+    llvm::LoopInfo loops(dt);
+    if (loops.empty())
+      continue;
+    llvm::ReversePostOrderTraversal<llvm::Function *> order(&f);
+    std::vector<llvm::BasicBlock *> rpo(order.begin(), order.end());
+    for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
+      if (pathsThrough(loop, rpo) <= kMaxLoopPathsForVectorizer)
+        continue;
+      auto flag = [&](const char *name, llvm::Constant *value) {
+        return llvm::MDNode::get(ctx, {llvm::MDString::get(ctx, name),
+                                       llvm::ConstantAsMetadata::get(value)});
+      };
+      llvm::Metadata *props[] = {
+          nullptr,
+          flag("llvm.loop.vectorize.enable", llvm::ConstantInt::getFalse(ctx)),
+          flag("llvm.loop.interleave.count",
+               llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), 1))};
+      llvm::MDNode *id = llvm::MDNode::getDistinct(ctx, props);
+      id->replaceOperandWith(0, id);
+      loop->setLoopID(id);
+    }
+  }
+}
+
 const char *const kToLLVM =
     "func.func(lower-affine),convert-scf-to-cf,convert-math-to-llvm,"
     "convert-math-to-libm,expand-strided-metadata,lower-affine,"
@@ -216,6 +282,7 @@ std::string cpu::compileToObject(mlir::ModuleOp module, double &mlirMs,
     f.addFnAttr("prefer-vector-width", "512");
   }
   addEntryPoints(*m);
+  limitLoopVectorization(*m);
   auto optimize = mlir::makeOptimizingTransformer(3, 0, tm.get());
   if (llvm::Error e = optimize(m.get()))
     throw Error("cpu: optimizing the kernels failed: " +
