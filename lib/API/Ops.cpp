@@ -556,6 +556,8 @@ Tensor kiln::pad(const Tensor &x, std::vector<int64_t> low,
   rejectQuantized(r, 1);
   Dims out;
   r.check(rules::pad(r.shape(0), low, high, out));
+  if (r.dtype(0).isBool() && value != 0 && value != 1)
+    r.fail("pad value " + std::to_string(value) + " is not a bool (0 or 1)");
   if (r.dtype(0).isInteger() && value != std::trunc(value))
     r.fail("pad value " + std::to_string(value) + " is not an integer");
   return r.make(r.dtype(0), vec(out),

@@ -66,6 +66,14 @@ TEST(ErrorTest, ShapeMismatch) {
                        {"kiln.where", "[2, 3]", "[4]"}));
 }
 
+TEST(ErrorTest, PadValueOutsideTheDType) {
+  Tensor flags = pending({2, 3}, DType::Bool), counts = pending({2, 3}, DType::I32);
+  EXPECT_TRUE(throwsAt([&] { (void)pad(flags, {1, 0}, {0, 1}, 7); },
+                       {"kiln.pad", "pad value 7", "not a bool", "bool[2, 3]"}));
+  EXPECT_TRUE(throwsAt([&] { (void)pad(counts, {1, 0}, {0, 1}, 0.5); },
+                       {"kiln.pad", "not an integer", "i32[2, 3]"}));
+}
+
 TEST(ErrorTest, BadAxis) {
   Tensor a = pending({2, 3});
   EXPECT_TRUE(throwsAt([&] { (void)sum(a, {2}); },

@@ -564,7 +564,8 @@ int Generator::unaryInt(int v) {
   if (k == 0 || !isSigned) {
     double a = std::round(rng.uniform(x.lo - 1, x.hi));
     double b = a + rng.between(0, 8);
-    a = std::max(a, rlo);
+    a = std::max(a, rlo); // u8: not below 0
+    b = std::max(b, a);
     return emit("clamp(" + vn(v) + ", " + std::to_string(a) + ", " +
                     std::to_string(b) + ")",
                 {v}, [a, b](Side &, auto &in) { return clamp(in[0], a, b); },
