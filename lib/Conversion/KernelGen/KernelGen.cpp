@@ -168,6 +168,33 @@ FailureOr<Value> kernelgen::emitKilnOp(OpBuilder &b, Location loc,
   return r;
 }
 
+SmallVector<int64_t> kernelgen::fullShapeOf(func::FuncOp tmpl, Value root) {
+  auto shapeOf = [](Value v) {
+    return llvm::cast<RankedTensorType>(v.getType()).getShape();
+  };
+  SmallVector<int64_t> s;
+  tmpl.walk([&](Operation *op) {
+    if (s.empty() && isFusibleReduction(op))
+      s.assign(shapeOf(op->getOperand(0)).begin(),
+               shapeOf(op->getOperand(0)).end());
+  });
+  if (s.empty())
+    s.assign(shapeOf(root).begin(), shapeOf(root).end());
+  return s;
+}
+
+Value kernelgen::widenTo(OpBuilder &b, Location loc, Value v, Type acc) {
+  if (v.getType() == acc)
+    return v;
+  return arith::ExtFOp::create(b, loc, acc, v);
+}
+
+Value kernelgen::narrowTo(OpBuilder &b, Location loc, Value v, Type storage) {
+  if (v.getType() == storage)
+    return v;
+  return arith::TruncFOp::create(b, loc, storage, v);
+}
+
 FailureOr<Value> Evaluator::eval(Value tensor) {
   auto it = memo.find(tensor);
   if (it != memo.end())

@@ -98,6 +98,14 @@ private:
   int64_t vectorWidth = 0;
 };
 
+/// The iteration shape of a reduction template: the input shape of its
+/// reductions, or the shape of its root when it has none.
+SmallVector<int64_t> fullShapeOf(func::FuncOp tmpl, Value root);
+/// A float accumulator from a storage value (extf when the types differ),
+/// and back.
+Value widenTo(OpBuilder &b, Location loc, Value v, Type acc);
+Value narrowTo(OpBuilder &b, Location loc, Value v, Type storage);
+
 /// Emits one kiln op on storage-typed operands, computing f16 and bf16 in
 /// f32 and rounding once at the end, as Flex does.
 FailureOr<Value> emitKilnOp(OpBuilder &b, Location loc, Operation *op,

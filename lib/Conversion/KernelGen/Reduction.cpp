@@ -32,32 +32,6 @@ ArrayRef<int64_t> shapeOf(Value v) {
   return llvm::cast<RankedTensorType>(v.getType()).getShape();
 }
 
-/// The full (iteration) shape of a reduction template: the input shape of
-/// its reductions, or the shape of its root when it has none.
-SmallVector<int64_t> fullShapeOf(func::FuncOp tmpl, Value root) {
-  SmallVector<int64_t> s;
-  tmpl.walk([&](Operation *op) {
-    if (s.empty() && isFusibleReduction(op))
-      s.assign(shapeOf(op->getOperand(0)).begin(),
-               shapeOf(op->getOperand(0)).end());
-  });
-  if (s.empty())
-    s.assign(shapeOf(root).begin(), shapeOf(root).end());
-  return s;
-}
-
-Value widenTo(OpBuilder &b, Location loc, Value v, Type acc) {
-  if (v.getType() == acc)
-    return v;
-  return arith::ExtFOp::create(b, loc, acc, v);
-}
-
-Value narrowTo(OpBuilder &b, Location loc, Value v, Type storage) {
-  if (v.getType() == storage)
-    return v;
-  return arith::TruncFOp::create(b, loc, storage, v);
-}
-
 LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
                            ArrayRef<int64_t> full, ArrayRef<int64_t> axes) {
   size_t r = full.size(), nax = axes.size();
