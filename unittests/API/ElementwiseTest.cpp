@@ -470,4 +470,204 @@ TEST(ElementwiseTest, ScalarsTakeTheTensorDType) {
   EXPECT_EQ(valuesOf(pow(h, 2.0)), (std::vector<double>{1, 4}));
 }
 
+
+//===----------------------------------------------------------------------===//
+// The f32 vector loops at the edges of their ranges
+//===----------------------------------------------------------------------===//
+
+/// pow's vector form computes b log a in f64; over the whole exponent range
+/// of f32 results it must stay as close as the scalar powf.
+TEST(ElementwiseTest, PowStaysAccurateOverTheWholeRange) {
+  DispatchDevice flex = DispatchDevice::flex();
+  std::vector<double> a, b, want;
+  // Bases from 1e-6 to 1e6, exponents up to +-24: results from the
+  // subnormal range to overflow.
+  for (int i = 0; i < 4001; ++i) {
+    double base = std::pow(10.0, -6 + 12.0 * ((i * 7919) % 4001) / 4000.0);
+    double exponent = -24 + 48.0 * ((i * 104729) % 4001) / 4000.0;
+    a.push_back(static_cast<float>(base));
+    b.push_back(static_cast<float>(exponent));
+  }
+  // Bases that take the scalar lanes: zero, negative, subnormal, inf, NaN.
+  const double special[][2] = {{0, -1},   {0, 2},      {-0.0, -3},
+                               {-2, 3},   {-2, 0.5},   {-8, -1},
+                               {1e-40, 1}, {1e-40, -0.5}, {kInf, -1},
+                               {kInf, 2}, {kNaN, 0},  {1, kNaN},
+                               {2, kInf}, {0.5, kInf}, {-1, kInf}};
+  for (const auto &p : special) {
+    a.push_back(p[0]);
+    b.push_back(p[1]);
+  }
+  for (size_t i = 0; i < a.size(); ++i)
+    want.push_back(static_cast<double>(storedAs(
+        DType::F32, std::pow(static_cast<float>(a[i]), static_cast<float>(b[i])))));
+  int64_t n = static_cast<int64_t>(a.size());
+  Tensor z = pow(tensorOf(a, {n}, DType::F32, flex),
+                 tensorOf(b, {n}, DType::F32, flex));
+  // Within 2 ulps of powf, which is itself within 1 of the true value.
+  EXPECT_TRUE(allClose(valuesOf(z), want, {1e-44, 2.4e-7}));
+}
+
+/// rem's vector form is exact below a quotient of 2^22; beyond it and for
+/// the special values the scalar lanes take over.
+TEST(ElementwiseTest, RemIsExactForLargeQuotientsAndSpecialValues) {
+  DispatchDevice flex = DispatchDevice::flex();
+  const double pairs[][2] = {
+      {7.5, 2},       {-7.5, 2},    {7.5, -2},    {-7.5, -2},   {6, 3},
+      {-6, 3},        {6, -3},      {-0.0, 3},    {0.0, -3},    {1e10, 3},
+      {-1e10, 3},     {4194303, 0.7}, {4194305, 0.3}, {1e30, 1e-30}, {1, 0},
+      {kInf, 2},      {2, kInf},    {-2, kInf},   {kNaN, 1},    {1, kNaN},
+      {0.3, 0.1},     {1e-40, 3e-41}, {123456.78, 0.001}, {5, 1e-45}};
+  std::vector<double> a, b, want;
+  for (int rep = 0; rep < 3; ++rep) // vector lanes in every position
+    for (const auto &p : pairs) {
+      a.push_back(p[0]);
+      b.push_back(p[1]);
+      float r = std::fmod(static_cast<float>(p[0]), static_cast<float>(p[1]));
+      if (r != 0 && ((r < 0) != (p[1] < 0)))
+        r += static_cast<float>(p[1]);
+      want.push_back(r);
+    }
+  int64_t n = static_cast<int64_t>(a.size());
+  Tensor z = tensorOf(a, {n}, DType::F32, flex) % tensorOf(b, {n}, DType::F32, flex);
+  std::vector<double> got = valuesOf(z);
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    SCOPED_TRACE(std::to_string(a[i]) + " % " + std::to_string(b[i]));
+    if (std::isnan(want[i])) {
+      EXPECT_TRUE(std::isnan(got[i]));
+      continue;
+    }
+    EXPECT_EQ(got[i], want[i]); // exact, signed zeros included
+    EXPECT_EQ(std::signbit(got[i]), std::signbit(want[i]));
+  }
+}
+
+TEST(ElementwiseTest, Atan2HandlesEveryQuadrantAndSpecialValue) {
+  DispatchDevice flex = DispatchDevice::flex();
+  const double vals[] = {0.0, -0.0, 1, -1, 1e-38, -3e-39, 1e38, -1e38,
+                         kInf, -kInf, kNaN, 0.5, -2.5};
+  std::vector<double> y, x, want;
+  for (double a : vals)
+    for (double b : vals) {
+      y.push_back(a);
+      x.push_back(b);
+      want.push_back(std::atan2(static_cast<float>(a), static_cast<float>(b)));
+    }
+  int64_t n = static_cast<int64_t>(y.size());
+  std::vector<double> got = valuesOf(atan2(tensorOf(y, {n}, DType::F32, flex),
+                                           tensorOf(x, {n}, DType::F32, flex)));
+  EXPECT_TRUE(allClose(got, want, tolerance("kiln.atan2", DType::F32)));
+  for (size_t i = 0; i < got.size(); ++i)
+    if (want[i] == 0)
+      EXPECT_EQ(std::signbit(got[i]), std::signbit(want[i])) << y[i] << " " << x[i];
+}
+
+/// exp near overflow and through the subnormal range, and the ops built on
+/// it (sigmoid, silu, erf) at the far ends.
+TEST(ElementwiseTest, ExpFamilyAtTheEndsOfTheRange) {
+  DispatchDevice flex = DispatchDevice::flex();
+  std::vector<double> x = {88.72, 88.7228, 88.7229, 89, 100,   -87.3,
+                           -87.4, -95,     -100,    -103.9, -104.5, -200,
+                           1e-30, -1e-30,  0,       -0.0,  30,    -30};
+  int64_t n = static_cast<int64_t>(x.size());
+  Tensor t = tensorOf(x, {n}, DType::F32, flex);
+  std::vector<double> e, sg, si, ef;
+  for (double v : x) {
+    float f = static_cast<float>(v);
+    e.push_back(static_cast<double>(storedAs(DType::F32, std::exp((double)f))));
+    sg.push_back(1 / (1 + std::exp(-(double)f)));
+    si.push_back(f / (1 + std::exp(-(double)f)));
+    ef.push_back(std::erf((double)f));
+  }
+  // Relative tolerance, and one subnormal ulp absolute.
+  EXPECT_TRUE(allClose(valuesOf(exp(t)), e, {1.5e-45, 1.9e-6}));
+  EXPECT_TRUE(allClose(valuesOf(sigmoid(t)), sg, tolerance("kiln.sigmoid", DType::F32)));
+  EXPECT_TRUE(allClose(valuesOf(silu(t)), si, tolerance("kiln.silu", DType::F32)));
+  EXPECT_TRUE(allClose(valuesOf(erf(t)), ef, tolerance("kiln.erf", DType::F32)));
+}
+
+/// Outputs larger than half the last-level cache take non-temporal stores,
+/// with an unaligned head wherever a thread's share starts mid-vector.
+TEST(ElementwiseTest, StreamedOutputsMatchTheCachedOnes) {
+  DispatchDevice flex = DispatchDevice::flex();
+  const int64_t n = (int64_t(1) << 23) + 13; // 32 MiB of f32 and a tail
+  std::vector<double> pool = {-2.5, 0.5, 3, kNaN, -0.0, 1e-3, 7.25};
+  std::vector<double> in = cycle(pool, n);
+  Tensor x = tensorOf(in, {n}, DType::F32, flex);
+  Tensor c = x > 0.0;
+  struct Row {
+    const char *name;
+    Tensor got;
+    std::function<double(double)> ref;
+  };
+  std::vector<Row> rows = {
+      {"exp", exp(x), [](double v) { return (double)std::exp((float)v); }},
+      {"add", x + x, [](double v) { return v + v; }},
+      {"where", where(c, x, -x), [](double v) { return v > 0 ? v : -v; }},
+      {"clamp", clamp(x, -1.0, 1.0),
+       [](double v) { return std::isnan(v) ? v : std::min(1.0, std::max(-1.0, v)); }},
+      {"cast", x.cast(DType::I32).cast(DType::F32),
+       [](double v) { return std::isnan(v) ? 0.0 : std::trunc(v); }}};
+  for (Row &r : rows) {
+    SCOPED_TRACE(r.name);
+    std::vector<double> got = valuesOf(r.got);
+    ASSERT_EQ(static_cast<int64_t>(got.size()), n);
+    // Spot-check a stride through the whole output and both ends.
+    for (int64_t i = 0; i < n; i += i < 100 ? 1 : 9973) {
+      double want = r.ref(in[i]);
+      if (std::isnan(want))
+        ASSERT_TRUE(std::isnan(got[i])) << i;
+      else
+        ASSERT_NEAR(got[i], want, 4e-7 * std::fabs(want)) << i;
+    }
+    EXPECT_NEAR(got[n - 1], r.ref(in[n - 1]), 4e-7 * std::fabs(r.ref(in[n - 1])));
+  }
+}
+
+TEST(ElementwiseTest, HalfAndIntCastsRoundAndSaturate) {
+  DispatchDevice flex = DispatchDevice::flex();
+  // f16: ties to even, the largest finite, overflow, subnormals, NaN.
+  std::vector<double> h = {1.0009765625, 1.00146484375, 1.000732421875,
+                           65504,        65519.99,      65520,
+                           -70000,       5.96e-8,       2.98e-8,
+                           2.99e-8,      1e-10,         -0.0,
+                           kInf,         kNaN,          0.1};
+  std::vector<double> hWant = {1.0009765625, 1.001953125, 1.0009765625,
+                               65504,        65504,       kInf,
+                               -kInf,        5.960464477539063e-08, 0,
+                               5.960464477539063e-08, 0,   -0.0,
+                               kInf,         kNaN,        0.0999755859375};
+  std::vector<double> hLong = cycle(h, 1001), hLongWant = cycle(hWant, 1001);
+  EXPECT_TRUE(allClose(valuesOf(tensorOf(hLong, {1001}, DType::F32, flex).cast(DType::F16)),
+                       hLongWant, {0, 0}));
+  // And back, exactly.
+  Tensor half = tensorOf(hLongWant, {1001}, DType::F16, flex);
+  EXPECT_TRUE(allClose(valuesOf(half.cast(DType::F32)), hLongWant, {0, 0}));
+  // i32: toward zero, saturating, NaN to 0.
+  std::vector<double> i = {2.5, -2.5, 2147483520.0, 2147483648.0, -2147483648.0,
+                           -3e9, kInf, -kInf, kNaN, -0.0, 0.999};
+  std::vector<double> iWant = {2, -2, 2147483520.0, 2147483647.0, -2147483648.0,
+                               -2147483648.0, 2147483647.0, -2147483648.0, 0, 0, 0};
+  EXPECT_EQ(valuesOf(tensorOf(cycle(i, 103), {103}, DType::F32, flex).cast(DType::I32)),
+            cycle(iWant, 103));
+}
+
+
+/// log1p near 0, where 1 + x rounds and the lost part must come back.
+TEST(ElementwiseTest, Log1pIsAccurateNearZero) {
+  DispatchDevice flex = DispatchDevice::flex();
+  std::vector<double> x = {1e-30, -1e-30, 1e-40, 3e-8,  -3e-8,  1e-7,
+                           1e-6,  -1e-6,  1e-5,  3e-4,  -3e-4,  0.01,
+                           -0.01, 0.0625, 1.5e-5, 7e-7, -5.9e-8, 2e-3};
+  std::vector<double> in, want;
+  for (double v : cycle(x, 71)) {
+    float f = static_cast<float>(v);
+    in.push_back(f);
+    want.push_back(std::log1p(static_cast<double>(f)));
+  }
+  Tensor y = log1p(tensorOf(in, {71}, DType::F32, flex));
+  EXPECT_TRUE(allClose(valuesOf(y), want, {1e-45, 4 * 1.2e-7}));
+}
+
 } // namespace

@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <algorithm>
 
@@ -322,7 +323,29 @@ public:
       lastReader[slot] = step;
     };
 
+    // x * sigmoid(x), which is how silu arrives after decomposition, runs
+    // as one pass when the sigmoid has no other reader.
+    llvm::DenseMap<mlir::Operation *, mlir::Value> siluOf;
+    llvm::SmallPtrSet<mlir::Operation *, 8> fusedSigmoids;
+    func.walk([&](mlir::kiln::SigmoidOp sig) {
+      if (!sig->hasOneUse())
+        return;
+      auto mul = llvm::dyn_cast<mlir::kiln::MulOp>(*sig->user_begin());
+      mlir::Value x = sig.getInput();
+      if (!mul || mul.getType() != x.getType())
+        return;
+      mlir::Value other = mul->getOperand(0) == sig.getResult()
+                              ? mul->getOperand(1)
+                              : mul->getOperand(0);
+      if (other != x)
+        return;
+      siluOf[mul] = x;
+      fusedSigmoids.insert(sig);
+    });
+
     for (mlir::Operation &op : func.getBody().front()) {
+      if (fusedSigmoids.contains(&op))
+        continue;
       if (auto ret = llvm::dyn_cast<mlir::func::ReturnOp>(op)) {
         for (mlir::Value v : ret.getOperands())
           exe->resultSlots_.push_back(slotOf.at(v));
@@ -334,7 +357,10 @@ public:
         exe->constants_.push_back({slot, constantBuffer(c, allocator_)});
         continue;
       }
-      llvm::StringRef name = op.getName().getStringRef();
+      auto silu = siluOf.find(&op);
+      llvm::StringRef name = silu != siluOf.end()
+                                 ? llvm::StringRef("kiln.silu")
+                                 : op.getName().getStringRef();
       const KernelBuilder *builder = registry_.lookup(name);
       if (!builder)
         throw Error("flex: no kernel for " + name.str());
@@ -342,7 +368,10 @@ public:
       step.name = name.str();
       step.fn = (*builder)(&op);
       int index = static_cast<int>(exe->steps_.size());
-      for (mlir::Value v : op.getOperands()) {
+      llvm::SmallVector<mlir::Value, 4> operands(op.getOperands());
+      if (silu != siluOf.end())
+        operands.assign({silu->second});
+      for (mlir::Value v : operands) {
         int slot = slotOf.at(v);
         step.operands.push_back(slot);
         noteRead(slot, index);

@@ -82,6 +82,8 @@ template <typename C> C unaryOf(Unary k, C x) {
       return std::nearbyint(x);
     case Unary::Sign:
       return x > C(0) ? C(1) : (x < C(0) ? C(-1) : x);
+    case Unary::Silu:
+      return x / (C(1) + std::exp(-x));
     case Unary::Copy:
       return x;
     }
@@ -179,7 +181,7 @@ template <typename C> C binaryOf(BinaryOp k, C a, C b) {
   }
 }
 
-std::optional<Binary> simdBinary(BinaryOp k) {
+Binary simdBinary(BinaryOp k) {
   switch (k) {
   case BinaryOp::Add:
     return Binary::Add;
@@ -193,9 +195,31 @@ std::optional<Binary> simdBinary(BinaryOp k) {
     return Binary::Max;
   case BinaryOp::Min:
     return Binary::Min;
-  default:
-    return std::nullopt;
+  case BinaryOp::Pow:
+    return Binary::Pow;
+  case BinaryOp::Rem:
+    return Binary::Rem;
+  case BinaryOp::Atan2:
+    return Binary::Atan2;
   }
+  return Binary::Add;
+}
+
+/// Non-temporal stores for outputs far larger than the cache.
+simd::Store storeFor(const Buffer &out) {
+  return simd::streamStores(out.numel() *
+                            static_cast<int64_t>(out.elementBytes()))
+             ? simd::Store::Stream
+             : simd::Store::Cached;
+}
+
+/// True when a run's input strides (s[1..count]) suit the SIMD loops: one
+/// value for every lane (0) or contiguous (1).
+bool simdStrides(const int64_t *s, int count) {
+  for (int k = 1; k <= count; ++k)
+    if (s[k] != 0 && s[k] != 1)
+      return false;
+  return true;
 }
 
 //===----------------------------------------------------------------------===//
@@ -213,8 +237,9 @@ KernelBuilder unaryKernel(Unary kind) {
       if (dt == DType::F32 && in.isContiguous()) {
         const float *src = in.as<float>();
         float *dst = out.as<float>();
+        const simd::Store store = storeFor(out);
         parallelFor(in.numel(), 1 << 15, [&](int64_t b, int64_t e) {
-          simd::unaryF32(kind, src + b, dst + b, e - b);
+          simd::unaryF32(kind, src + b, dst + b, e - b, store);
         });
       } else {
         dispatchAny(dt, [&](auto tag) {
@@ -243,7 +268,8 @@ KernelBuilder binaryKernel(BinaryOp kind) {
                llvm::MutableArrayRef<Buffer> results, StepContext &ctx) {
       Buffer out = elementwiseOutput(ops, ctx, dt, shape);
       Buffer a = broadcastView(*ops[0], shape), b = broadcastView(*ops[1], shape);
-      std::optional<Binary> vec = simdBinary(kind);
+      const Binary vec = simdBinary(kind);
+      const simd::Store store = storeFor(out);
       dispatchAny(dt, [&](auto tag) {
         using T = typename decltype(tag)::type;
         if constexpr (!std::is_same_v<T, bool>) {
@@ -253,8 +279,8 @@ KernelBuilder binaryKernel(BinaryOp kind) {
             const T *x = reinterpret_cast<const T *>(p[1]);
             const T *y = reinterpret_cast<const T *>(p[2]);
             if constexpr (std::is_same_v<T, float>) {
-              if (vec && s[1] <= 1 && s[2] <= 1 && s[1] >= 0 && s[2] >= 0) {
-                simd::binaryF32(*vec, x, s[1], y, s[2], o, n);
+              if (simdStrides(s, 2)) {
+                simd::binaryF32(vec, x, s[1], y, s[2], o, n, store);
                 return;
               }
             }
@@ -308,6 +334,23 @@ KernelBuilder compareKernel(CompareOp kind) {
           bool *o = reinterpret_cast<bool *>(p[0]);
           const T *x = reinterpret_cast<const T *>(p[1]);
           const T *y = reinterpret_cast<const T *>(p[2]);
+          if (simdStrides(s, 2)) {
+            if constexpr (std::is_same_v<T, float>) {
+              if (kind != CompareOp::And && kind != CompareOp::Or) {
+                simd::compareF32(static_cast<simd::Compare>(kind), x, s[1], y,
+                                 s[2], o, n);
+                return;
+              }
+            }
+            if constexpr (std::is_same_v<T, bool>) {
+              if (kind == CompareOp::And || kind == CompareOp::Or) {
+                simd::logicBool(kind == CompareOp::And ? simd::Logic::And
+                                                       : simd::Logic::Or,
+                                x, s[1], y, s[2], o, n);
+                return;
+              }
+            }
+          }
           for (int64_t i = 0; i < n; ++i)
             o[i] = compareOf(kind, load(x[i * s[1]]), load(y[i * s[2]]));
         });
@@ -325,6 +368,10 @@ Step buildNot(mlir::Operation *op) {
     elementwiseLoop(out, {*ops[0]}, [](char **p, const int64_t *s, int64_t n) {
       bool *o = reinterpret_cast<bool *>(p[0]);
       const bool *a = reinterpret_cast<const bool *>(p[1]);
+      if (s[1] == 1) {
+        simd::notBool(a, o, n);
+        return;
+      }
       for (int64_t i = 0; i < n; ++i)
         o[i] = !a[i * s[1]];
     });
@@ -344,6 +391,12 @@ Step buildIsNan(mlir::Operation *op) {
                                          int64_t n) {
         bool *o = reinterpret_cast<bool *>(p[0]);
         const T *a = reinterpret_cast<const T *>(p[1]);
+        if constexpr (std::is_same_v<T, float>) {
+          if (s[1] == 1) {
+            simd::isNanF32(a, o, n);
+            return;
+          }
+        }
         for (int64_t i = 0; i < n; ++i) {
           auto v = load(a[i * s[1]]);
           o[i] = v != v;
@@ -366,14 +419,21 @@ Step buildWhere(mlir::Operation *op) {
     Buffer out = elementwiseOutput(ops.drop_front(), valueCtx, dt, shape);
     Buffer c = broadcastView(*ops[0], shape), a = broadcastView(*ops[1], shape),
            b = broadcastView(*ops[2], shape);
+    const simd::Store store = storeFor(out);
     dispatchAny(dt, [&](auto tag) {
       using T = typename decltype(tag)::type;
-      elementwiseLoop(out, {c, a, b}, [](char **p, const int64_t *s,
-                                         int64_t n) {
+      elementwiseLoop(out, {c, a, b}, [&](char **p, const int64_t *s,
+                                          int64_t n) {
         T *o = reinterpret_cast<T *>(p[0]);
         const bool *m = reinterpret_cast<const bool *>(p[1]);
         const T *x = reinterpret_cast<const T *>(p[2]);
         const T *y = reinterpret_cast<const T *>(p[3]);
+        if constexpr (std::is_same_v<T, float>) {
+          if (simdStrides(s, 3)) {
+            simd::whereF32(m, s[1], x, s[2], y, s[3], o, n, store);
+            return;
+          }
+        }
         for (int64_t i = 0; i < n; ++i)
           o[i] = m[i * s[1]] ? x[i * s[2]] : y[i * s[3]];
       });
@@ -421,20 +481,44 @@ void castRun(T *o, const F *a, int64_t stride, int64_t n) {
   }
 }
 
+/// The SIMD loops for the common contiguous casts; false when there is none.
+template <typename T, typename F>
+bool castRunSimd(T *o, const F *a, int64_t n, simd::Store store) {
+  if constexpr (std::is_same_v<F, float> && std::is_same_v<T, int32_t>) {
+    simd::castF32ToI32(a, o, n, store);
+    return true;
+  } else if constexpr (std::is_same_v<F, int32_t> && std::is_same_v<T, float>) {
+    simd::castI32ToF32(a, o, n, store);
+    return true;
+  } else if constexpr (std::is_same_v<F, float> && std::is_same_v<T, Half>) {
+    return simd::castF32ToF16(a, reinterpret_cast<uint16_t *>(o), n);
+  } else if constexpr (std::is_same_v<F, Half> && std::is_same_v<T, float>) {
+    return simd::castF16ToF32(reinterpret_cast<const uint16_t *>(a), o, n,
+                              store);
+  } else {
+    (void)o, (void)a, (void)n, (void)store;
+    return false;
+  }
+}
+
 Step buildCast(mlir::Operation *op) {
   DType from = operandDType(op, 0), to = resultDType(op);
   std::vector<int64_t> shape = resultShape(op);
   return [=](llvm::ArrayRef<const Buffer *> ops,
              llvm::MutableArrayRef<Buffer> results, StepContext &ctx) {
     Buffer out = allocateBuffer(ctx.allocator, to, shape);
+    const simd::Store store = storeFor(out);
     dispatchAny(from, [&](auto fromTag) {
       using F = typename decltype(fromTag)::type;
       dispatchAny(to, [&](auto toTag) {
         using T = typename decltype(toTag)::type;
         elementwiseLoop(out, {*ops[0]},
-                        [](char **p, const int64_t *s, int64_t n) {
-                          castRun(reinterpret_cast<T *>(p[0]),
-                                  reinterpret_cast<const F *>(p[1]), s[1], n);
+                        [&](char **p, const int64_t *s, int64_t n) {
+                          T *o = reinterpret_cast<T *>(p[0]);
+                          const F *a = reinterpret_cast<const F *>(p[1]);
+                          if (s[1] == 1 && castRunSimd(o, a, n, store))
+                            return;
+                          castRun(o, a, s[1], n);
                         });
       });
     });
@@ -462,10 +546,17 @@ Step buildClamp(mlir::Operation *op) {
           l = static_cast<C>(lo);
           h = static_cast<C>(hi);
         }
+        const simd::Store store = storeFor(out);
         elementwiseLoop(out, {*ops[0]}, [&](char **p, const int64_t *s,
                                             int64_t n) {
           T *o = reinterpret_cast<T *>(p[0]);
           const T *a = reinterpret_cast<const T *>(p[1]);
+          if constexpr (std::is_same_v<T, float>) {
+            if (s[1] == 1) {
+              simd::clampF32(a, l, h, o, n, store);
+              return;
+            }
+          }
           for (int64_t i = 0; i < n; ++i) {
             C v = load(a[i * s[1]]);
             o[i] = storeAs<T>(v < l ? l : (v > h ? h : v));
@@ -506,6 +597,8 @@ void flex::registerElementwiseKernels(KernelRegistry &r) {
   for (auto [name, kind] : unaries)
     r.add(name, unaryKernel(kind));
   r.add("kiln.gelu", buildGelu);
+  // Also x * sigmoid(x), fused by the planner (silu itself is decomposed).
+  r.add("kiln.silu", unaryKernel(Unary::Silu));
 
   const std::pair<const char *, BinaryOp> binaries[] = {
       {"kiln.add", BinaryOp::Add}, {"kiln.sub", BinaryOp::Sub},
