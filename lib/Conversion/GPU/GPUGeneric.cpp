@@ -129,10 +129,8 @@ private:
   /// One thread runs `ops` in order.
   LogicalResult emitSerial(ArrayRef<Operation *> ops) {
     for (Operation *op : ops)
-      for (Value r : op->getResults())
-        for (Operation *user : r.getUsers())
-          if (!llvm::is_contained(ops, topLevelAncestor(user)))
-            return op->emitError("a value crosses kernel launches");
+      if (failed(checkStaysInLaunch(op, ops)))
+        return failure();
     beginLaunch({1, 1, 1}, {1, 1, 1});
     for (Operation *op : ops)
       if (failed(cloneInto(op)))
@@ -188,6 +186,28 @@ private:
                             std::array<int64_t, 3> block) {
     map.clear();
     return createLaunch(b, host, grid, block);
+  }
+
+  /// Values of `op` (a statement of `launch`) may only be read in that
+  /// launch. Readers that are recomputed where they are used (the scalar
+  /// arithmetic between the loads and stores of a one-element reduction,
+  /// whose size-1 loops canonicalization removed) count by their readers.
+  LogicalResult checkStaysInLaunch(Operation *op,
+                                   ArrayRef<Operation *> launch) {
+    SmallVector<Operation *> work{op};
+    llvm::SmallPtrSet<Operation *, 8> seen;
+    while (!work.empty()) {
+      Operation *def = work.pop_back_val();
+      for (Operation *user : def->getUsers()) {
+        Operation *top = topLevelAncestor(user);
+        if (llvm::is_contained(launch, top) || !seen.insert(top).second)
+          continue;
+        if (!isRematerializable(top))
+          return op->emitError("a value crosses kernel launches");
+        work.push_back(top);
+      }
+    }
+    return success();
   }
 
   Operation *topLevelAncestor(Operation *op) {

@@ -17,12 +17,14 @@
 #include "kiln/Transforms/Fusion.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Utils/GPUUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 namespace mlir::kiln {
 #define GEN_PASS_DEF_KILNGENERATEGPUKERNELS
@@ -333,6 +335,42 @@ LogicalResult gpugen::lowerMathForNVVM(Operation *root) {
 // The pass
 //===----------------------------------------------------------------------===//
 
+/// Makes every launch of `host` read nothing from outside but the host
+/// function's buffers. The rewrite driver of the math lowering moves the
+/// constants it creates or folds to the entry of the host function (a
+/// gpu.launch is not isolated from above); gpu-kernel-outlining would turn
+/// each into a scalar kernel parameter, which the runtime, passing one
+/// pointer per buffer, cannot supply. They are sunk back, and anything else
+/// captured is an error of the generator.
+static LogicalResult sinkConstantsIntoLaunches(func::FuncOp host) {
+  Block *entry = &host.getBody().front();
+  WalkResult walk = host.walk([&](gpu::LaunchOp launch) {
+    if (failed(sinkOperationsIntoLaunchOp(launch, [](Operation *op) {
+          return op->hasTrait<mlir::OpTrait::ConstantLike>();
+        })))
+      return WalkResult::interrupt();
+    llvm::SetVector<Value> captured;
+    getUsedValuesDefinedAbove(launch.getBody(), captured);
+    for (Value v : captured) {
+      auto arg = llvm::dyn_cast<BlockArgument>(v);
+      if (arg && arg.getOwner() == entry)
+        continue;
+      launch.emitError() << "kiln-generate-gpu-kernels: a launch of @"
+                         << host.getName()
+                         << " reads a value that is not one of its buffers";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  // The constants left behind are read by no launch.
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*entry)))
+    if (op.hasTrait<mlir::OpTrait::ConstantLike>() && op.use_empty())
+      op.erase();
+  return success();
+}
+
 namespace {
 
 struct KilnGenerateGPUKernelsPass
@@ -381,11 +419,16 @@ struct KilnGenerateGPUKernelsPass
         return signalPassFailure();
       }
     }
-    for (auto fn : module.getOps<func::FuncOp>())
-      if (fn->hasAttr(kKernelOfAttr) && failed(lowerMathForNVVM(fn))) {
+    for (auto fn : module.getOps<func::FuncOp>()) {
+      if (!fn->hasAttr(kKernelOfAttr))
+        continue;
+      if (failed(lowerMathForNVVM(fn))) {
         fn.emitError() << "kiln-generate-gpu-kernels: math lowering failed";
         return signalPassFailure();
       }
+      if (failed(sinkConstantsIntoLaunches(fn)))
+        return signalPassFailure();
+    }
     if (!keepGraph) {
       // The graph is the runtime's plan, not device code.
       for (auto fn :

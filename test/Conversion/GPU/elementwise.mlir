@@ -154,3 +154,434 @@ func.func @integer(%a: tensor<64xi32>, %b: tensor<64xi32>, %u: tensor<64xui8>, %
   %5 = kiln.abs %l : tensor<64xi64>
   return %0, %1, %2, %3, %4, %5 : tensor<64xi32>, tensor<64xi32>, tensor<64xui8>, tensor<64xui8>, tensor<64xi64>, tensor<64xi64>
 }
+
+// Every elementwise op in every dtype it accepts (f64, f32, f16, bf16, the
+// signed integers, ui8, bool), and casts between every pair of dtypes.
+
+// CHECK-LABEL: // PTX all_f64_kernel0_
+// CHECK: .visible .entry all_f64_kernel0_
+func.func @all_f64(%x: tensor<4x8xf64>, %y: tensor<4x8xf64>, %c: tensor<4x8xi1>) -> (tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xi1>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xf64>, tensor<4x8xi1>, tensor<4x8xf32>, tensor<4x8xf16>, tensor<4x8xbf16>, tensor<4x8xi64>, tensor<4x8xi32>, tensor<4x8xi16>, tensor<4x8xi8>, tensor<4x8xui8>, tensor<4x8xi1>) {
+  %v0 = kiln.exp %x : tensor<4x8xf64>
+  %v1 = kiln.log %x : tensor<4x8xf64>
+  %v2 = kiln.log1p %x : tensor<4x8xf64>
+  %v3 = kiln.sqrt %x : tensor<4x8xf64>
+  %v4 = kiln.rsqrt %x : tensor<4x8xf64>
+  %v5 = kiln.recip %x : tensor<4x8xf64>
+  %v6 = kiln.sin %x : tensor<4x8xf64>
+  %v7 = kiln.cos %x : tensor<4x8xf64>
+  %v8 = kiln.tanh %x : tensor<4x8xf64>
+  %v9 = kiln.sigmoid %x : tensor<4x8xf64>
+  %v10 = kiln.erf %x : tensor<4x8xf64>
+  %v11 = kiln.floor %x : tensor<4x8xf64>
+  %v12 = kiln.ceil %x : tensor<4x8xf64>
+  %v13 = kiln.round %x : tensor<4x8xf64>
+  %v14 = kiln.silu %x : tensor<4x8xf64>
+  %v15 = kiln.gelu %x : tensor<4x8xf64>
+  %v16 = kiln.gelu %x approximate = tanh : tensor<4x8xf64>
+  %v17 = kiln.is_nan %x : tensor<4x8xf64> -> tensor<4x8xi1>
+  %v18 = kiln.pow %x, %y : (tensor<4x8xf64>, tensor<4x8xf64>) -> tensor<4x8xf64>
+  %v19 = kiln.atan2 %x, %y : (tensor<4x8xf64>, tensor<4x8xf64>) -> tensor<4x8xf64>
+  %v20 = kiln.neg %x : tensor<4x8xf64>
+  %v21 = kiln.abs %x : tensor<4x8xf64>
+  %v22 = kiln.relu %x : tensor<4x8xf64>
+  %v23 = kiln.sign %x : tensor<4x8xf64>
+  %v24 = kiln.clamp %x [1.000000e+00, 5.000000e+00] : tensor<4x8xf64>
+  %v25 = kiln.add %x, %y : (tensor<4x8xf64>, tensor<4x8xf64>) -> tensor<4x8xf64>
+  %v26 = kiln.sub %x, %y : (tensor<4x8xf64>, tensor<4x8xf64>) -> tensor<4x8xf64>
+  %v27 = kiln.mul %x, %y : (tensor<4x8xf64>, tensor<4x8xf64>) -> tensor<4x8xf64>
+  %v28 = kiln.div %x, %y : (tensor<4x8xf64>, tensor<4x8xf64>) -> tensor<4x8xf64>
+  %v29 = kiln.max %x, %y : (tensor<4x8xf64>, tensor<4x8xf64>) -> tensor<4x8xf64>
+  %v30 = kiln.min %x, %y : (tensor<4x8xf64>, tensor<4x8xf64>) -> tensor<4x8xf64>
+  %v31 = kiln.rem %x, %y : (tensor<4x8xf64>, tensor<4x8xf64>) -> tensor<4x8xf64>
+  %v32 = kiln.eq %x, %y : (tensor<4x8xf64>, tensor<4x8xf64>) -> tensor<4x8xi1>
+  %v33 = kiln.ne %x, %y : (tensor<4x8xf64>, tensor<4x8xf64>) -> tensor<4x8xi1>
+  %v34 = kiln.lt %x, %y : (tensor<4x8xf64>, tensor<4x8xf64>) -> tensor<4x8xi1>
+  %v35 = kiln.le %x, %y : (tensor<4x8xf64>, tensor<4x8xf64>) -> tensor<4x8xi1>
+  %v36 = kiln.gt %x, %y : (tensor<4x8xf64>, tensor<4x8xf64>) -> tensor<4x8xi1>
+  %v37 = kiln.ge %x, %y : (tensor<4x8xf64>, tensor<4x8xf64>) -> tensor<4x8xi1>
+  %v38 = kiln.where %c, %x, %y : (tensor<4x8xi1>, tensor<4x8xf64>, tensor<4x8xf64>) -> tensor<4x8xf64>
+  %v39 = kiln.detach %x : tensor<4x8xf64>
+  %v40 = kiln.ne %v39, %y : (tensor<4x8xf64>, tensor<4x8xf64>) -> tensor<4x8xi1>
+  %v41 = kiln.cast %x : tensor<4x8xf64> -> tensor<4x8xf32>
+  %v42 = kiln.cast %x : tensor<4x8xf64> -> tensor<4x8xf16>
+  %v43 = kiln.cast %x : tensor<4x8xf64> -> tensor<4x8xbf16>
+  %v44 = kiln.cast %x : tensor<4x8xf64> -> tensor<4x8xi64>
+  %v45 = kiln.cast %x : tensor<4x8xf64> -> tensor<4x8xi32>
+  %v46 = kiln.cast %x : tensor<4x8xf64> -> tensor<4x8xi16>
+  %v47 = kiln.cast %x : tensor<4x8xf64> -> tensor<4x8xi8>
+  %v48 = kiln.cast %x : tensor<4x8xf64> -> tensor<4x8xui8>
+  %v49 = kiln.cast %x : tensor<4x8xf64> -> tensor<4x8xi1>
+  return %v0, %v1, %v2, %v3, %v4, %v5, %v6, %v7, %v8, %v9, %v10, %v11, %v12, %v13, %v14, %v15, %v16, %v17, %v18, %v19, %v20, %v21, %v22, %v23, %v24, %v25, %v26, %v27, %v28, %v29, %v30, %v31, %v32, %v33, %v34, %v35, %v36, %v37, %v38, %v40, %v41, %v42, %v43, %v44, %v45, %v46, %v47, %v48, %v49 : tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xi1>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xf64>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xf64>, tensor<4x8xi1>, tensor<4x8xf32>, tensor<4x8xf16>, tensor<4x8xbf16>, tensor<4x8xi64>, tensor<4x8xi32>, tensor<4x8xi16>, tensor<4x8xi8>, tensor<4x8xui8>, tensor<4x8xi1>
+}
+
+// CHECK-LABEL: // PTX all_f32_kernel0_
+// CHECK: .visible .entry all_f32_kernel0_
+func.func @all_f32(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>, %c: tensor<4x8xi1>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xi1>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xf32>, tensor<4x8xi1>, tensor<4x8xf64>, tensor<4x8xf16>, tensor<4x8xbf16>, tensor<4x8xi64>, tensor<4x8xi32>, tensor<4x8xi16>, tensor<4x8xi8>, tensor<4x8xui8>, tensor<4x8xi1>) {
+  %v0 = kiln.exp %x : tensor<4x8xf32>
+  %v1 = kiln.log %x : tensor<4x8xf32>
+  %v2 = kiln.log1p %x : tensor<4x8xf32>
+  %v3 = kiln.sqrt %x : tensor<4x8xf32>
+  %v4 = kiln.rsqrt %x : tensor<4x8xf32>
+  %v5 = kiln.recip %x : tensor<4x8xf32>
+  %v6 = kiln.sin %x : tensor<4x8xf32>
+  %v7 = kiln.cos %x : tensor<4x8xf32>
+  %v8 = kiln.tanh %x : tensor<4x8xf32>
+  %v9 = kiln.sigmoid %x : tensor<4x8xf32>
+  %v10 = kiln.erf %x : tensor<4x8xf32>
+  %v11 = kiln.floor %x : tensor<4x8xf32>
+  %v12 = kiln.ceil %x : tensor<4x8xf32>
+  %v13 = kiln.round %x : tensor<4x8xf32>
+  %v14 = kiln.silu %x : tensor<4x8xf32>
+  %v15 = kiln.gelu %x : tensor<4x8xf32>
+  %v16 = kiln.gelu %x approximate = tanh : tensor<4x8xf32>
+  %v17 = kiln.is_nan %x : tensor<4x8xf32> -> tensor<4x8xi1>
+  %v18 = kiln.pow %x, %y : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %v19 = kiln.atan2 %x, %y : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %v20 = kiln.neg %x : tensor<4x8xf32>
+  %v21 = kiln.abs %x : tensor<4x8xf32>
+  %v22 = kiln.relu %x : tensor<4x8xf32>
+  %v23 = kiln.sign %x : tensor<4x8xf32>
+  %v24 = kiln.clamp %x [1.000000e+00, 5.000000e+00] : tensor<4x8xf32>
+  %v25 = kiln.add %x, %y : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %v26 = kiln.sub %x, %y : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %v27 = kiln.mul %x, %y : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %v28 = kiln.div %x, %y : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %v29 = kiln.max %x, %y : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %v30 = kiln.min %x, %y : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %v31 = kiln.rem %x, %y : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %v32 = kiln.eq %x, %y : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xi1>
+  %v33 = kiln.ne %x, %y : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xi1>
+  %v34 = kiln.lt %x, %y : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xi1>
+  %v35 = kiln.le %x, %y : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xi1>
+  %v36 = kiln.gt %x, %y : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xi1>
+  %v37 = kiln.ge %x, %y : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xi1>
+  %v38 = kiln.where %c, %x, %y : (tensor<4x8xi1>, tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %v39 = kiln.detach %x : tensor<4x8xf32>
+  %v40 = kiln.ne %v39, %y : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xi1>
+  %v41 = kiln.cast %x : tensor<4x8xf32> -> tensor<4x8xf64>
+  %v42 = kiln.cast %x : tensor<4x8xf32> -> tensor<4x8xf16>
+  %v43 = kiln.cast %x : tensor<4x8xf32> -> tensor<4x8xbf16>
+  %v44 = kiln.cast %x : tensor<4x8xf32> -> tensor<4x8xi64>
+  %v45 = kiln.cast %x : tensor<4x8xf32> -> tensor<4x8xi32>
+  %v46 = kiln.cast %x : tensor<4x8xf32> -> tensor<4x8xi16>
+  %v47 = kiln.cast %x : tensor<4x8xf32> -> tensor<4x8xi8>
+  %v48 = kiln.cast %x : tensor<4x8xf32> -> tensor<4x8xui8>
+  %v49 = kiln.cast %x : tensor<4x8xf32> -> tensor<4x8xi1>
+  return %v0, %v1, %v2, %v3, %v4, %v5, %v6, %v7, %v8, %v9, %v10, %v11, %v12, %v13, %v14, %v15, %v16, %v17, %v18, %v19, %v20, %v21, %v22, %v23, %v24, %v25, %v26, %v27, %v28, %v29, %v30, %v31, %v32, %v33, %v34, %v35, %v36, %v37, %v38, %v40, %v41, %v42, %v43, %v44, %v45, %v46, %v47, %v48, %v49 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xi1>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xf32>, tensor<4x8xi1>, tensor<4x8xf64>, tensor<4x8xf16>, tensor<4x8xbf16>, tensor<4x8xi64>, tensor<4x8xi32>, tensor<4x8xi16>, tensor<4x8xi8>, tensor<4x8xui8>, tensor<4x8xi1>
+}
+
+// CHECK-LABEL: // PTX all_f16_kernel0_
+// CHECK: .visible .entry all_f16_kernel0_
+func.func @all_f16(%x: tensor<4x8xf16>, %y: tensor<4x8xf16>, %c: tensor<4x8xi1>) -> (tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xi1>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xf16>, tensor<4x8xi1>, tensor<4x8xf64>, tensor<4x8xf32>, tensor<4x8xbf16>, tensor<4x8xi64>, tensor<4x8xi32>, tensor<4x8xi16>, tensor<4x8xi8>, tensor<4x8xui8>, tensor<4x8xi1>) {
+  %v0 = kiln.exp %x : tensor<4x8xf16>
+  %v1 = kiln.log %x : tensor<4x8xf16>
+  %v2 = kiln.log1p %x : tensor<4x8xf16>
+  %v3 = kiln.sqrt %x : tensor<4x8xf16>
+  %v4 = kiln.rsqrt %x : tensor<4x8xf16>
+  %v5 = kiln.recip %x : tensor<4x8xf16>
+  %v6 = kiln.sin %x : tensor<4x8xf16>
+  %v7 = kiln.cos %x : tensor<4x8xf16>
+  %v8 = kiln.tanh %x : tensor<4x8xf16>
+  %v9 = kiln.sigmoid %x : tensor<4x8xf16>
+  %v10 = kiln.erf %x : tensor<4x8xf16>
+  %v11 = kiln.floor %x : tensor<4x8xf16>
+  %v12 = kiln.ceil %x : tensor<4x8xf16>
+  %v13 = kiln.round %x : tensor<4x8xf16>
+  %v14 = kiln.silu %x : tensor<4x8xf16>
+  %v15 = kiln.gelu %x : tensor<4x8xf16>
+  %v16 = kiln.gelu %x approximate = tanh : tensor<4x8xf16>
+  %v17 = kiln.is_nan %x : tensor<4x8xf16> -> tensor<4x8xi1>
+  %v18 = kiln.pow %x, %y : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<4x8xf16>
+  %v19 = kiln.atan2 %x, %y : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<4x8xf16>
+  %v20 = kiln.neg %x : tensor<4x8xf16>
+  %v21 = kiln.abs %x : tensor<4x8xf16>
+  %v22 = kiln.relu %x : tensor<4x8xf16>
+  %v23 = kiln.sign %x : tensor<4x8xf16>
+  %v24 = kiln.clamp %x [1.000000e+00, 5.000000e+00] : tensor<4x8xf16>
+  %v25 = kiln.add %x, %y : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<4x8xf16>
+  %v26 = kiln.sub %x, %y : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<4x8xf16>
+  %v27 = kiln.mul %x, %y : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<4x8xf16>
+  %v28 = kiln.div %x, %y : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<4x8xf16>
+  %v29 = kiln.max %x, %y : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<4x8xf16>
+  %v30 = kiln.min %x, %y : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<4x8xf16>
+  %v31 = kiln.rem %x, %y : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<4x8xf16>
+  %v32 = kiln.eq %x, %y : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<4x8xi1>
+  %v33 = kiln.ne %x, %y : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<4x8xi1>
+  %v34 = kiln.lt %x, %y : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<4x8xi1>
+  %v35 = kiln.le %x, %y : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<4x8xi1>
+  %v36 = kiln.gt %x, %y : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<4x8xi1>
+  %v37 = kiln.ge %x, %y : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<4x8xi1>
+  %v38 = kiln.where %c, %x, %y : (tensor<4x8xi1>, tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<4x8xf16>
+  %v39 = kiln.detach %x : tensor<4x8xf16>
+  %v40 = kiln.ne %v39, %y : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<4x8xi1>
+  %v41 = kiln.cast %x : tensor<4x8xf16> -> tensor<4x8xf64>
+  %v42 = kiln.cast %x : tensor<4x8xf16> -> tensor<4x8xf32>
+  %v43 = kiln.cast %x : tensor<4x8xf16> -> tensor<4x8xbf16>
+  %v44 = kiln.cast %x : tensor<4x8xf16> -> tensor<4x8xi64>
+  %v45 = kiln.cast %x : tensor<4x8xf16> -> tensor<4x8xi32>
+  %v46 = kiln.cast %x : tensor<4x8xf16> -> tensor<4x8xi16>
+  %v47 = kiln.cast %x : tensor<4x8xf16> -> tensor<4x8xi8>
+  %v48 = kiln.cast %x : tensor<4x8xf16> -> tensor<4x8xui8>
+  %v49 = kiln.cast %x : tensor<4x8xf16> -> tensor<4x8xi1>
+  return %v0, %v1, %v2, %v3, %v4, %v5, %v6, %v7, %v8, %v9, %v10, %v11, %v12, %v13, %v14, %v15, %v16, %v17, %v18, %v19, %v20, %v21, %v22, %v23, %v24, %v25, %v26, %v27, %v28, %v29, %v30, %v31, %v32, %v33, %v34, %v35, %v36, %v37, %v38, %v40, %v41, %v42, %v43, %v44, %v45, %v46, %v47, %v48, %v49 : tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xi1>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xf16>, tensor<4x8xi1>, tensor<4x8xf64>, tensor<4x8xf32>, tensor<4x8xbf16>, tensor<4x8xi64>, tensor<4x8xi32>, tensor<4x8xi16>, tensor<4x8xi8>, tensor<4x8xui8>, tensor<4x8xi1>
+}
+
+// CHECK-LABEL: // PTX all_bf16_kernel0_
+// CHECK: .visible .entry all_bf16_kernel0_
+func.func @all_bf16(%x: tensor<4x8xbf16>, %y: tensor<4x8xbf16>, %c: tensor<4x8xi1>) -> (tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xi1>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xbf16>, tensor<4x8xi1>, tensor<4x8xf64>, tensor<4x8xf32>, tensor<4x8xf16>, tensor<4x8xi64>, tensor<4x8xi32>, tensor<4x8xi16>, tensor<4x8xi8>, tensor<4x8xui8>, tensor<4x8xi1>) {
+  %v0 = kiln.exp %x : tensor<4x8xbf16>
+  %v1 = kiln.log %x : tensor<4x8xbf16>
+  %v2 = kiln.log1p %x : tensor<4x8xbf16>
+  %v3 = kiln.sqrt %x : tensor<4x8xbf16>
+  %v4 = kiln.rsqrt %x : tensor<4x8xbf16>
+  %v5 = kiln.recip %x : tensor<4x8xbf16>
+  %v6 = kiln.sin %x : tensor<4x8xbf16>
+  %v7 = kiln.cos %x : tensor<4x8xbf16>
+  %v8 = kiln.tanh %x : tensor<4x8xbf16>
+  %v9 = kiln.sigmoid %x : tensor<4x8xbf16>
+  %v10 = kiln.erf %x : tensor<4x8xbf16>
+  %v11 = kiln.floor %x : tensor<4x8xbf16>
+  %v12 = kiln.ceil %x : tensor<4x8xbf16>
+  %v13 = kiln.round %x : tensor<4x8xbf16>
+  %v14 = kiln.silu %x : tensor<4x8xbf16>
+  %v15 = kiln.gelu %x : tensor<4x8xbf16>
+  %v16 = kiln.gelu %x approximate = tanh : tensor<4x8xbf16>
+  %v17 = kiln.is_nan %x : tensor<4x8xbf16> -> tensor<4x8xi1>
+  %v18 = kiln.pow %x, %y : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x8xbf16>
+  %v19 = kiln.atan2 %x, %y : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x8xbf16>
+  %v20 = kiln.neg %x : tensor<4x8xbf16>
+  %v21 = kiln.abs %x : tensor<4x8xbf16>
+  %v22 = kiln.relu %x : tensor<4x8xbf16>
+  %v23 = kiln.sign %x : tensor<4x8xbf16>
+  %v24 = kiln.clamp %x [1.000000e+00, 5.000000e+00] : tensor<4x8xbf16>
+  %v25 = kiln.add %x, %y : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x8xbf16>
+  %v26 = kiln.sub %x, %y : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x8xbf16>
+  %v27 = kiln.mul %x, %y : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x8xbf16>
+  %v28 = kiln.div %x, %y : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x8xbf16>
+  %v29 = kiln.max %x, %y : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x8xbf16>
+  %v30 = kiln.min %x, %y : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x8xbf16>
+  %v31 = kiln.rem %x, %y : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x8xbf16>
+  %v32 = kiln.eq %x, %y : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x8xi1>
+  %v33 = kiln.ne %x, %y : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x8xi1>
+  %v34 = kiln.lt %x, %y : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x8xi1>
+  %v35 = kiln.le %x, %y : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x8xi1>
+  %v36 = kiln.gt %x, %y : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x8xi1>
+  %v37 = kiln.ge %x, %y : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x8xi1>
+  %v38 = kiln.where %c, %x, %y : (tensor<4x8xi1>, tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x8xbf16>
+  %v39 = kiln.detach %x : tensor<4x8xbf16>
+  %v40 = kiln.ne %v39, %y : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x8xi1>
+  %v41 = kiln.cast %x : tensor<4x8xbf16> -> tensor<4x8xf64>
+  %v42 = kiln.cast %x : tensor<4x8xbf16> -> tensor<4x8xf32>
+  %v43 = kiln.cast %x : tensor<4x8xbf16> -> tensor<4x8xf16>
+  %v44 = kiln.cast %x : tensor<4x8xbf16> -> tensor<4x8xi64>
+  %v45 = kiln.cast %x : tensor<4x8xbf16> -> tensor<4x8xi32>
+  %v46 = kiln.cast %x : tensor<4x8xbf16> -> tensor<4x8xi16>
+  %v47 = kiln.cast %x : tensor<4x8xbf16> -> tensor<4x8xi8>
+  %v48 = kiln.cast %x : tensor<4x8xbf16> -> tensor<4x8xui8>
+  %v49 = kiln.cast %x : tensor<4x8xbf16> -> tensor<4x8xi1>
+  return %v0, %v1, %v2, %v3, %v4, %v5, %v6, %v7, %v8, %v9, %v10, %v11, %v12, %v13, %v14, %v15, %v16, %v17, %v18, %v19, %v20, %v21, %v22, %v23, %v24, %v25, %v26, %v27, %v28, %v29, %v30, %v31, %v32, %v33, %v34, %v35, %v36, %v37, %v38, %v40, %v41, %v42, %v43, %v44, %v45, %v46, %v47, %v48, %v49 : tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xi1>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xbf16>, tensor<4x8xi1>, tensor<4x8xf64>, tensor<4x8xf32>, tensor<4x8xf16>, tensor<4x8xi64>, tensor<4x8xi32>, tensor<4x8xi16>, tensor<4x8xi8>, tensor<4x8xui8>, tensor<4x8xi1>
+}
+
+// CHECK-LABEL: // PTX all_i64_kernel0_
+// CHECK: .visible .entry all_i64_kernel0_
+func.func @all_i64(%x: tensor<4x8xi64>, %y: tensor<4x8xi64>, %c: tensor<4x8xi1>) -> (tensor<4x8xi64>, tensor<4x8xi64>, tensor<4x8xi64>, tensor<4x8xi64>, tensor<4x8xi64>, tensor<4x8xi64>, tensor<4x8xi64>, tensor<4x8xi64>, tensor<4x8xi64>, tensor<4x8xi64>, tensor<4x8xi64>, tensor<4x8xi64>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi64>, tensor<4x8xi1>, tensor<4x8xf64>, tensor<4x8xf32>, tensor<4x8xf16>, tensor<4x8xbf16>, tensor<4x8xi32>, tensor<4x8xi16>, tensor<4x8xi8>, tensor<4x8xui8>, tensor<4x8xi1>) {
+  %v0 = kiln.neg %x : tensor<4x8xi64>
+  %v1 = kiln.abs %x : tensor<4x8xi64>
+  %v2 = kiln.relu %x : tensor<4x8xi64>
+  %v3 = kiln.sign %x : tensor<4x8xi64>
+  %v4 = kiln.clamp %x [1.000000e+00, 5.000000e+00] : tensor<4x8xi64>
+  %v5 = kiln.add %x, %y : (tensor<4x8xi64>, tensor<4x8xi64>) -> tensor<4x8xi64>
+  %v6 = kiln.sub %x, %y : (tensor<4x8xi64>, tensor<4x8xi64>) -> tensor<4x8xi64>
+  %v7 = kiln.mul %x, %y : (tensor<4x8xi64>, tensor<4x8xi64>) -> tensor<4x8xi64>
+  %v8 = kiln.div %x, %y : (tensor<4x8xi64>, tensor<4x8xi64>) -> tensor<4x8xi64>
+  %v9 = kiln.max %x, %y : (tensor<4x8xi64>, tensor<4x8xi64>) -> tensor<4x8xi64>
+  %v10 = kiln.min %x, %y : (tensor<4x8xi64>, tensor<4x8xi64>) -> tensor<4x8xi64>
+  %v11 = kiln.rem %x, %y : (tensor<4x8xi64>, tensor<4x8xi64>) -> tensor<4x8xi64>
+  %v12 = kiln.eq %x, %y : (tensor<4x8xi64>, tensor<4x8xi64>) -> tensor<4x8xi1>
+  %v13 = kiln.ne %x, %y : (tensor<4x8xi64>, tensor<4x8xi64>) -> tensor<4x8xi1>
+  %v14 = kiln.lt %x, %y : (tensor<4x8xi64>, tensor<4x8xi64>) -> tensor<4x8xi1>
+  %v15 = kiln.le %x, %y : (tensor<4x8xi64>, tensor<4x8xi64>) -> tensor<4x8xi1>
+  %v16 = kiln.gt %x, %y : (tensor<4x8xi64>, tensor<4x8xi64>) -> tensor<4x8xi1>
+  %v17 = kiln.ge %x, %y : (tensor<4x8xi64>, tensor<4x8xi64>) -> tensor<4x8xi1>
+  %v18 = kiln.where %c, %x, %y : (tensor<4x8xi1>, tensor<4x8xi64>, tensor<4x8xi64>) -> tensor<4x8xi64>
+  %v19 = kiln.detach %x : tensor<4x8xi64>
+  %v20 = kiln.ne %v19, %y : (tensor<4x8xi64>, tensor<4x8xi64>) -> tensor<4x8xi1>
+  %v21 = kiln.cast %x : tensor<4x8xi64> -> tensor<4x8xf64>
+  %v22 = kiln.cast %x : tensor<4x8xi64> -> tensor<4x8xf32>
+  %v23 = kiln.cast %x : tensor<4x8xi64> -> tensor<4x8xf16>
+  %v24 = kiln.cast %x : tensor<4x8xi64> -> tensor<4x8xbf16>
+  %v25 = kiln.cast %x : tensor<4x8xi64> -> tensor<4x8xi32>
+  %v26 = kiln.cast %x : tensor<4x8xi64> -> tensor<4x8xi16>
+  %v27 = kiln.cast %x : tensor<4x8xi64> -> tensor<4x8xi8>
+  %v28 = kiln.cast %x : tensor<4x8xi64> -> tensor<4x8xui8>
+  %v29 = kiln.cast %x : tensor<4x8xi64> -> tensor<4x8xi1>
+  return %v0, %v1, %v2, %v3, %v4, %v5, %v6, %v7, %v8, %v9, %v10, %v11, %v12, %v13, %v14, %v15, %v16, %v17, %v18, %v20, %v21, %v22, %v23, %v24, %v25, %v26, %v27, %v28, %v29 : tensor<4x8xi64>, tensor<4x8xi64>, tensor<4x8xi64>, tensor<4x8xi64>, tensor<4x8xi64>, tensor<4x8xi64>, tensor<4x8xi64>, tensor<4x8xi64>, tensor<4x8xi64>, tensor<4x8xi64>, tensor<4x8xi64>, tensor<4x8xi64>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi64>, tensor<4x8xi1>, tensor<4x8xf64>, tensor<4x8xf32>, tensor<4x8xf16>, tensor<4x8xbf16>, tensor<4x8xi32>, tensor<4x8xi16>, tensor<4x8xi8>, tensor<4x8xui8>, tensor<4x8xi1>
+}
+
+// CHECK-LABEL: // PTX all_i32_kernel0_
+// CHECK: .visible .entry all_i32_kernel0_
+func.func @all_i32(%x: tensor<4x8xi32>, %y: tensor<4x8xi32>, %c: tensor<4x8xi1>) -> (tensor<4x8xi32>, tensor<4x8xi32>, tensor<4x8xi32>, tensor<4x8xi32>, tensor<4x8xi32>, tensor<4x8xi32>, tensor<4x8xi32>, tensor<4x8xi32>, tensor<4x8xi32>, tensor<4x8xi32>, tensor<4x8xi32>, tensor<4x8xi32>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi32>, tensor<4x8xi1>, tensor<4x8xf64>, tensor<4x8xf32>, tensor<4x8xf16>, tensor<4x8xbf16>, tensor<4x8xi64>, tensor<4x8xi16>, tensor<4x8xi8>, tensor<4x8xui8>, tensor<4x8xi1>) {
+  %v0 = kiln.neg %x : tensor<4x8xi32>
+  %v1 = kiln.abs %x : tensor<4x8xi32>
+  %v2 = kiln.relu %x : tensor<4x8xi32>
+  %v3 = kiln.sign %x : tensor<4x8xi32>
+  %v4 = kiln.clamp %x [1.000000e+00, 5.000000e+00] : tensor<4x8xi32>
+  %v5 = kiln.add %x, %y : (tensor<4x8xi32>, tensor<4x8xi32>) -> tensor<4x8xi32>
+  %v6 = kiln.sub %x, %y : (tensor<4x8xi32>, tensor<4x8xi32>) -> tensor<4x8xi32>
+  %v7 = kiln.mul %x, %y : (tensor<4x8xi32>, tensor<4x8xi32>) -> tensor<4x8xi32>
+  %v8 = kiln.div %x, %y : (tensor<4x8xi32>, tensor<4x8xi32>) -> tensor<4x8xi32>
+  %v9 = kiln.max %x, %y : (tensor<4x8xi32>, tensor<4x8xi32>) -> tensor<4x8xi32>
+  %v10 = kiln.min %x, %y : (tensor<4x8xi32>, tensor<4x8xi32>) -> tensor<4x8xi32>
+  %v11 = kiln.rem %x, %y : (tensor<4x8xi32>, tensor<4x8xi32>) -> tensor<4x8xi32>
+  %v12 = kiln.eq %x, %y : (tensor<4x8xi32>, tensor<4x8xi32>) -> tensor<4x8xi1>
+  %v13 = kiln.ne %x, %y : (tensor<4x8xi32>, tensor<4x8xi32>) -> tensor<4x8xi1>
+  %v14 = kiln.lt %x, %y : (tensor<4x8xi32>, tensor<4x8xi32>) -> tensor<4x8xi1>
+  %v15 = kiln.le %x, %y : (tensor<4x8xi32>, tensor<4x8xi32>) -> tensor<4x8xi1>
+  %v16 = kiln.gt %x, %y : (tensor<4x8xi32>, tensor<4x8xi32>) -> tensor<4x8xi1>
+  %v17 = kiln.ge %x, %y : (tensor<4x8xi32>, tensor<4x8xi32>) -> tensor<4x8xi1>
+  %v18 = kiln.where %c, %x, %y : (tensor<4x8xi1>, tensor<4x8xi32>, tensor<4x8xi32>) -> tensor<4x8xi32>
+  %v19 = kiln.detach %x : tensor<4x8xi32>
+  %v20 = kiln.ne %v19, %y : (tensor<4x8xi32>, tensor<4x8xi32>) -> tensor<4x8xi1>
+  %v21 = kiln.cast %x : tensor<4x8xi32> -> tensor<4x8xf64>
+  %v22 = kiln.cast %x : tensor<4x8xi32> -> tensor<4x8xf32>
+  %v23 = kiln.cast %x : tensor<4x8xi32> -> tensor<4x8xf16>
+  %v24 = kiln.cast %x : tensor<4x8xi32> -> tensor<4x8xbf16>
+  %v25 = kiln.cast %x : tensor<4x8xi32> -> tensor<4x8xi64>
+  %v26 = kiln.cast %x : tensor<4x8xi32> -> tensor<4x8xi16>
+  %v27 = kiln.cast %x : tensor<4x8xi32> -> tensor<4x8xi8>
+  %v28 = kiln.cast %x : tensor<4x8xi32> -> tensor<4x8xui8>
+  %v29 = kiln.cast %x : tensor<4x8xi32> -> tensor<4x8xi1>
+  return %v0, %v1, %v2, %v3, %v4, %v5, %v6, %v7, %v8, %v9, %v10, %v11, %v12, %v13, %v14, %v15, %v16, %v17, %v18, %v20, %v21, %v22, %v23, %v24, %v25, %v26, %v27, %v28, %v29 : tensor<4x8xi32>, tensor<4x8xi32>, tensor<4x8xi32>, tensor<4x8xi32>, tensor<4x8xi32>, tensor<4x8xi32>, tensor<4x8xi32>, tensor<4x8xi32>, tensor<4x8xi32>, tensor<4x8xi32>, tensor<4x8xi32>, tensor<4x8xi32>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi32>, tensor<4x8xi1>, tensor<4x8xf64>, tensor<4x8xf32>, tensor<4x8xf16>, tensor<4x8xbf16>, tensor<4x8xi64>, tensor<4x8xi16>, tensor<4x8xi8>, tensor<4x8xui8>, tensor<4x8xi1>
+}
+
+// CHECK-LABEL: // PTX all_i16_kernel0_
+// CHECK: .visible .entry all_i16_kernel0_
+func.func @all_i16(%x: tensor<4x8xi16>, %y: tensor<4x8xi16>, %c: tensor<4x8xi1>) -> (tensor<4x8xi16>, tensor<4x8xi16>, tensor<4x8xi16>, tensor<4x8xi16>, tensor<4x8xi16>, tensor<4x8xi16>, tensor<4x8xi16>, tensor<4x8xi16>, tensor<4x8xi16>, tensor<4x8xi16>, tensor<4x8xi16>, tensor<4x8xi16>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi16>, tensor<4x8xi1>, tensor<4x8xf64>, tensor<4x8xf32>, tensor<4x8xf16>, tensor<4x8xbf16>, tensor<4x8xi64>, tensor<4x8xi32>, tensor<4x8xi8>, tensor<4x8xui8>, tensor<4x8xi1>) {
+  %v0 = kiln.neg %x : tensor<4x8xi16>
+  %v1 = kiln.abs %x : tensor<4x8xi16>
+  %v2 = kiln.relu %x : tensor<4x8xi16>
+  %v3 = kiln.sign %x : tensor<4x8xi16>
+  %v4 = kiln.clamp %x [1.000000e+00, 5.000000e+00] : tensor<4x8xi16>
+  %v5 = kiln.add %x, %y : (tensor<4x8xi16>, tensor<4x8xi16>) -> tensor<4x8xi16>
+  %v6 = kiln.sub %x, %y : (tensor<4x8xi16>, tensor<4x8xi16>) -> tensor<4x8xi16>
+  %v7 = kiln.mul %x, %y : (tensor<4x8xi16>, tensor<4x8xi16>) -> tensor<4x8xi16>
+  %v8 = kiln.div %x, %y : (tensor<4x8xi16>, tensor<4x8xi16>) -> tensor<4x8xi16>
+  %v9 = kiln.max %x, %y : (tensor<4x8xi16>, tensor<4x8xi16>) -> tensor<4x8xi16>
+  %v10 = kiln.min %x, %y : (tensor<4x8xi16>, tensor<4x8xi16>) -> tensor<4x8xi16>
+  %v11 = kiln.rem %x, %y : (tensor<4x8xi16>, tensor<4x8xi16>) -> tensor<4x8xi16>
+  %v12 = kiln.eq %x, %y : (tensor<4x8xi16>, tensor<4x8xi16>) -> tensor<4x8xi1>
+  %v13 = kiln.ne %x, %y : (tensor<4x8xi16>, tensor<4x8xi16>) -> tensor<4x8xi1>
+  %v14 = kiln.lt %x, %y : (tensor<4x8xi16>, tensor<4x8xi16>) -> tensor<4x8xi1>
+  %v15 = kiln.le %x, %y : (tensor<4x8xi16>, tensor<4x8xi16>) -> tensor<4x8xi1>
+  %v16 = kiln.gt %x, %y : (tensor<4x8xi16>, tensor<4x8xi16>) -> tensor<4x8xi1>
+  %v17 = kiln.ge %x, %y : (tensor<4x8xi16>, tensor<4x8xi16>) -> tensor<4x8xi1>
+  %v18 = kiln.where %c, %x, %y : (tensor<4x8xi1>, tensor<4x8xi16>, tensor<4x8xi16>) -> tensor<4x8xi16>
+  %v19 = kiln.detach %x : tensor<4x8xi16>
+  %v20 = kiln.ne %v19, %y : (tensor<4x8xi16>, tensor<4x8xi16>) -> tensor<4x8xi1>
+  %v21 = kiln.cast %x : tensor<4x8xi16> -> tensor<4x8xf64>
+  %v22 = kiln.cast %x : tensor<4x8xi16> -> tensor<4x8xf32>
+  %v23 = kiln.cast %x : tensor<4x8xi16> -> tensor<4x8xf16>
+  %v24 = kiln.cast %x : tensor<4x8xi16> -> tensor<4x8xbf16>
+  %v25 = kiln.cast %x : tensor<4x8xi16> -> tensor<4x8xi64>
+  %v26 = kiln.cast %x : tensor<4x8xi16> -> tensor<4x8xi32>
+  %v27 = kiln.cast %x : tensor<4x8xi16> -> tensor<4x8xi8>
+  %v28 = kiln.cast %x : tensor<4x8xi16> -> tensor<4x8xui8>
+  %v29 = kiln.cast %x : tensor<4x8xi16> -> tensor<4x8xi1>
+  return %v0, %v1, %v2, %v3, %v4, %v5, %v6, %v7, %v8, %v9, %v10, %v11, %v12, %v13, %v14, %v15, %v16, %v17, %v18, %v20, %v21, %v22, %v23, %v24, %v25, %v26, %v27, %v28, %v29 : tensor<4x8xi16>, tensor<4x8xi16>, tensor<4x8xi16>, tensor<4x8xi16>, tensor<4x8xi16>, tensor<4x8xi16>, tensor<4x8xi16>, tensor<4x8xi16>, tensor<4x8xi16>, tensor<4x8xi16>, tensor<4x8xi16>, tensor<4x8xi16>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi16>, tensor<4x8xi1>, tensor<4x8xf64>, tensor<4x8xf32>, tensor<4x8xf16>, tensor<4x8xbf16>, tensor<4x8xi64>, tensor<4x8xi32>, tensor<4x8xi8>, tensor<4x8xui8>, tensor<4x8xi1>
+}
+
+// CHECK-LABEL: // PTX all_i8_kernel0_
+// CHECK: .visible .entry all_i8_kernel0_
+func.func @all_i8(%x: tensor<4x8xi8>, %y: tensor<4x8xi8>, %c: tensor<4x8xi1>) -> (tensor<4x8xi8>, tensor<4x8xi8>, tensor<4x8xi8>, tensor<4x8xi8>, tensor<4x8xi8>, tensor<4x8xi8>, tensor<4x8xi8>, tensor<4x8xi8>, tensor<4x8xi8>, tensor<4x8xi8>, tensor<4x8xi8>, tensor<4x8xi8>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi8>, tensor<4x8xi1>, tensor<4x8xf64>, tensor<4x8xf32>, tensor<4x8xf16>, tensor<4x8xbf16>, tensor<4x8xi64>, tensor<4x8xi32>, tensor<4x8xi16>, tensor<4x8xui8>, tensor<4x8xi1>) {
+  %v0 = kiln.neg %x : tensor<4x8xi8>
+  %v1 = kiln.abs %x : tensor<4x8xi8>
+  %v2 = kiln.relu %x : tensor<4x8xi8>
+  %v3 = kiln.sign %x : tensor<4x8xi8>
+  %v4 = kiln.clamp %x [1.000000e+00, 5.000000e+00] : tensor<4x8xi8>
+  %v5 = kiln.add %x, %y : (tensor<4x8xi8>, tensor<4x8xi8>) -> tensor<4x8xi8>
+  %v6 = kiln.sub %x, %y : (tensor<4x8xi8>, tensor<4x8xi8>) -> tensor<4x8xi8>
+  %v7 = kiln.mul %x, %y : (tensor<4x8xi8>, tensor<4x8xi8>) -> tensor<4x8xi8>
+  %v8 = kiln.div %x, %y : (tensor<4x8xi8>, tensor<4x8xi8>) -> tensor<4x8xi8>
+  %v9 = kiln.max %x, %y : (tensor<4x8xi8>, tensor<4x8xi8>) -> tensor<4x8xi8>
+  %v10 = kiln.min %x, %y : (tensor<4x8xi8>, tensor<4x8xi8>) -> tensor<4x8xi8>
+  %v11 = kiln.rem %x, %y : (tensor<4x8xi8>, tensor<4x8xi8>) -> tensor<4x8xi8>
+  %v12 = kiln.eq %x, %y : (tensor<4x8xi8>, tensor<4x8xi8>) -> tensor<4x8xi1>
+  %v13 = kiln.ne %x, %y : (tensor<4x8xi8>, tensor<4x8xi8>) -> tensor<4x8xi1>
+  %v14 = kiln.lt %x, %y : (tensor<4x8xi8>, tensor<4x8xi8>) -> tensor<4x8xi1>
+  %v15 = kiln.le %x, %y : (tensor<4x8xi8>, tensor<4x8xi8>) -> tensor<4x8xi1>
+  %v16 = kiln.gt %x, %y : (tensor<4x8xi8>, tensor<4x8xi8>) -> tensor<4x8xi1>
+  %v17 = kiln.ge %x, %y : (tensor<4x8xi8>, tensor<4x8xi8>) -> tensor<4x8xi1>
+  %v18 = kiln.where %c, %x, %y : (tensor<4x8xi1>, tensor<4x8xi8>, tensor<4x8xi8>) -> tensor<4x8xi8>
+  %v19 = kiln.detach %x : tensor<4x8xi8>
+  %v20 = kiln.ne %v19, %y : (tensor<4x8xi8>, tensor<4x8xi8>) -> tensor<4x8xi1>
+  %v21 = kiln.cast %x : tensor<4x8xi8> -> tensor<4x8xf64>
+  %v22 = kiln.cast %x : tensor<4x8xi8> -> tensor<4x8xf32>
+  %v23 = kiln.cast %x : tensor<4x8xi8> -> tensor<4x8xf16>
+  %v24 = kiln.cast %x : tensor<4x8xi8> -> tensor<4x8xbf16>
+  %v25 = kiln.cast %x : tensor<4x8xi8> -> tensor<4x8xi64>
+  %v26 = kiln.cast %x : tensor<4x8xi8> -> tensor<4x8xi32>
+  %v27 = kiln.cast %x : tensor<4x8xi8> -> tensor<4x8xi16>
+  %v28 = kiln.cast %x : tensor<4x8xi8> -> tensor<4x8xui8>
+  %v29 = kiln.cast %x : tensor<4x8xi8> -> tensor<4x8xi1>
+  return %v0, %v1, %v2, %v3, %v4, %v5, %v6, %v7, %v8, %v9, %v10, %v11, %v12, %v13, %v14, %v15, %v16, %v17, %v18, %v20, %v21, %v22, %v23, %v24, %v25, %v26, %v27, %v28, %v29 : tensor<4x8xi8>, tensor<4x8xi8>, tensor<4x8xi8>, tensor<4x8xi8>, tensor<4x8xi8>, tensor<4x8xi8>, tensor<4x8xi8>, tensor<4x8xi8>, tensor<4x8xi8>, tensor<4x8xi8>, tensor<4x8xi8>, tensor<4x8xi8>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi8>, tensor<4x8xi1>, tensor<4x8xf64>, tensor<4x8xf32>, tensor<4x8xf16>, tensor<4x8xbf16>, tensor<4x8xi64>, tensor<4x8xi32>, tensor<4x8xi16>, tensor<4x8xui8>, tensor<4x8xi1>
+}
+
+// CHECK-LABEL: // PTX all_ui8_kernel0_
+// CHECK: .visible .entry all_ui8_kernel0_
+func.func @all_ui8(%x: tensor<4x8xui8>, %y: tensor<4x8xui8>, %c: tensor<4x8xi1>) -> (tensor<4x8xui8>, tensor<4x8xui8>, tensor<4x8xui8>, tensor<4x8xui8>, tensor<4x8xui8>, tensor<4x8xui8>, tensor<4x8xui8>, tensor<4x8xui8>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xui8>, tensor<4x8xi1>, tensor<4x8xf64>, tensor<4x8xf32>, tensor<4x8xf16>, tensor<4x8xbf16>, tensor<4x8xi64>, tensor<4x8xi32>, tensor<4x8xi16>, tensor<4x8xi8>, tensor<4x8xi1>) {
+  %v0 = kiln.clamp %x [1.000000e+00, 5.000000e+00] : tensor<4x8xui8>
+  %v1 = kiln.add %x, %y : (tensor<4x8xui8>, tensor<4x8xui8>) -> tensor<4x8xui8>
+  %v2 = kiln.sub %x, %y : (tensor<4x8xui8>, tensor<4x8xui8>) -> tensor<4x8xui8>
+  %v3 = kiln.mul %x, %y : (tensor<4x8xui8>, tensor<4x8xui8>) -> tensor<4x8xui8>
+  %v4 = kiln.div %x, %y : (tensor<4x8xui8>, tensor<4x8xui8>) -> tensor<4x8xui8>
+  %v5 = kiln.max %x, %y : (tensor<4x8xui8>, tensor<4x8xui8>) -> tensor<4x8xui8>
+  %v6 = kiln.min %x, %y : (tensor<4x8xui8>, tensor<4x8xui8>) -> tensor<4x8xui8>
+  %v7 = kiln.rem %x, %y : (tensor<4x8xui8>, tensor<4x8xui8>) -> tensor<4x8xui8>
+  %v8 = kiln.eq %x, %y : (tensor<4x8xui8>, tensor<4x8xui8>) -> tensor<4x8xi1>
+  %v9 = kiln.ne %x, %y : (tensor<4x8xui8>, tensor<4x8xui8>) -> tensor<4x8xi1>
+  %v10 = kiln.lt %x, %y : (tensor<4x8xui8>, tensor<4x8xui8>) -> tensor<4x8xi1>
+  %v11 = kiln.le %x, %y : (tensor<4x8xui8>, tensor<4x8xui8>) -> tensor<4x8xi1>
+  %v12 = kiln.gt %x, %y : (tensor<4x8xui8>, tensor<4x8xui8>) -> tensor<4x8xi1>
+  %v13 = kiln.ge %x, %y : (tensor<4x8xui8>, tensor<4x8xui8>) -> tensor<4x8xi1>
+  %v14 = kiln.where %c, %x, %y : (tensor<4x8xi1>, tensor<4x8xui8>, tensor<4x8xui8>) -> tensor<4x8xui8>
+  %v15 = kiln.detach %x : tensor<4x8xui8>
+  %v16 = kiln.ne %v15, %y : (tensor<4x8xui8>, tensor<4x8xui8>) -> tensor<4x8xi1>
+  %v17 = kiln.cast %x : tensor<4x8xui8> -> tensor<4x8xf64>
+  %v18 = kiln.cast %x : tensor<4x8xui8> -> tensor<4x8xf32>
+  %v19 = kiln.cast %x : tensor<4x8xui8> -> tensor<4x8xf16>
+  %v20 = kiln.cast %x : tensor<4x8xui8> -> tensor<4x8xbf16>
+  %v21 = kiln.cast %x : tensor<4x8xui8> -> tensor<4x8xi64>
+  %v22 = kiln.cast %x : tensor<4x8xui8> -> tensor<4x8xi32>
+  %v23 = kiln.cast %x : tensor<4x8xui8> -> tensor<4x8xi16>
+  %v24 = kiln.cast %x : tensor<4x8xui8> -> tensor<4x8xi8>
+  %v25 = kiln.cast %x : tensor<4x8xui8> -> tensor<4x8xi1>
+  return %v0, %v1, %v2, %v3, %v4, %v5, %v6, %v7, %v8, %v9, %v10, %v11, %v12, %v13, %v14, %v16, %v17, %v18, %v19, %v20, %v21, %v22, %v23, %v24, %v25 : tensor<4x8xui8>, tensor<4x8xui8>, tensor<4x8xui8>, tensor<4x8xui8>, tensor<4x8xui8>, tensor<4x8xui8>, tensor<4x8xui8>, tensor<4x8xui8>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xui8>, tensor<4x8xi1>, tensor<4x8xf64>, tensor<4x8xf32>, tensor<4x8xf16>, tensor<4x8xbf16>, tensor<4x8xi64>, tensor<4x8xi32>, tensor<4x8xi16>, tensor<4x8xi8>, tensor<4x8xi1>
+}
+
+// CHECK-LABEL: // PTX all_i1_kernel0_
+// CHECK: .visible .entry all_i1_kernel0_
+func.func @all_i1(%x: tensor<4x8xi1>, %y: tensor<4x8xi1>, %c: tensor<4x8xi1>) -> (tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xf64>, tensor<4x8xf32>, tensor<4x8xf16>, tensor<4x8xbf16>, tensor<4x8xi64>, tensor<4x8xi32>, tensor<4x8xi16>, tensor<4x8xi8>, tensor<4x8xui8>) {
+  %v0 = kiln.and %x, %y : (tensor<4x8xi1>, tensor<4x8xi1>) -> tensor<4x8xi1>
+  %v1 = kiln.or %x, %y : (tensor<4x8xi1>, tensor<4x8xi1>) -> tensor<4x8xi1>
+  %v2 = kiln.not %x : tensor<4x8xi1>
+  %v3 = kiln.eq %x, %y : (tensor<4x8xi1>, tensor<4x8xi1>) -> tensor<4x8xi1>
+  %v4 = kiln.ne %x, %y : (tensor<4x8xi1>, tensor<4x8xi1>) -> tensor<4x8xi1>
+  %v5 = kiln.lt %x, %y : (tensor<4x8xi1>, tensor<4x8xi1>) -> tensor<4x8xi1>
+  %v6 = kiln.le %x, %y : (tensor<4x8xi1>, tensor<4x8xi1>) -> tensor<4x8xi1>
+  %v7 = kiln.gt %x, %y : (tensor<4x8xi1>, tensor<4x8xi1>) -> tensor<4x8xi1>
+  %v8 = kiln.ge %x, %y : (tensor<4x8xi1>, tensor<4x8xi1>) -> tensor<4x8xi1>
+  %v9 = kiln.where %c, %x, %y : (tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>) -> tensor<4x8xi1>
+  %v10 = kiln.detach %x : tensor<4x8xi1>
+  %v11 = kiln.ne %v10, %y : (tensor<4x8xi1>, tensor<4x8xi1>) -> tensor<4x8xi1>
+  %v12 = kiln.cast %x : tensor<4x8xi1> -> tensor<4x8xf64>
+  %v13 = kiln.cast %x : tensor<4x8xi1> -> tensor<4x8xf32>
+  %v14 = kiln.cast %x : tensor<4x8xi1> -> tensor<4x8xf16>
+  %v15 = kiln.cast %x : tensor<4x8xi1> -> tensor<4x8xbf16>
+  %v16 = kiln.cast %x : tensor<4x8xi1> -> tensor<4x8xi64>
+  %v17 = kiln.cast %x : tensor<4x8xi1> -> tensor<4x8xi32>
+  %v18 = kiln.cast %x : tensor<4x8xi1> -> tensor<4x8xi16>
+  %v19 = kiln.cast %x : tensor<4x8xi1> -> tensor<4x8xi8>
+  %v20 = kiln.cast %x : tensor<4x8xi1> -> tensor<4x8xui8>
+  return %v0, %v1, %v2, %v3, %v4, %v5, %v6, %v7, %v8, %v9, %v11, %v12, %v13, %v14, %v15, %v16, %v17, %v18, %v19, %v20 : tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xf64>, tensor<4x8xf32>, tensor<4x8xf16>, tensor<4x8xbf16>, tensor<4x8xi64>, tensor<4x8xi32>, tensor<4x8xi16>, tensor<4x8xi8>, tensor<4x8xui8>
+}
+

@@ -1,4 +1,13 @@
 // RUN: tensor-opt %s --kiln-fuse --kiln-generate-gpu-kernels=chip=sm_90 | FileCheck %s
+// RUN: tensor-opt %s --kiln-fuse --kiln-generate-gpu-kernels=chip=sm_90 \
+// RUN:   --gpu-kernel-outlining | FileCheck %s --check-prefix=OUTLINED
+
+// Outlined, every kernel takes its buffers and nothing else: the runtime
+// passes one pointer per buffer. (The constants of the math lowering stay
+// inside the launches.)
+// OUTLINED: gpu.launch_func @ew_kernel0_elementwise__gpu_kernel::{{.*}} args(%arg0 : memref<4096xf32>, %arg1 : memref<4096xf32>){{$}}
+// OUTLINED: gpu.launch_func @rows_kernel0_reduction__gpu_kernel::{{.*}} args(%arg0 : memref<32768xf32>, %arg1 : memref<64xf32>){{$}}
+// OUTLINED: gpu.launch_func @mm_kernel0_matmul__gpu_kernel::{{.*}} args(%arg0 : memref<8192xf32>, %arg1 : memref<8192xf32>, %arg2 : memref<16384xf32>){{$}}
 
 // Each fused kernel gets a host function of flat buffers holding its
 // gpu.launch; math is lowered so that no libdevice call is needed. The graph

@@ -50,3 +50,164 @@ func.func @embedding(%w: tensor<100x16xf32>, %i: tensor<4x8xi64>) -> tensor<4x8x
   %0 = kiln.embedding %w[%i] : (tensor<100x16xf32>, tensor<4x8xi64>) -> tensor<4x8x16xf32>
   return %0 : tensor<4x8x16xf32>
 }
+
+// Every indexing op in every dtype, with i64 and i32 indices.
+
+// CHECK-LABEL: // PTX indexing_f64_kernel0_
+func.func @indexing_f64(%xi64: tensor<4x6xf64>, %ii64: tensor<4x3xi64>, %ji64: tensor<3xi64>, %ui64: tensor<4x3xf64>, %xi32: tensor<4x6xf64>, %ii32: tensor<4x3xi32>, %ji32: tensor<3xi32>, %ui32: tensor<4x3xf64>, %m: tensor<4x6xi1>) -> (tensor<4x3xf64>, tensor<3x6xf64>, tensor<4x3x6xf64>, tensor<3x5xf64>, tensor<4x6xf64>, tensor<4x3xf64>, tensor<3x6xf64>, tensor<4x3x6xf64>, tensor<3x5xf64>, tensor<4x6xf64>, tensor<4x6xf64>) {
+  %v0 = kiln.gather %xi64[%ii64] axis = 1 : (tensor<4x6xf64>, tensor<4x3xi64>) -> tensor<4x3xf64>
+  %v1 = kiln.index_select %xi64[%ji64] axis = 0 : (tensor<4x6xf64>, tensor<3xi64>) -> tensor<3x6xf64>
+  %v2 = kiln.embedding %xi64[%ii64] : (tensor<4x6xf64>, tensor<4x3xi64>) -> tensor<4x3x6xf64>
+  %v3 = kiln.one_hot %ji64 : tensor<3xi64> -> tensor<3x5xf64>
+  %v4 = kiln.scatter_add %ui64 into %xi64[%ii64] axis = 1 : (tensor<4x3xf64>, tensor<4x6xf64>, tensor<4x3xi64>) -> tensor<4x6xf64>
+  %v5 = kiln.gather %xi32[%ii32] axis = 1 : (tensor<4x6xf64>, tensor<4x3xi32>) -> tensor<4x3xf64>
+  %v6 = kiln.index_select %xi32[%ji32] axis = 0 : (tensor<4x6xf64>, tensor<3xi32>) -> tensor<3x6xf64>
+  %v7 = kiln.embedding %xi32[%ii32] : (tensor<4x6xf64>, tensor<4x3xi32>) -> tensor<4x3x6xf64>
+  %v8 = kiln.one_hot %ji32 : tensor<3xi32> -> tensor<3x5xf64>
+  %v9 = kiln.scatter_add %ui32 into %xi32[%ii32] axis = 1 : (tensor<4x3xf64>, tensor<4x6xf64>, tensor<4x3xi32>) -> tensor<4x6xf64>
+  %v10 = kiln.mask_fill %xi64, %m value 1.000000e+00 : (tensor<4x6xf64>, tensor<4x6xi1>) -> tensor<4x6xf64>
+  return %v0, %v1, %v2, %v3, %v4, %v5, %v6, %v7, %v8, %v9, %v10 : tensor<4x3xf64>, tensor<3x6xf64>, tensor<4x3x6xf64>, tensor<3x5xf64>, tensor<4x6xf64>, tensor<4x3xf64>, tensor<3x6xf64>, tensor<4x3x6xf64>, tensor<3x5xf64>, tensor<4x6xf64>, tensor<4x6xf64>
+}
+
+// CHECK-LABEL: // PTX indexing_f32_kernel0_
+func.func @indexing_f32(%xi64: tensor<4x6xf32>, %ii64: tensor<4x3xi64>, %ji64: tensor<3xi64>, %ui64: tensor<4x3xf32>, %xi32: tensor<4x6xf32>, %ii32: tensor<4x3xi32>, %ji32: tensor<3xi32>, %ui32: tensor<4x3xf32>, %m: tensor<4x6xi1>) -> (tensor<4x3xf32>, tensor<3x6xf32>, tensor<4x3x6xf32>, tensor<3x5xf32>, tensor<4x6xf32>, tensor<4x3xf32>, tensor<3x6xf32>, tensor<4x3x6xf32>, tensor<3x5xf32>, tensor<4x6xf32>, tensor<4x6xf32>) {
+  %v0 = kiln.gather %xi64[%ii64] axis = 1 : (tensor<4x6xf32>, tensor<4x3xi64>) -> tensor<4x3xf32>
+  %v1 = kiln.index_select %xi64[%ji64] axis = 0 : (tensor<4x6xf32>, tensor<3xi64>) -> tensor<3x6xf32>
+  %v2 = kiln.embedding %xi64[%ii64] : (tensor<4x6xf32>, tensor<4x3xi64>) -> tensor<4x3x6xf32>
+  %v3 = kiln.one_hot %ji64 : tensor<3xi64> -> tensor<3x5xf32>
+  %v4 = kiln.scatter_add %ui64 into %xi64[%ii64] axis = 1 : (tensor<4x3xf32>, tensor<4x6xf32>, tensor<4x3xi64>) -> tensor<4x6xf32>
+  %v5 = kiln.gather %xi32[%ii32] axis = 1 : (tensor<4x6xf32>, tensor<4x3xi32>) -> tensor<4x3xf32>
+  %v6 = kiln.index_select %xi32[%ji32] axis = 0 : (tensor<4x6xf32>, tensor<3xi32>) -> tensor<3x6xf32>
+  %v7 = kiln.embedding %xi32[%ii32] : (tensor<4x6xf32>, tensor<4x3xi32>) -> tensor<4x3x6xf32>
+  %v8 = kiln.one_hot %ji32 : tensor<3xi32> -> tensor<3x5xf32>
+  %v9 = kiln.scatter_add %ui32 into %xi32[%ii32] axis = 1 : (tensor<4x3xf32>, tensor<4x6xf32>, tensor<4x3xi32>) -> tensor<4x6xf32>
+  %v10 = kiln.mask_fill %xi64, %m value 1.000000e+00 : (tensor<4x6xf32>, tensor<4x6xi1>) -> tensor<4x6xf32>
+  return %v0, %v1, %v2, %v3, %v4, %v5, %v6, %v7, %v8, %v9, %v10 : tensor<4x3xf32>, tensor<3x6xf32>, tensor<4x3x6xf32>, tensor<3x5xf32>, tensor<4x6xf32>, tensor<4x3xf32>, tensor<3x6xf32>, tensor<4x3x6xf32>, tensor<3x5xf32>, tensor<4x6xf32>, tensor<4x6xf32>
+}
+
+// CHECK-LABEL: // PTX indexing_f16_kernel0_
+func.func @indexing_f16(%xi64: tensor<4x6xf16>, %ii64: tensor<4x3xi64>, %ji64: tensor<3xi64>, %ui64: tensor<4x3xf16>, %xi32: tensor<4x6xf16>, %ii32: tensor<4x3xi32>, %ji32: tensor<3xi32>, %ui32: tensor<4x3xf16>, %m: tensor<4x6xi1>) -> (tensor<4x3xf16>, tensor<3x6xf16>, tensor<4x3x6xf16>, tensor<3x5xf16>, tensor<4x6xf16>, tensor<4x3xf16>, tensor<3x6xf16>, tensor<4x3x6xf16>, tensor<3x5xf16>, tensor<4x6xf16>, tensor<4x6xf16>) {
+  %v0 = kiln.gather %xi64[%ii64] axis = 1 : (tensor<4x6xf16>, tensor<4x3xi64>) -> tensor<4x3xf16>
+  %v1 = kiln.index_select %xi64[%ji64] axis = 0 : (tensor<4x6xf16>, tensor<3xi64>) -> tensor<3x6xf16>
+  %v2 = kiln.embedding %xi64[%ii64] : (tensor<4x6xf16>, tensor<4x3xi64>) -> tensor<4x3x6xf16>
+  %v3 = kiln.one_hot %ji64 : tensor<3xi64> -> tensor<3x5xf16>
+  %v4 = kiln.scatter_add %ui64 into %xi64[%ii64] axis = 1 : (tensor<4x3xf16>, tensor<4x6xf16>, tensor<4x3xi64>) -> tensor<4x6xf16>
+  %v5 = kiln.gather %xi32[%ii32] axis = 1 : (tensor<4x6xf16>, tensor<4x3xi32>) -> tensor<4x3xf16>
+  %v6 = kiln.index_select %xi32[%ji32] axis = 0 : (tensor<4x6xf16>, tensor<3xi32>) -> tensor<3x6xf16>
+  %v7 = kiln.embedding %xi32[%ii32] : (tensor<4x6xf16>, tensor<4x3xi32>) -> tensor<4x3x6xf16>
+  %v8 = kiln.one_hot %ji32 : tensor<3xi32> -> tensor<3x5xf16>
+  %v9 = kiln.scatter_add %ui32 into %xi32[%ii32] axis = 1 : (tensor<4x3xf16>, tensor<4x6xf16>, tensor<4x3xi32>) -> tensor<4x6xf16>
+  %v10 = kiln.mask_fill %xi64, %m value 1.000000e+00 : (tensor<4x6xf16>, tensor<4x6xi1>) -> tensor<4x6xf16>
+  return %v0, %v1, %v2, %v3, %v4, %v5, %v6, %v7, %v8, %v9, %v10 : tensor<4x3xf16>, tensor<3x6xf16>, tensor<4x3x6xf16>, tensor<3x5xf16>, tensor<4x6xf16>, tensor<4x3xf16>, tensor<3x6xf16>, tensor<4x3x6xf16>, tensor<3x5xf16>, tensor<4x6xf16>, tensor<4x6xf16>
+}
+
+// CHECK-LABEL: // PTX indexing_bf16_kernel0_
+func.func @indexing_bf16(%xi64: tensor<4x6xbf16>, %ii64: tensor<4x3xi64>, %ji64: tensor<3xi64>, %ui64: tensor<4x3xbf16>, %xi32: tensor<4x6xbf16>, %ii32: tensor<4x3xi32>, %ji32: tensor<3xi32>, %ui32: tensor<4x3xbf16>, %m: tensor<4x6xi1>) -> (tensor<4x3xbf16>, tensor<3x6xbf16>, tensor<4x3x6xbf16>, tensor<3x5xbf16>, tensor<4x6xbf16>, tensor<4x3xbf16>, tensor<3x6xbf16>, tensor<4x3x6xbf16>, tensor<3x5xbf16>, tensor<4x6xbf16>, tensor<4x6xbf16>) {
+  %v0 = kiln.gather %xi64[%ii64] axis = 1 : (tensor<4x6xbf16>, tensor<4x3xi64>) -> tensor<4x3xbf16>
+  %v1 = kiln.index_select %xi64[%ji64] axis = 0 : (tensor<4x6xbf16>, tensor<3xi64>) -> tensor<3x6xbf16>
+  %v2 = kiln.embedding %xi64[%ii64] : (tensor<4x6xbf16>, tensor<4x3xi64>) -> tensor<4x3x6xbf16>
+  %v3 = kiln.one_hot %ji64 : tensor<3xi64> -> tensor<3x5xbf16>
+  %v4 = kiln.scatter_add %ui64 into %xi64[%ii64] axis = 1 : (tensor<4x3xbf16>, tensor<4x6xbf16>, tensor<4x3xi64>) -> tensor<4x6xbf16>
+  %v5 = kiln.gather %xi32[%ii32] axis = 1 : (tensor<4x6xbf16>, tensor<4x3xi32>) -> tensor<4x3xbf16>
+  %v6 = kiln.index_select %xi32[%ji32] axis = 0 : (tensor<4x6xbf16>, tensor<3xi32>) -> tensor<3x6xbf16>
+  %v7 = kiln.embedding %xi32[%ii32] : (tensor<4x6xbf16>, tensor<4x3xi32>) -> tensor<4x3x6xbf16>
+  %v8 = kiln.one_hot %ji32 : tensor<3xi32> -> tensor<3x5xbf16>
+  %v9 = kiln.scatter_add %ui32 into %xi32[%ii32] axis = 1 : (tensor<4x3xbf16>, tensor<4x6xbf16>, tensor<4x3xi32>) -> tensor<4x6xbf16>
+  %v10 = kiln.mask_fill %xi64, %m value 1.000000e+00 : (tensor<4x6xbf16>, tensor<4x6xi1>) -> tensor<4x6xbf16>
+  return %v0, %v1, %v2, %v3, %v4, %v5, %v6, %v7, %v8, %v9, %v10 : tensor<4x3xbf16>, tensor<3x6xbf16>, tensor<4x3x6xbf16>, tensor<3x5xbf16>, tensor<4x6xbf16>, tensor<4x3xbf16>, tensor<3x6xbf16>, tensor<4x3x6xbf16>, tensor<3x5xbf16>, tensor<4x6xbf16>, tensor<4x6xbf16>
+}
+
+// CHECK-LABEL: // PTX indexing_i64_kernel0_
+func.func @indexing_i64(%xi64: tensor<4x6xi64>, %ii64: tensor<4x3xi64>, %ji64: tensor<3xi64>, %ui64: tensor<4x3xi64>, %xi32: tensor<4x6xi64>, %ii32: tensor<4x3xi32>, %ji32: tensor<3xi32>, %ui32: tensor<4x3xi64>, %m: tensor<4x6xi1>) -> (tensor<4x3xi64>, tensor<3x6xi64>, tensor<4x3x6xi64>, tensor<3x5xi64>, tensor<4x6xi64>, tensor<4x3xi64>, tensor<3x6xi64>, tensor<4x3x6xi64>, tensor<3x5xi64>, tensor<4x6xi64>, tensor<4x6xi64>) {
+  %v0 = kiln.gather %xi64[%ii64] axis = 1 : (tensor<4x6xi64>, tensor<4x3xi64>) -> tensor<4x3xi64>
+  %v1 = kiln.index_select %xi64[%ji64] axis = 0 : (tensor<4x6xi64>, tensor<3xi64>) -> tensor<3x6xi64>
+  %v2 = kiln.embedding %xi64[%ii64] : (tensor<4x6xi64>, tensor<4x3xi64>) -> tensor<4x3x6xi64>
+  %v3 = kiln.one_hot %ji64 : tensor<3xi64> -> tensor<3x5xi64>
+  %v4 = kiln.scatter_add %ui64 into %xi64[%ii64] axis = 1 : (tensor<4x3xi64>, tensor<4x6xi64>, tensor<4x3xi64>) -> tensor<4x6xi64>
+  %v5 = kiln.gather %xi32[%ii32] axis = 1 : (tensor<4x6xi64>, tensor<4x3xi32>) -> tensor<4x3xi64>
+  %v6 = kiln.index_select %xi32[%ji32] axis = 0 : (tensor<4x6xi64>, tensor<3xi32>) -> tensor<3x6xi64>
+  %v7 = kiln.embedding %xi32[%ii32] : (tensor<4x6xi64>, tensor<4x3xi32>) -> tensor<4x3x6xi64>
+  %v8 = kiln.one_hot %ji32 : tensor<3xi32> -> tensor<3x5xi64>
+  %v9 = kiln.scatter_add %ui32 into %xi32[%ii32] axis = 1 : (tensor<4x3xi64>, tensor<4x6xi64>, tensor<4x3xi32>) -> tensor<4x6xi64>
+  %v10 = kiln.mask_fill %xi64, %m value 1.000000e+00 : (tensor<4x6xi64>, tensor<4x6xi1>) -> tensor<4x6xi64>
+  return %v0, %v1, %v2, %v3, %v4, %v5, %v6, %v7, %v8, %v9, %v10 : tensor<4x3xi64>, tensor<3x6xi64>, tensor<4x3x6xi64>, tensor<3x5xi64>, tensor<4x6xi64>, tensor<4x3xi64>, tensor<3x6xi64>, tensor<4x3x6xi64>, tensor<3x5xi64>, tensor<4x6xi64>, tensor<4x6xi64>
+}
+
+// CHECK-LABEL: // PTX indexing_i32_kernel0_
+func.func @indexing_i32(%xi64: tensor<4x6xi32>, %ii64: tensor<4x3xi64>, %ji64: tensor<3xi64>, %ui64: tensor<4x3xi32>, %xi32: tensor<4x6xi32>, %ii32: tensor<4x3xi32>, %ji32: tensor<3xi32>, %ui32: tensor<4x3xi32>, %m: tensor<4x6xi1>) -> (tensor<4x3xi32>, tensor<3x6xi32>, tensor<4x3x6xi32>, tensor<3x5xi32>, tensor<4x6xi32>, tensor<4x3xi32>, tensor<3x6xi32>, tensor<4x3x6xi32>, tensor<3x5xi32>, tensor<4x6xi32>, tensor<4x6xi32>) {
+  %v0 = kiln.gather %xi64[%ii64] axis = 1 : (tensor<4x6xi32>, tensor<4x3xi64>) -> tensor<4x3xi32>
+  %v1 = kiln.index_select %xi64[%ji64] axis = 0 : (tensor<4x6xi32>, tensor<3xi64>) -> tensor<3x6xi32>
+  %v2 = kiln.embedding %xi64[%ii64] : (tensor<4x6xi32>, tensor<4x3xi64>) -> tensor<4x3x6xi32>
+  %v3 = kiln.one_hot %ji64 : tensor<3xi64> -> tensor<3x5xi32>
+  %v4 = kiln.scatter_add %ui64 into %xi64[%ii64] axis = 1 : (tensor<4x3xi32>, tensor<4x6xi32>, tensor<4x3xi64>) -> tensor<4x6xi32>
+  %v5 = kiln.gather %xi32[%ii32] axis = 1 : (tensor<4x6xi32>, tensor<4x3xi32>) -> tensor<4x3xi32>
+  %v6 = kiln.index_select %xi32[%ji32] axis = 0 : (tensor<4x6xi32>, tensor<3xi32>) -> tensor<3x6xi32>
+  %v7 = kiln.embedding %xi32[%ii32] : (tensor<4x6xi32>, tensor<4x3xi32>) -> tensor<4x3x6xi32>
+  %v8 = kiln.one_hot %ji32 : tensor<3xi32> -> tensor<3x5xi32>
+  %v9 = kiln.scatter_add %ui32 into %xi32[%ii32] axis = 1 : (tensor<4x3xi32>, tensor<4x6xi32>, tensor<4x3xi32>) -> tensor<4x6xi32>
+  %v10 = kiln.mask_fill %xi64, %m value 1.000000e+00 : (tensor<4x6xi32>, tensor<4x6xi1>) -> tensor<4x6xi32>
+  return %v0, %v1, %v2, %v3, %v4, %v5, %v6, %v7, %v8, %v9, %v10 : tensor<4x3xi32>, tensor<3x6xi32>, tensor<4x3x6xi32>, tensor<3x5xi32>, tensor<4x6xi32>, tensor<4x3xi32>, tensor<3x6xi32>, tensor<4x3x6xi32>, tensor<3x5xi32>, tensor<4x6xi32>, tensor<4x6xi32>
+}
+
+// CHECK-LABEL: // PTX indexing_i16_kernel0_
+func.func @indexing_i16(%xi64: tensor<4x6xi16>, %ii64: tensor<4x3xi64>, %ji64: tensor<3xi64>, %ui64: tensor<4x3xi16>, %xi32: tensor<4x6xi16>, %ii32: tensor<4x3xi32>, %ji32: tensor<3xi32>, %ui32: tensor<4x3xi16>, %m: tensor<4x6xi1>) -> (tensor<4x3xi16>, tensor<3x6xi16>, tensor<4x3x6xi16>, tensor<3x5xi16>, tensor<4x6xi16>, tensor<4x3xi16>, tensor<3x6xi16>, tensor<4x3x6xi16>, tensor<3x5xi16>, tensor<4x6xi16>, tensor<4x6xi16>) {
+  %v0 = kiln.gather %xi64[%ii64] axis = 1 : (tensor<4x6xi16>, tensor<4x3xi64>) -> tensor<4x3xi16>
+  %v1 = kiln.index_select %xi64[%ji64] axis = 0 : (tensor<4x6xi16>, tensor<3xi64>) -> tensor<3x6xi16>
+  %v2 = kiln.embedding %xi64[%ii64] : (tensor<4x6xi16>, tensor<4x3xi64>) -> tensor<4x3x6xi16>
+  %v3 = kiln.one_hot %ji64 : tensor<3xi64> -> tensor<3x5xi16>
+  %v4 = kiln.scatter_add %ui64 into %xi64[%ii64] axis = 1 : (tensor<4x3xi16>, tensor<4x6xi16>, tensor<4x3xi64>) -> tensor<4x6xi16>
+  %v5 = kiln.gather %xi32[%ii32] axis = 1 : (tensor<4x6xi16>, tensor<4x3xi32>) -> tensor<4x3xi16>
+  %v6 = kiln.index_select %xi32[%ji32] axis = 0 : (tensor<4x6xi16>, tensor<3xi32>) -> tensor<3x6xi16>
+  %v7 = kiln.embedding %xi32[%ii32] : (tensor<4x6xi16>, tensor<4x3xi32>) -> tensor<4x3x6xi16>
+  %v8 = kiln.one_hot %ji32 : tensor<3xi32> -> tensor<3x5xi16>
+  %v9 = kiln.scatter_add %ui32 into %xi32[%ii32] axis = 1 : (tensor<4x3xi16>, tensor<4x6xi16>, tensor<4x3xi32>) -> tensor<4x6xi16>
+  %v10 = kiln.mask_fill %xi64, %m value 1.000000e+00 : (tensor<4x6xi16>, tensor<4x6xi1>) -> tensor<4x6xi16>
+  return %v0, %v1, %v2, %v3, %v4, %v5, %v6, %v7, %v8, %v9, %v10 : tensor<4x3xi16>, tensor<3x6xi16>, tensor<4x3x6xi16>, tensor<3x5xi16>, tensor<4x6xi16>, tensor<4x3xi16>, tensor<3x6xi16>, tensor<4x3x6xi16>, tensor<3x5xi16>, tensor<4x6xi16>, tensor<4x6xi16>
+}
+
+// CHECK-LABEL: // PTX indexing_i8_kernel0_
+func.func @indexing_i8(%xi64: tensor<4x6xi8>, %ii64: tensor<4x3xi64>, %ji64: tensor<3xi64>, %ui64: tensor<4x3xi8>, %xi32: tensor<4x6xi8>, %ii32: tensor<4x3xi32>, %ji32: tensor<3xi32>, %ui32: tensor<4x3xi8>, %m: tensor<4x6xi1>) -> (tensor<4x3xi8>, tensor<3x6xi8>, tensor<4x3x6xi8>, tensor<3x5xi8>, tensor<4x6xi8>, tensor<4x3xi8>, tensor<3x6xi8>, tensor<4x3x6xi8>, tensor<3x5xi8>, tensor<4x6xi8>, tensor<4x6xi8>) {
+  %v0 = kiln.gather %xi64[%ii64] axis = 1 : (tensor<4x6xi8>, tensor<4x3xi64>) -> tensor<4x3xi8>
+  %v1 = kiln.index_select %xi64[%ji64] axis = 0 : (tensor<4x6xi8>, tensor<3xi64>) -> tensor<3x6xi8>
+  %v2 = kiln.embedding %xi64[%ii64] : (tensor<4x6xi8>, tensor<4x3xi64>) -> tensor<4x3x6xi8>
+  %v3 = kiln.one_hot %ji64 : tensor<3xi64> -> tensor<3x5xi8>
+  %v4 = kiln.scatter_add %ui64 into %xi64[%ii64] axis = 1 : (tensor<4x3xi8>, tensor<4x6xi8>, tensor<4x3xi64>) -> tensor<4x6xi8>
+  %v5 = kiln.gather %xi32[%ii32] axis = 1 : (tensor<4x6xi8>, tensor<4x3xi32>) -> tensor<4x3xi8>
+  %v6 = kiln.index_select %xi32[%ji32] axis = 0 : (tensor<4x6xi8>, tensor<3xi32>) -> tensor<3x6xi8>
+  %v7 = kiln.embedding %xi32[%ii32] : (tensor<4x6xi8>, tensor<4x3xi32>) -> tensor<4x3x6xi8>
+  %v8 = kiln.one_hot %ji32 : tensor<3xi32> -> tensor<3x5xi8>
+  %v9 = kiln.scatter_add %ui32 into %xi32[%ii32] axis = 1 : (tensor<4x3xi8>, tensor<4x6xi8>, tensor<4x3xi32>) -> tensor<4x6xi8>
+  %v10 = kiln.mask_fill %xi64, %m value 1.000000e+00 : (tensor<4x6xi8>, tensor<4x6xi1>) -> tensor<4x6xi8>
+  return %v0, %v1, %v2, %v3, %v4, %v5, %v6, %v7, %v8, %v9, %v10 : tensor<4x3xi8>, tensor<3x6xi8>, tensor<4x3x6xi8>, tensor<3x5xi8>, tensor<4x6xi8>, tensor<4x3xi8>, tensor<3x6xi8>, tensor<4x3x6xi8>, tensor<3x5xi8>, tensor<4x6xi8>, tensor<4x6xi8>
+}
+
+// CHECK-LABEL: // PTX indexing_ui8_kernel0_
+func.func @indexing_ui8(%xi64: tensor<4x6xui8>, %ii64: tensor<4x3xi64>, %ji64: tensor<3xi64>, %ui64: tensor<4x3xui8>, %xi32: tensor<4x6xui8>, %ii32: tensor<4x3xi32>, %ji32: tensor<3xi32>, %ui32: tensor<4x3xui8>, %m: tensor<4x6xi1>) -> (tensor<4x3xui8>, tensor<3x6xui8>, tensor<4x3x6xui8>, tensor<3x5xui8>, tensor<4x6xui8>, tensor<4x3xui8>, tensor<3x6xui8>, tensor<4x3x6xui8>, tensor<3x5xui8>, tensor<4x6xui8>, tensor<4x6xui8>) {
+  %v0 = kiln.gather %xi64[%ii64] axis = 1 : (tensor<4x6xui8>, tensor<4x3xi64>) -> tensor<4x3xui8>
+  %v1 = kiln.index_select %xi64[%ji64] axis = 0 : (tensor<4x6xui8>, tensor<3xi64>) -> tensor<3x6xui8>
+  %v2 = kiln.embedding %xi64[%ii64] : (tensor<4x6xui8>, tensor<4x3xi64>) -> tensor<4x3x6xui8>
+  %v3 = kiln.one_hot %ji64 : tensor<3xi64> -> tensor<3x5xui8>
+  %v4 = kiln.scatter_add %ui64 into %xi64[%ii64] axis = 1 : (tensor<4x3xui8>, tensor<4x6xui8>, tensor<4x3xi64>) -> tensor<4x6xui8>
+  %v5 = kiln.gather %xi32[%ii32] axis = 1 : (tensor<4x6xui8>, tensor<4x3xi32>) -> tensor<4x3xui8>
+  %v6 = kiln.index_select %xi32[%ji32] axis = 0 : (tensor<4x6xui8>, tensor<3xi32>) -> tensor<3x6xui8>
+  %v7 = kiln.embedding %xi32[%ii32] : (tensor<4x6xui8>, tensor<4x3xi32>) -> tensor<4x3x6xui8>
+  %v8 = kiln.one_hot %ji32 : tensor<3xi32> -> tensor<3x5xui8>
+  %v9 = kiln.scatter_add %ui32 into %xi32[%ii32] axis = 1 : (tensor<4x3xui8>, tensor<4x6xui8>, tensor<4x3xi32>) -> tensor<4x6xui8>
+  %v10 = kiln.mask_fill %xi64, %m value 1.000000e+00 : (tensor<4x6xui8>, tensor<4x6xi1>) -> tensor<4x6xui8>
+  return %v0, %v1, %v2, %v3, %v4, %v5, %v6, %v7, %v8, %v9, %v10 : tensor<4x3xui8>, tensor<3x6xui8>, tensor<4x3x6xui8>, tensor<3x5xui8>, tensor<4x6xui8>, tensor<4x3xui8>, tensor<3x6xui8>, tensor<4x3x6xui8>, tensor<3x5xui8>, tensor<4x6xui8>, tensor<4x6xui8>
+}
+
+// CHECK-LABEL: // PTX indexing_i1_kernel0_
+func.func @indexing_i1(%xi64: tensor<4x6xi1>, %ii64: tensor<4x3xi64>, %ji64: tensor<3xi64>, %xi32: tensor<4x6xi1>, %ii32: tensor<4x3xi32>, %ji32: tensor<3xi32>, %m: tensor<4x6xi1>) -> (tensor<4x3xi1>, tensor<3x6xi1>, tensor<4x3x6xi1>, tensor<3x5xi1>, tensor<4x3xi1>, tensor<3x6xi1>, tensor<4x3x6xi1>, tensor<3x5xi1>, tensor<4x6xi1>) {
+  %v0 = kiln.gather %xi64[%ii64] axis = 1 : (tensor<4x6xi1>, tensor<4x3xi64>) -> tensor<4x3xi1>
+  %v1 = kiln.index_select %xi64[%ji64] axis = 0 : (tensor<4x6xi1>, tensor<3xi64>) -> tensor<3x6xi1>
+  %v2 = kiln.embedding %xi64[%ii64] : (tensor<4x6xi1>, tensor<4x3xi64>) -> tensor<4x3x6xi1>
+  %v3 = kiln.one_hot %ji64 : tensor<3xi64> -> tensor<3x5xi1>
+  %v4 = kiln.gather %xi32[%ii32] axis = 1 : (tensor<4x6xi1>, tensor<4x3xi32>) -> tensor<4x3xi1>
+  %v5 = kiln.index_select %xi32[%ji32] axis = 0 : (tensor<4x6xi1>, tensor<3xi32>) -> tensor<3x6xi1>
+  %v6 = kiln.embedding %xi32[%ii32] : (tensor<4x6xi1>, tensor<4x3xi32>) -> tensor<4x3x6xi1>
+  %v7 = kiln.one_hot %ji32 : tensor<3xi32> -> tensor<3x5xi1>
+  %v8 = kiln.mask_fill %xi64, %m value 1.000000e+00 : (tensor<4x6xi1>, tensor<4x6xi1>) -> tensor<4x6xi1>
+  return %v0, %v1, %v2, %v3, %v4, %v5, %v6, %v7, %v8 : tensor<4x3xi1>, tensor<3x6xi1>, tensor<4x3x6xi1>, tensor<3x5xi1>, tensor<4x3xi1>, tensor<3x6xi1>, tensor<4x3x6xi1>, tensor<3x5xi1>, tensor<4x6xi1>
+}
+

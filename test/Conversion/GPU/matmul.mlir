@@ -60,3 +60,21 @@ func.func @others(%a: tensor<16x16xbf16>, %b: tensor<16x16xbf16>, %c: tensor<8x8
   %2 = kiln.matmul %i, %j : (tensor<8x8xi32>, tensor<8x8xi32>) -> tensor<8x8xi32>
   return %0, %1, %2 : tensor<16x16xbf16>, tensor<8x8xf64>, tensor<8x8xi32>
 }
+
+// Matmuls of every numeric dtype, batched and broadcast (generic path
+// except f32/f16/bf16).
+
+// CHECK-LABEL: // PTX every_dtype_kernel0_
+func.func @every_dtype(%af64: tensor<3x5x7xf64>, %bf64: tensor<7x9xf64>, %af32: tensor<3x5x7xf32>, %bf32: tensor<7x9xf32>, %af16: tensor<3x5x7xf16>, %bf16: tensor<7x9xf16>, %abf16: tensor<3x5x7xbf16>, %bbf16: tensor<7x9xbf16>, %ai64: tensor<3x5x7xi64>, %bi64: tensor<7x9xi64>, %ai32: tensor<3x5x7xi32>, %bi32: tensor<7x9xi32>, %ai16: tensor<3x5x7xi16>, %bi16: tensor<7x9xi16>, %ai8: tensor<3x5x7xi8>, %bi8: tensor<7x9xi8>, %aui8: tensor<3x5x7xui8>, %bui8: tensor<7x9xui8>) -> (tensor<3x5x9xf64>, tensor<3x5x9xf32>, tensor<3x5x9xf16>, tensor<3x5x9xbf16>, tensor<3x5x9xi64>, tensor<3x5x9xi32>, tensor<3x5x9xi16>, tensor<3x5x9xi8>, tensor<3x5x9xui8>) {
+  %v0 = kiln.matmul %af64, %bf64 : (tensor<3x5x7xf64>, tensor<7x9xf64>) -> tensor<3x5x9xf64>
+  %v1 = kiln.matmul %af32, %bf32 : (tensor<3x5x7xf32>, tensor<7x9xf32>) -> tensor<3x5x9xf32>
+  %v2 = kiln.matmul %af16, %bf16 : (tensor<3x5x7xf16>, tensor<7x9xf16>) -> tensor<3x5x9xf16>
+  %v3 = kiln.matmul %abf16, %bbf16 : (tensor<3x5x7xbf16>, tensor<7x9xbf16>) -> tensor<3x5x9xbf16>
+  %v4 = kiln.matmul %ai64, %bi64 : (tensor<3x5x7xi64>, tensor<7x9xi64>) -> tensor<3x5x9xi64>
+  %v5 = kiln.matmul %ai32, %bi32 : (tensor<3x5x7xi32>, tensor<7x9xi32>) -> tensor<3x5x9xi32>
+  %v6 = kiln.matmul %ai16, %bi16 : (tensor<3x5x7xi16>, tensor<7x9xi16>) -> tensor<3x5x9xi16>
+  %v7 = kiln.matmul %ai8, %bi8 : (tensor<3x5x7xi8>, tensor<7x9xi8>) -> tensor<3x5x9xi8>
+  %v8 = kiln.matmul %aui8, %bui8 : (tensor<3x5x7xui8>, tensor<7x9xui8>) -> tensor<3x5x9xui8>
+  return %v0, %v1, %v2, %v3, %v4, %v5, %v6, %v7, %v8 : tensor<3x5x9xf64>, tensor<3x5x9xf32>, tensor<3x5x9xf16>, tensor<3x5x9xbf16>, tensor<3x5x9xi64>, tensor<3x5x9xi32>, tensor<3x5x9xi16>, tensor<3x5x9xi8>, tensor<3x5x9xui8>
+}
+

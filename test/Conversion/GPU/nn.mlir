@@ -48,3 +48,55 @@ func.func @composites(%x: tensor<8x256xf32>, %g: tensor<256xf32>, %b: tensor<256
   %2 = kiln.cross_entropy %x, %l : (tensor<8x256xf32>, tensor<8xi64>) -> tensor<f32>
   return %0, %1, %2 : tensor<8x256xf32>, tensor<8x256xf32>, tensor<f32>
 }
+
+// Convolutions, pooling, their backward ops and the nn composites in f64,
+// f16 and bf16.
+
+// CHECK-LABEL: // PTX nn_f64_kernel0_
+func.func @nn_f64(%x: tensor<1x3x8x8xf64>, %w: tensor<4x3x3x3xf64>, %b: tensor<4xf64>, %x1: tensor<2x4x10xf64>, %w1: tensor<6x2x3xf64>, %g: tensor<1x4x8x8xf64>, %pg: tensor<1x3x4x4xf64>, %r: tensor<8x256xf64>, %gamma: tensor<256xf64>, %beta: tensor<256xf64>, %l: tensor<8xi32>) -> (tensor<1x4x8x8xf64>, tensor<2x6x3xf64>, tensor<1x3x4x4xf64>, tensor<1x3x4x4xf64>, tensor<1x3x8x8xf64>, tensor<4x3x3x3xf64>, tensor<1x3x8x8xf64>, tensor<1x3x8x8xf64>, tensor<8x256xf64>, tensor<8x256xf64>, tensor<f64>) {
+  %v0 = kiln.conv2d %x, %w, %b stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : (tensor<1x3x8x8xf64>, tensor<4x3x3x3xf64>, tensor<4xf64>) -> tensor<1x4x8x8xf64>
+  %v1 = kiln.conv1d %x1, %w1 stride [2] padding [0] dilation [2] groups 2 : (tensor<2x4x10xf64>, tensor<6x2x3xf64>) -> tensor<2x6x3xf64>
+  %v2 = kiln.max_pool2d %x kernel [2, 2] stride [2, 2] padding [0, 0] : tensor<1x3x8x8xf64> -> tensor<1x3x4x4xf64>
+  %v3 = kiln.avg_pool2d %x kernel [3, 3] stride [2, 2] padding [1, 1] : tensor<1x3x8x8xf64> -> tensor<1x3x4x4xf64>
+  %v4 = kiln.conv2d_backward_input %g, %w stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : (tensor<1x4x8x8xf64>, tensor<4x3x3x3xf64>) -> tensor<1x3x8x8xf64>
+  %v5 = kiln.conv2d_backward_weight %g, %x stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : (tensor<1x4x8x8xf64>, tensor<1x3x8x8xf64>) -> tensor<4x3x3x3xf64>
+  %v6 = kiln.max_pool2d_backward %pg, %x kernel [2, 2] stride [2, 2] padding [0, 0] : (tensor<1x3x4x4xf64>, tensor<1x3x8x8xf64>) -> tensor<1x3x8x8xf64>
+  %v7 = kiln.avg_pool2d_backward %pg, %x kernel [3, 3] stride [2, 2] padding [1, 1] : (tensor<1x3x4x4xf64>, tensor<1x3x8x8xf64>) -> tensor<1x3x8x8xf64>
+  %v8 = kiln.layer_norm %r weight %gamma bias %beta eps 1.0e-05 : (tensor<8x256xf64>, tensor<256xf64>, tensor<256xf64>) -> tensor<8x256xf64>
+  %v9 = kiln.dropout %r p = 1.0e-01 seed = 3 : tensor<8x256xf64>
+  %v10 = kiln.cross_entropy %r, %l : (tensor<8x256xf64>, tensor<8xi32>) -> tensor<f64>
+  return %v0, %v1, %v2, %v3, %v4, %v5, %v6, %v7, %v8, %v9, %v10 : tensor<1x4x8x8xf64>, tensor<2x6x3xf64>, tensor<1x3x4x4xf64>, tensor<1x3x4x4xf64>, tensor<1x3x8x8xf64>, tensor<4x3x3x3xf64>, tensor<1x3x8x8xf64>, tensor<1x3x8x8xf64>, tensor<8x256xf64>, tensor<8x256xf64>, tensor<f64>
+}
+
+// CHECK-LABEL: // PTX nn_f16_kernel0_
+func.func @nn_f16(%x: tensor<1x3x8x8xf16>, %w: tensor<4x3x3x3xf16>, %b: tensor<4xf16>, %x1: tensor<2x4x10xf16>, %w1: tensor<6x2x3xf16>, %g: tensor<1x4x8x8xf16>, %pg: tensor<1x3x4x4xf16>, %r: tensor<8x256xf16>, %gamma: tensor<256xf16>, %beta: tensor<256xf16>, %l: tensor<8xi32>) -> (tensor<1x4x8x8xf16>, tensor<2x6x3xf16>, tensor<1x3x4x4xf16>, tensor<1x3x4x4xf16>, tensor<1x3x8x8xf16>, tensor<4x3x3x3xf16>, tensor<1x3x8x8xf16>, tensor<1x3x8x8xf16>, tensor<8x256xf16>, tensor<8x256xf16>, tensor<f16>) {
+  %v0 = kiln.conv2d %x, %w, %b stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : (tensor<1x3x8x8xf16>, tensor<4x3x3x3xf16>, tensor<4xf16>) -> tensor<1x4x8x8xf16>
+  %v1 = kiln.conv1d %x1, %w1 stride [2] padding [0] dilation [2] groups 2 : (tensor<2x4x10xf16>, tensor<6x2x3xf16>) -> tensor<2x6x3xf16>
+  %v2 = kiln.max_pool2d %x kernel [2, 2] stride [2, 2] padding [0, 0] : tensor<1x3x8x8xf16> -> tensor<1x3x4x4xf16>
+  %v3 = kiln.avg_pool2d %x kernel [3, 3] stride [2, 2] padding [1, 1] : tensor<1x3x8x8xf16> -> tensor<1x3x4x4xf16>
+  %v4 = kiln.conv2d_backward_input %g, %w stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : (tensor<1x4x8x8xf16>, tensor<4x3x3x3xf16>) -> tensor<1x3x8x8xf16>
+  %v5 = kiln.conv2d_backward_weight %g, %x stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : (tensor<1x4x8x8xf16>, tensor<1x3x8x8xf16>) -> tensor<4x3x3x3xf16>
+  %v6 = kiln.max_pool2d_backward %pg, %x kernel [2, 2] stride [2, 2] padding [0, 0] : (tensor<1x3x4x4xf16>, tensor<1x3x8x8xf16>) -> tensor<1x3x8x8xf16>
+  %v7 = kiln.avg_pool2d_backward %pg, %x kernel [3, 3] stride [2, 2] padding [1, 1] : (tensor<1x3x4x4xf16>, tensor<1x3x8x8xf16>) -> tensor<1x3x8x8xf16>
+  %v8 = kiln.layer_norm %r weight %gamma bias %beta eps 1.0e-05 : (tensor<8x256xf16>, tensor<256xf16>, tensor<256xf16>) -> tensor<8x256xf16>
+  %v9 = kiln.dropout %r p = 1.0e-01 seed = 3 : tensor<8x256xf16>
+  %v10 = kiln.cross_entropy %r, %l : (tensor<8x256xf16>, tensor<8xi32>) -> tensor<f16>
+  return %v0, %v1, %v2, %v3, %v4, %v5, %v6, %v7, %v8, %v9, %v10 : tensor<1x4x8x8xf16>, tensor<2x6x3xf16>, tensor<1x3x4x4xf16>, tensor<1x3x4x4xf16>, tensor<1x3x8x8xf16>, tensor<4x3x3x3xf16>, tensor<1x3x8x8xf16>, tensor<1x3x8x8xf16>, tensor<8x256xf16>, tensor<8x256xf16>, tensor<f16>
+}
+
+// CHECK-LABEL: // PTX nn_bf16_kernel0_
+func.func @nn_bf16(%x: tensor<1x3x8x8xbf16>, %w: tensor<4x3x3x3xbf16>, %b: tensor<4xbf16>, %x1: tensor<2x4x10xbf16>, %w1: tensor<6x2x3xbf16>, %g: tensor<1x4x8x8xbf16>, %pg: tensor<1x3x4x4xbf16>, %r: tensor<8x256xbf16>, %gamma: tensor<256xbf16>, %beta: tensor<256xbf16>, %l: tensor<8xi32>) -> (tensor<1x4x8x8xbf16>, tensor<2x6x3xbf16>, tensor<1x3x4x4xbf16>, tensor<1x3x4x4xbf16>, tensor<1x3x8x8xbf16>, tensor<4x3x3x3xbf16>, tensor<1x3x8x8xbf16>, tensor<1x3x8x8xbf16>, tensor<8x256xbf16>, tensor<8x256xbf16>, tensor<bf16>) {
+  %v0 = kiln.conv2d %x, %w, %b stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : (tensor<1x3x8x8xbf16>, tensor<4x3x3x3xbf16>, tensor<4xbf16>) -> tensor<1x4x8x8xbf16>
+  %v1 = kiln.conv1d %x1, %w1 stride [2] padding [0] dilation [2] groups 2 : (tensor<2x4x10xbf16>, tensor<6x2x3xbf16>) -> tensor<2x6x3xbf16>
+  %v2 = kiln.max_pool2d %x kernel [2, 2] stride [2, 2] padding [0, 0] : tensor<1x3x8x8xbf16> -> tensor<1x3x4x4xbf16>
+  %v3 = kiln.avg_pool2d %x kernel [3, 3] stride [2, 2] padding [1, 1] : tensor<1x3x8x8xbf16> -> tensor<1x3x4x4xbf16>
+  %v4 = kiln.conv2d_backward_input %g, %w stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : (tensor<1x4x8x8xbf16>, tensor<4x3x3x3xbf16>) -> tensor<1x3x8x8xbf16>
+  %v5 = kiln.conv2d_backward_weight %g, %x stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : (tensor<1x4x8x8xbf16>, tensor<1x3x8x8xbf16>) -> tensor<4x3x3x3xbf16>
+  %v6 = kiln.max_pool2d_backward %pg, %x kernel [2, 2] stride [2, 2] padding [0, 0] : (tensor<1x3x4x4xbf16>, tensor<1x3x8x8xbf16>) -> tensor<1x3x8x8xbf16>
+  %v7 = kiln.avg_pool2d_backward %pg, %x kernel [3, 3] stride [2, 2] padding [1, 1] : (tensor<1x3x4x4xbf16>, tensor<1x3x8x8xbf16>) -> tensor<1x3x8x8xbf16>
+  %v8 = kiln.layer_norm %r weight %gamma bias %beta eps 1.0e-05 : (tensor<8x256xbf16>, tensor<256xbf16>, tensor<256xbf16>) -> tensor<8x256xbf16>
+  %v9 = kiln.dropout %r p = 1.0e-01 seed = 3 : tensor<8x256xbf16>
+  %v10 = kiln.cross_entropy %r, %l : (tensor<8x256xbf16>, tensor<8xi32>) -> tensor<bf16>
+  return %v0, %v1, %v2, %v3, %v4, %v5, %v6, %v7, %v8, %v9, %v10 : tensor<1x4x8x8xbf16>, tensor<2x6x3xbf16>, tensor<1x3x4x4xbf16>, tensor<1x3x4x4xbf16>, tensor<1x3x8x8xbf16>, tensor<4x3x3x3xbf16>, tensor<1x3x8x8xbf16>, tensor<1x3x8x8xbf16>, tensor<8x256xbf16>, tensor<8x256xbf16>, tensor<bf16>
+}
+
