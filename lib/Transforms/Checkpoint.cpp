@@ -15,8 +15,9 @@
 //
 // A recompute chain follows producers back until it reaches a saved value,
 // an argument or a constant, and gives up (the value is saved) beyond
-// kMaxChain ops, so that a residual stream is not recomputed from the input
-// of the network at every block.
+// kMaxChain ops. Balanced also ends chains at branch points (values two
+// forward ops read) and saves those, so that a residual stream is kept once
+// per block rather than recomputed from the input of the network.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +30,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace mlir::kiln {
 #define GEN_PASS_DEF_KILNCHECKPOINT
@@ -92,11 +94,27 @@ public:
     return out;
   }
 
+  /// True when more than one forward op reads a result of `op`: a branch
+  /// point, such as the residual stream between two blocks.
+  static bool isBranchPoint(Operation *op) {
+    for (Value r : op->getResults()) {
+      llvm::SmallPtrSet<Operation *, 4> readers;
+      for (Operation *u : r.getUsers())
+        if (!readsForBackward(u))
+          readers.insert(u);
+      if (readers.size() > 1)
+        return true;
+    }
+    return false;
+  }
+
   /// The forward ops to clone so that `v` can be recomputed, producers
-  /// first; empty when `v` cannot be recomputed within the limit. Ops whose
-  /// results are in `keep` (or that `mayRecompute` rejects) are leaves.
+  /// first; empty when `v` cannot be recomputed within the limit. Ops that
+  /// `mayRecompute` rejects, saved ones and, with `stopAtBranches`, branch
+  /// points are leaves.
   SmallVector<Operation *>
-  chainFor(Value v, function_ref<bool(Operation *)> mayRecompute) {
+  chainFor(Value v, function_ref<bool(Operation *)> mayRecompute,
+           bool stopAtBranches = false) {
     Operation *def = v.getDefiningOp();
     if (!def || !mayRecompute(def))
       return {};
@@ -108,7 +126,7 @@ public:
       for (Value in : op->getOperands()) {
         Operation *p = in.getDefiningOp();
         if (!p || llvm::isa<ConstantOp>(p) || saved.contains(p) ||
-            !mayRecompute(p))
+            !mayRecompute(p) || (stopAtBranches && isBranchPoint(p)))
           continue;
         visit(p);
       }
@@ -122,12 +140,13 @@ public:
     return chain.takeVector();
   }
 
-  /// Clones `chain` before the first backward user of `v` and points the
-  /// backward users at the clone.
+  /// Clones `chain` before the first reader of `v` on the backward side (a
+  /// backward op or an earlier recompute clone) and points those readers
+  /// at the clone.
   void recompute(Value v, ArrayRef<Operation *> chain) {
     Operation *first = nullptr;
     for (Operation &op : fn.getBody().front())
-      if (isBackward(&op) &&
+      if (readsForBackward(&op) &&
           llvm::is_contained(op.getOperands(), v)) {
         first = &op;
         break;
@@ -143,7 +162,7 @@ public:
     }
     Value replacement = map.lookup(v);
     v.replaceUsesWithIf(replacement, [](OpOperand &use) {
-      return isBackward(use.getOwner());
+      return readsForBackward(use.getOwner());
     });
   }
 
@@ -225,8 +244,14 @@ struct KilnCheckpointPass
       return !isComputeBound(op) && !isBackward(op) &&
              op->getDialect() && op->getDialect()->getNamespace() == "kiln";
     };
+    // Branch points are saved and end every chain: the block input that
+    // a layer norm and the residual add both read is kept, and the values
+    // computed from it inside the block are recomputed from it.
     for (Value v : c.readByBackward()) {
-      SmallVector<Operation *> chain = c.chainFor(v, memoryBound);
+      if (Checkpointer::isBranchPoint(v.getDefiningOp()))
+        continue;
+      SmallVector<Operation *> chain =
+          c.chainFor(v, memoryBound, /*stopAtBranches=*/true);
       if (!chain.empty())
         c.recompute(v, chain);
     }

@@ -167,8 +167,10 @@ def KilnCheckpoint : Pass<"kiln-checkpoint", "::mlir::ModuleOp"> {
       layout ops) from saved compute-bound ones (matmul, conv, reductions,
       gather/scatter). The clones are elementwise, so `--kiln-fuse` fuses
       them into the backward kernels that read them: no extra pass over
-      memory. A chain longer than 8 ops is saved instead, so that a residual
-      stream is not recomputed from the network's input at every block.
+      memory. Values that two or more forward ops read (branch points, such
+      as the residual stream between blocks) are saved and end every chain,
+      so each block is recomputed from its own input. A chain longer than
+      8 ops is saved instead.
     - `strategy=budget=BYTES` starts from balanced, then simulates the
       step's peak memory (every value materialized, freed after its last
       reader: an upper bound, since fusion removes buffers) and, while the
