@@ -402,6 +402,9 @@ HWY_INLINE V Rem(D d, V a, V b, M &bad) {
   bad = hn::Not(hn::And(hn::And(hn::IsFinite(a), hn::IsFinite(b)),
                         hn::And(hn::Ne(b, hn::Zero(d)),
                                 hn::Lt(ratio, hn::Set(d, 4194304.0f)))));
+#if !HWY_NATIVE_FMA
+  bad = hn::FirstN(d, hn::Lanes(d)); // not exact without a fused multiply-add
+#endif
   return hn::IfThenElse(flip, hn::Add(r, b), r);
 }
 
@@ -487,6 +490,9 @@ HWY_INLINE V Pow(D d, V a, V b, M &bad) {
   bad = hn::Not(hn::And(hn::And(hn::Ge(a, hn::Set(d, 1.17549435e-38f)),
                                 hn::IsFinite(a)),
                         hn::IsFinite(b)));
+#if !HWY_NATIVE_FMA
+  bad = hn::FirstN(d, hn::Lanes(d)); // the products are not error-free
+#endif
   return hn::Mul(hn::Mul(q, s1), s2);
 }
 
@@ -499,6 +505,15 @@ float RemScalar(float a, float b) {
   return r;
 }
 float Atan2Scalar(float y, float x) { return std::atan2(y, x); }
+
+/// `form(d, a, b, bad)` where it applies, the scalar reference `scalar` in
+/// the lanes it marks bad.
+template <class Form, class Scalar>
+HWY_INLINE V Checked(D d, V a, V b, Form form, Scalar scalar) {
+  M bad;
+  const V r = form(d, a, b, bad);
+  return FixLanes(d, bad, a, b, r, scalar);
+}
 
 HWY_INLINE V ApplyBinary(D d, int kind, V a, V b) {
   switch (static_cast<Binary>(kind)) {
@@ -518,31 +533,12 @@ HWY_INLINE V ApplyBinary(D d, int kind, V a, V b) {
     const V m = hn::Min(a, b);
     return hn::IfThenElse(hn::IsNaN(a), a, hn::IfThenElse(hn::IsNaN(b), b, m));
   }
-  case Binary::Pow: {
-#if HWY_NATIVE_FMA
-    M bad;
-    const V r = Pow(d, a, b, bad);
-    return FixLanes(d, bad, a, b, r, PowScalar);
-#else
-    // Without a fused multiply-add the error-free products are not.
-    return FixLanes(d, hn::FirstN(d, hn::Lanes(d)), a, b, a, PowScalar);
-#endif
-  }
-  case Binary::Rem: {
-#if HWY_NATIVE_FMA
-    M bad;
-    const V r = Rem(d, a, b, bad);
-    return FixLanes(d, bad, a, b, r, RemScalar);
-#else
-    // Without a fused multiply-add the vector form is not exact.
-    return FixLanes(d, hn::FirstN(d, hn::Lanes(d)), a, b, a, RemScalar);
-#endif
-  }
-  case Binary::Atan2: {
-    M bad;
-    const V r = Atan2(d, a, b, bad);
-    return FixLanes(d, bad, a, b, r, Atan2Scalar);
-  }
+  case Binary::Pow:
+    return Checked(d, a, b, Pow, PowScalar);
+  case Binary::Rem:
+    return Checked(d, a, b, Rem, RemScalar);
+  case Binary::Atan2:
+    return Checked(d, a, b, Atan2, Atan2Scalar);
   }
   return a;
 }
