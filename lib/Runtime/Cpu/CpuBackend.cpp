@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CpuCompiler.h"
+#include "lib/API/Compile.h"
 #include "kiln/Runtime/CpuBackend.h"
 #include "kiln/Runtime/MLIRContext.h"
 #include "lib/Runtime/Flex/FlexKernels.h"
@@ -39,6 +40,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <malloc.h>
+#include <map>
 #include <mutex>
 
 using namespace kiln;
@@ -68,6 +70,7 @@ struct Phase {
 struct Kernel {
   std::string name;
   std::string kind;
+  std::string label; ///< kind(fused ops) and output shape, for the profile
   std::vector<Phase> phases;
   int64_t workspaceBytes = 0;
   std::vector<DType> outTypes;
@@ -91,6 +94,62 @@ void appendDescriptors(const Buffer &b, std::vector<Descriptor> &out) {
   }
   out.push_back({b.storage->data, b.data(), 0, b.numel(), 1});
 }
+
+/// KILN_LOG=profile: the wall time of every kernel launch, summed per
+/// kernel (kind, fused ops and output shape) and printed as a table on
+/// stderr when the process exits.
+class KernelProfile {
+public:
+  /// The profile, or null when KILN_LOG does not ask for it.
+  static KernelProfile *get() {
+    static KernelProfile *profile =
+        logEnabled("profile") ? new KernelProfile() : nullptr;
+    return profile;
+  }
+
+  void add(const std::string &label, std::chrono::steady_clock::time_point t) {
+    double ms = std::chrono::duration<double, std::milli>(
+                    std::chrono::steady_clock::now() - t)
+                    .count();
+    std::lock_guard<std::mutex> lock(mu_);
+    Entry &e = entries_[label];
+    e.ms += ms;
+    ++e.calls;
+  }
+
+private:
+  struct Entry {
+    double ms = 0;
+    int64_t calls = 0;
+  };
+
+  KernelProfile() {
+    std::atexit([] { get()->print(); });
+  }
+
+  void print() {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::vector<std::pair<std::string, Entry>> rows(entries_.begin(),
+                                                    entries_.end());
+    std::sort(rows.begin(), rows.end(), [](const auto &a, const auto &b) {
+      return a.second.ms > b.second.ms;
+    });
+    double total = 0;
+    for (const auto &r : rows)
+      total += r.second.ms;
+    std::fprintf(stderr, "kiln: profile cpu, %.1f ms in %zu kernels\n", total,
+                 rows.size());
+    std::fprintf(stderr, "  %10s %8s %6s  kernel\n", "total_ms", "calls",
+                 "share");
+    for (const auto &[label, e] : rows)
+      std::fprintf(stderr, "  %10.2f %8lld %5.1f%%  %s\n", e.ms,
+                   static_cast<long long>(e.calls),
+                   total > 0 ? 100 * e.ms / total : 0.0, label.c_str());
+  }
+
+  std::mutex mu_;
+  std::map<std::string, Entry> entries_;
+};
 
 class CpuExecutable : public Executable {
 public:
@@ -173,12 +232,15 @@ public:
     for (Descriptor &d : descs)
       ptrs.push_back(&d);
     void **table = ptrs.data();
+    auto start = std::chrono::steady_clock::now();
     for (const Phase &p : k.phases) {
       PhaseFn fn = p.fn;
       parallelFor(p.units, p.grain, [fn, table](int64_t b, int64_t e) {
         fn(b, e, table);
       });
     }
+    if (KernelProfile *profile = KernelProfile::get())
+      profile->add(k.label, start);
   }
 
   Backend &backend_;
@@ -344,6 +406,13 @@ private:
           firstOp = false;
         }
         summary += ")";
+        k.label = summary.substr(summary.rfind(k.kind + "("));
+        if (!k.outShapes.empty()) {
+          std::string dims;
+          for (int64_t d : k.outShapes[0])
+            dims += (dims.empty() ? "" : "x") + std::to_string(d);
+          k.label += " -> " + (dims.empty() ? std::string("scalar") : dims);
+        }
         step.kernel = static_cast<int>(exe.kernels_.size());
         exe.kernels_.push_back(std::move(k));
       } else {
