@@ -939,7 +939,9 @@ void Suite::deepMlpMemory() {
           std::to_string(h.batch) +
           ", one forward + backward; ratio = peak bytes / peak bytes of "
           "Disabled (same backend, threads); time_ratio likewise; peaks are "
-          "the device allocator's, parameters and gradients included");
+          "the device allocator's, parameters and gradients included; "
+          "step_ratio = (peak - base) / that of Disabled, where base is what "
+          "was live when the step began (parameters, biases, input)");
   std::vector<const float *> ws, bs;
   for (int64_t i = 0; i < h.blocks; ++i) {
     ws.push_back(h.w[i].data());
@@ -956,7 +958,7 @@ void Suite::deepMlpMemory() {
     const std::string &name = d.first;
     const DispatchDevice &dev = d.second;
     for (int t : opts.threads) {
-      int64_t peakDisabled = 0, peakBalanced = 0;
+      int64_t peakDisabled = 0, peakBalanced = 0, stepDisabled = 0;
       double msDisabled = 0;
       for (int which = 0; which < 3; ++which) {
         Record r;
@@ -1022,6 +1024,7 @@ void Suite::deepMlpMemory() {
             double ms = r.stats.median();
             if (which == 0) {
               peakDisabled = peak;
+              stepDisabled = peak - base;
               msDisabled = ms;
             } else if (which == 1) {
               peakBalanced = peak;
@@ -1030,6 +1033,9 @@ void Suite::deepMlpMemory() {
               r.ratio = double(peak) / double(peakDisabled);
               r.ratioOf = "peak bytes / peak bytes of Disabled";
               r.add("time_ratio", ms / msDisabled, "%.3f");
+              if (stepDisabled > 0)
+                r.add("step_ratio", double(peak - base) / double(stepDisabled),
+                      "%.3f");
             }
             r.add("peak_MiB", double(peak) / (1 << 20), "%.1f");
             r.add("base_MiB", double(base) / (1 << 20), "%.1f");
