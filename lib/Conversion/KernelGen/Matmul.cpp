@@ -8,14 +8,17 @@
 // C = A x B (+ epilogue), f32, batched with broadcast batch dims.
 //
 // Phase 0 packs B into panels of NR columns, each panel K rows of NR
-// contiguous floats, zero-padded past N (a dequantized B is unpacked here).
+// contiguous floats, zero-padded past N: one vector copy per row (a
+// dequantized B is unpacked here, element by element).
 // Phase 1 gives each work unit MC rows of C. For every KC-deep slice of K
 // it packs those rows of A into panels of MR rows (zero-padded past M) and
 // runs the micro-kernel over every MR x NR tile: MR accumulators of NR
 // lanes (8x32: 16 AVX-512 registers; 6x16: 12 AVX2 registers) updated with
-// one broadcast and NR/lanes FMAs per row and k. Partial sums of earlier K slices live in C; on the last
-// slice the epilogue (bias, activation, residual...) is applied to the tile
-// in registers before it is stored, so it costs no pass over memory.
+// one broadcast and NR/lanes FMAs per row and k. The accumulators start at
+// zero; the partial sums of earlier K slices, kept in C, are prefetched
+// before the k loop and added after it. On the last slice the epilogue
+// (bias, activation, residual...) is applied to the tile in registers
+// before it is stored, so it costs no pass over memory.
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,9 +47,6 @@ Value add(OpBuilder &b, Location loc, Value x, Value y) {
 }
 Value mul(OpBuilder &b, Location loc, Value x, int64_t c) {
   return arith::MulIOp::create(b, loc, x, cidx(b, loc, c));
-}
-Value mulv(OpBuilder &b, Location loc, Value x, Value y) {
-  return arith::MulIOp::create(b, loc, x, y);
 }
 Value minv(OpBuilder &b, Location loc, Value x, Value y) {
   return arith::MinUIOp::create(b, loc, x, y);
@@ -197,21 +197,48 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
     Value kk = kLoop.getInductionVar();
     Value rowSrc = add(b, loc, add(b, loc, srcBase, mul(b, loc, kk, s.n)), n0);
     Value rowDst = add(b, loc, dstBase, mul(b, loc, kk, kNR));
-    auto cLoop = scf::ForOp::create(b, loc, zero, cidx(b, loc, kNR), one);
-    b.setInsertionPointToStart(cLoop.getBody());
-    Value c = cLoop.getInductionVar();
-    Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, c,
-                                         cols);
-    auto ifOp = scf::IfOp::create(b, loc, TypeRange{f32}, inside, true);
-    {
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-      scf::YieldOp::create(b, loc, src.load(b, loc, add(b, loc, rowSrc, c)));
-      b.setInsertionPointToStart(&ifOp.getElseRegion().front());
-      scf::YieldOp::create(b, loc, constantOf(b, loc, f32, 0.0));
+    if (!scheme) {
+      // A row of the panel is one vector: a plain load inside B, a masked
+      // one (zeros past N) on the last panel.
+      Value colMask =
+          vector::CreateMaskOp::create(b, loc, maskT, ValueRange{cols});
+      Value full = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, cols,
+                                         cidx(b, loc, kNR));
+      auto ifFull = scf::IfOp::create(b, loc, TypeRange{vecT}, full, true);
+      {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(&ifFull.getThenRegion().front());
+        scf::YieldOp::create(
+            b, loc,
+            vector::LoadOp::create(b, loc, vecT, src.values, ValueRange{rowSrc})
+                .getResult());
+        b.setInsertionPointToStart(&ifFull.getElseRegion().front());
+        scf::YieldOp::create(
+            b, loc,
+            vector::MaskedLoadOp::create(b, loc, vecT, src.values,
+                                         ValueRange{rowSrc}, colMask,
+                                         constantOf(b, loc, vecT, 0.0))
+                .getResult());
+      }
+      vector::StoreOp::create(b, loc, ifFull.getResult(0), packed,
+                              ValueRange{rowDst});
+    } else {
+      auto cLoop = scf::ForOp::create(b, loc, zero, cidx(b, loc, kNR), one);
+      b.setInsertionPointToStart(cLoop.getBody());
+      Value c = cLoop.getInductionVar();
+      Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, c,
+                                           cols);
+      auto ifOp = scf::IfOp::create(b, loc, TypeRange{f32}, inside, true);
+      {
+        OpBuilder::InsertionGuard g(b);
+        b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+        scf::YieldOp::create(b, loc, src.load(b, loc, add(b, loc, rowSrc, c)));
+        b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+        scf::YieldOp::create(b, loc, constantOf(b, loc, f32, 0.0));
+      }
+      memref::StoreOp::create(b, loc, ifOp.getResult(0), packed,
+                              ValueRange{add(b, loc, rowDst, c)});
     }
-    memref::StoreOp::create(b, loc, ifOp.getResult(0), packed,
-                            ValueRange{add(b, loc, rowDst, c)});
   }
 
   //===--- Phase 1: micro-kernel over row blocks ----------------------------===//
@@ -265,7 +292,7 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
                                      kcLoop.getInductionVar(),
                                      cidx(b, loc, kSlices - 1));
 
-  // Pack A[m0 : m0 + rows, kc : kc + kb] as panels of 8 rows, k-major.
+  // Pack A[m0 : m0 + rows, kc : kc + kb] as panels of MR rows, k-major.
   {
     auto ir = scf::ForOp::create(b, loc, zero, rowPanels, one);
     OpBuilder::InsertionGuard g(b);
@@ -274,26 +301,23 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
     auto kLoop = scf::ForOp::create(b, loc, zero, kb, one);
     b.setInsertionPointToStart(kLoop.getBody());
     Value kk = kLoop.getInductionVar();
+    // Rows past the block read its last row and store zero: no branch.
+    Value lastRow = arith::SubIOp::create(b, loc, rows, one);
+    Value zeroF = constantOf(b, loc, f32, 0.0);
     for (int64_t r = 0; r < kMR; ++r) {
       Value row = add(b, loc, mul(b, loc, ir.getInductionVar(), kMR),
                       cidx(b, loc, r));
       Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                            row, rows);
-      auto ifOp = scf::IfOp::create(b, loc, TypeRange{f32}, inside, true);
-      {
-        OpBuilder::InsertionGuard g2(b);
-        b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-        Value idx = add(b, loc,
-                        add(b, loc, aBase, mul(b, loc, add(b, loc, m0, row), s.k)),
-                        add(b, loc, kc, kk));
-        scf::YieldOp::create(b, loc,
-                             memref::LoadOp::create(b, loc, aBuf, idx).getResult());
-        b.setInsertionPointToStart(&ifOp.getElseRegion().front());
-        scf::YieldOp::create(b, loc, constantOf(b, loc, f32, 0.0));
-      }
+      Value srcRow = minv(b, loc, row, lastRow);
+      Value idx = add(b, loc,
+                      add(b, loc, aBase, mul(b, loc, add(b, loc, m0, srcRow), s.k)),
+                      add(b, loc, kc, kk));
+      Value v = memref::LoadOp::create(b, loc, aBuf, idx);
+      v = arith::SelectOp::create(b, loc, inside, v, zeroF);
       Value dst = add(b, loc, add(b, loc, panelBase, mul(b, loc, kk, kMR)),
                       cidx(b, loc, r));
-      memref::StoreOp::create(b, loc, ifOp.getResult(0), packedA, dst);
+      memref::StoreOp::create(b, loc, v, packedA, dst);
     }
   }
 
@@ -321,24 +345,25 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
         add(b, loc, add(b, loc, cBase, mul(b, loc, add(b, loc, m0, row), s.n)),
             n0));
   }
-  // The accumulators start at zero, or at the partial sums kept in C.
-  SmallVector<Value> init;
-  for (int64_t r = 0; r < kMR; ++r) {
-    auto ifOp = scf::IfOp::create(
-        b, loc, TypeRange{vecT},
-        arith::OrIOp::create(b, loc, first,
-                             arith::XOrIOp::create(b, loc, rowValid[r],
-                                                   constantOf(b, loc, b.getI1Type(), 1))),
-        true);
+  // The accumulators start at zero. The partial sums of earlier K slices,
+  // kept in C, are prefetched now and added after the k loop, so their
+  // cache misses overlap the FMAs.
+  SmallVector<Value> init(kMR, zeroVec);
+  {
+    auto ifLater = scf::IfOp::create(
+        b, loc, TypeRange{},
+        arith::XOrIOp::create(b, loc, first,
+                              constantOf(b, loc, b.getI1Type(), 1)),
+        false);
     OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    scf::YieldOp::create(b, loc, zeroVec);
-    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
-    Value partial = vector::MaskedLoadOp::create(b, loc, vecT, out,
-                                                 ValueRange{rowOffset[r]},
-                                                 colMask, zeroVec);
-    scf::YieldOp::create(b, loc, partial);
-    init.push_back(ifOp.getResult(0));
+    b.setInsertionPointToStart(&ifLater.getThenRegion().front());
+    for (int64_t r = 0; r < kMR; ++r)
+      for (int64_t off : {int64_t(0), kNR - 1})
+        memref::PrefetchOp::create(b, loc, out,
+                                   ValueRange{add(b, loc, rowOffset[r],
+                                                  cidx(b, loc, off))},
+                                   /*isWrite=*/true, /*localityHint=*/3,
+                                   /*isDataCache=*/true);
   }
   auto kLoop = scf::ForOp::create(b, loc, zero, kb, one, init);
   {
@@ -366,6 +391,18 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(&ifValid.getThenRegion().front());
     Value acc = kLoop.getResult(r);
+    {
+      auto ifFirst = scf::IfOp::create(b, loc, TypeRange{vecT}, first, true);
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(&ifFirst.getThenRegion().front());
+      scf::YieldOp::create(b, loc, acc);
+      b.setInsertionPointToStart(&ifFirst.getElseRegion().front());
+      Value partial = vector::MaskedLoadOp::create(
+          b, loc, vecT, out, ValueRange{rowOffset[r]}, colMask, zeroVec);
+      scf::YieldOp::create(
+          b, loc, arith::AddFOp::create(b, loc, acc, partial).getResult());
+      acc = ifFirst.getResult(0);
+    }
     auto ifLast = scf::IfOp::create(b, loc, TypeRange{vecT}, last, true);
     {
       OpBuilder::InsertionGuard g2(b);
