@@ -33,6 +33,8 @@ using namespace mlir::kiln::kernelgen;
 
 namespace {
 
+/// Phase 1 splits the columns too when there are fewer row blocks than this.
+constexpr int64_t kMinUnits = 8;
 
 struct MatmulShape {
   SmallVector<int64_t> batch; ///< of C
@@ -242,8 +244,17 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   }
 
   //===--- Phase 1: micro-kernel over row blocks ----------------------------===//
+  // Work units are row blocks; when there are few, each row block is also
+  // split into column ranges, so that two or more threads share the work
+  // evenly (each range packs its own copy of A's rows, which is cheap next
+  // to the FMAs).
   int64_t mBlocks = (s.m + kMC - 1) / kMC;
-  func::FuncOp fn = createPhase(b, module, tmpl, 1, abi, cBatches * mBlocks, 1);
+  int64_t nBlocks =
+      std::clamp<int64_t>(kMinUnits / (cBatches * mBlocks), 1, panels);
+  int64_t panelsPerBlock = (panels + nBlocks - 1) / nBlocks;
+  nBlocks = (panels + panelsPerBlock - 1) / panelsPerBlock;
+  func::FuncOp fn = createPhase(b, module, tmpl, 1, abi,
+                                cBatches * mBlocks * nBlocks, 1);
   Block &entry = fn.getBody().front();
   b.setInsertionPoint(entry.getTerminator());
   auto arg = [&](unsigned i) { return entry.getArgument(2 + i); };
@@ -262,6 +273,8 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
       scf::ForOp::create(b, loc, entry.getArgument(0), entry.getArgument(1), one);
   b.setInsertionPointToStart(units.getBody());
   Value u = units.getInductionVar();
+  Value nb = arith::RemUIOp::create(b, loc, u, cidx(b, loc, nBlocks));
+  u = arith::DivUIOp::create(b, loc, u, cidx(b, loc, nBlocks));
   Value bc = arith::DivUIOp::create(b, loc, u, cidx(b, loc, mBlocks));
   Value m0 = mul(b, loc, arith::RemUIOp::create(b, loc, u, cidx(b, loc, mBlocks)),
                  kMC);
@@ -322,7 +335,10 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   }
 
   // Tiles: every 32-column panel, every 8-row panel.
-  auto pLoop = scf::ForOp::create(b, loc, zero, cidx(b, loc, panels), one);
+  Value pBegin = mul(b, loc, nb, panelsPerBlock);
+  Value pEnd = minv(b, loc, add(b, loc, pBegin, cidx(b, loc, panelsPerBlock)),
+                    cidx(b, loc, panels));
+  auto pLoop = scf::ForOp::create(b, loc, pBegin, pEnd, one);
   b.setInsertionPointToStart(pLoop.getBody());
   Value p = pLoop.getInductionVar();
   Value n0 = mul(b, loc, p, kNR);
