@@ -10,8 +10,11 @@
 #include "kiln/Runtime/CudaBackend.h"
 #include "kiln/Runtime/FlexBackend.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <mutex>
+#include <vector>
 
 using namespace kiln;
 using namespace kiln::detail;
@@ -66,6 +69,83 @@ void Backend::download(const Buffer &buffer, void *host, void *hostScales) {
   copyToContiguous(buffer, host);
 }
 
+namespace {
+
+/// Copies a view whose innermost dim is strided but whose dim `j` is
+/// contiguous in memory (a transpose, or any permute that moves the
+/// contiguous dim): every pair (dim j, last dim) is copied as a 2-D
+/// transpose in square blocks through a small tile, so that memory is read
+/// and written in whole cache lines.
+template <typename T>
+void copyTransposed(const Buffer &src, int j, T *out) {
+  constexpr int64_t kBlock = 32;
+  T tile[kBlock][kBlock];
+  const T *base = static_cast<const T *>(src.storage->data);
+  int rank = src.rank();
+  int last = rank - 1;
+  int64_t rowsA = src.shape[j], colsB = src.shape[last];
+  int64_t strideB = src.strides[last];
+  // Output strides (row-major, contiguous).
+  std::vector<int64_t> outStrides(rank, 1);
+  for (int d = rank - 2; d >= 0; --d)
+    outStrides[d] = outStrides[d + 1] * src.shape[d + 1];
+  // Every other dim is walked by an odometer.
+  std::vector<int> others;
+  for (int d = 0; d < last; ++d)
+    if (d != j)
+      others.push_back(d);
+  std::vector<int64_t> idx(others.size(), 0);
+  int64_t srcOff = src.offset, outOff = 0;
+  for (;;) {
+    for (int64_t a0 = 0; a0 < rowsA; a0 += kBlock) {
+      int64_t a1 = std::min(rowsA, a0 + kBlock);
+      for (int64_t b0 = 0; b0 < colsB; b0 += kBlock) {
+        int64_t b1 = std::min(colsB, b0 + kBlock);
+        // Read whole source lines into the tile, then write whole output
+        // lines from it: the strided accesses stay inside the tile.
+        for (int64_t b = b0; b < b1; ++b) {
+          const T *from = base + srcOff + b * strideB;
+          for (int64_t a = a0; a < a1; ++a)
+            tile[b - b0][a - a0] = from[a];
+        }
+        for (int64_t a = a0; a < a1; ++a) {
+          T *to = out + outOff + a * outStrides[j];
+          for (int64_t b = b0; b < b1; ++b)
+            to[b] = tile[b - b0][a - a0];
+        }
+      }
+    }
+    int k = static_cast<int>(others.size()) - 1;
+    for (; k >= 0; --k) {
+      int d = others[k];
+      if (++idx[k] < src.shape[d]) {
+        srcOff += src.strides[d];
+        outOff += outStrides[d];
+        break;
+      }
+      srcOff -= src.strides[d] * (src.shape[d] - 1);
+      outOff -= outStrides[d] * (src.shape[d] - 1);
+      idx[k] = 0;
+    }
+    if (k < 0)
+      return;
+  }
+}
+
+/// The dim of `src`, other than the last, that is contiguous in memory and
+/// long enough for blocking to pay; -1 if there is none.
+int contiguousInnerDim(const Buffer &src) {
+  int last = src.rank() - 1;
+  if (last < 1 || src.strides[last] == 1 || src.shape[last] < 8)
+    return -1;
+  for (int d = 0; d < last; ++d)
+    if (src.strides[d] == 1 && src.shape[d] >= 8)
+      return d;
+  return -1;
+}
+
+} // namespace
+
 void kiln::detail::copyToContiguous(const Buffer &src, void *dst) {
   size_t elem = src.elementBytes();
   int64_t n = src.numel();
@@ -74,6 +154,20 @@ void kiln::detail::copyToContiguous(const Buffer &src, void *dst) {
   if (src.isContiguous()) {
     std::memcpy(dst, src.data(), n * elem);
     return;
+  }
+  if (int j = contiguousInnerDim(src); j >= 0) {
+    switch (elem) {
+    case 1:
+      return copyTransposed(src, j, static_cast<uint8_t *>(dst));
+    case 2:
+      return copyTransposed(src, j, static_cast<uint16_t *>(dst));
+    case 4:
+      return copyTransposed(src, j, static_cast<uint32_t *>(dst));
+    case 8:
+      return copyTransposed(src, j, static_cast<uint64_t *>(dst));
+    default:
+      break;
+    }
   }
   const char *base = static_cast<const char *>(src.storage->data);
   char *out = static_cast<char *>(dst);

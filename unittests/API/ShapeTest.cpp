@@ -63,6 +63,33 @@ std::vector<ShapeCase> shapeCases() {
        [s](const Dims &i) {
          return flat({i[1], i[2], i[0]}, s);
        }},
+      // Large enough for the blocked copy of views whose contiguous dim
+      // is not the last one (blocks of 32, with partial blocks).
+      {"permute_blocked",
+       {9, 37, 70},
+       {70, 9, 37},
+       [](auto &x) {
+         return x.permute({2, 0, 1});
+       },
+       [](const Dims &i) {
+         return flat({i[1], i[2], i[0]}, {9, 37, 70});
+       }},
+      {"transpose_blocked",
+       {9, 37, 70},
+       {70, 37, 9},
+       [](auto &x) { return transpose(x, 0, -1); },
+       [](const Dims &i) {
+         return flat({i[2], i[1], i[0]}, {9, 37, 70});
+       }},
+      {"transpose_of_slice_blocked",
+       {9, 37, 70},
+       {2, 66, 35},
+       [](auto &x) {
+         return transpose(x.slice({3, 1, 2}, {5, 36, 68}), 1, 2);
+       },
+       [](const Dims &i) {
+         return flat({3 + i[0], 1 + i[2], 2 + i[1]}, {9, 37, 70});
+       }},
       {"transpose",
        s,
        {5, 4, 3},
