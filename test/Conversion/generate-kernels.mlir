@@ -66,18 +66,28 @@ func.func private @colsum(%x: tensor<8x16xf32>) -> tensor<16xf32>
 
 // -----
 
-// A matmul with a bias and gelu epilogue: phase 0 packs B, phase 1 runs the
+// A matmul with a bias and gelu epilogue: phase 0 packs B (one vector per
+// row of a panel, masked on the last panel), phase 1 runs the
 // register-tiled micro-kernel (6x16 on 256-bit vectors, 8x32 on 512-bit
-// ones) and applies the epilogue to each tile row before storing it.
+// ones) from zeroed accumulators, prefetching the next panel of B and the
+// C partial sums, adds the partial sums after the k loop and applies the
+// epilogue to each tile row before storing it.
 // CHECK-LABEL: func.func @mm__p0(
 // CHECK-SAME: kiln.workspace
 // CHECK: memref.view
+// CHECK: vector.load {{.*}} : memref<?xf32>, vector<16xf32>
+// CHECK: vector.maskedload
+// CHECK: vector.store {{.*}} : memref<?xf32>, vector<16xf32>
 // CHECK-LABEL: func.func @mm__p1(
 // CHECK: memref.alloca() : memref<24576xf32>
 // CHECK: vector.create_mask {{.*}} : vector<16xi1>
+// CHECK: memref.prefetch {{.*}} read, locality<2>, data
+// CHECK: memref.prefetch {{.*}} write, locality<3>, data
 // CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
 // CHECK: vector.broadcast {{.*}} : f32 to vector<16xf32>
 // CHECK: vector.fma
+// CHECK: vector.maskedload
+// CHECK: arith.addf
 // CHECK: vector.maskedload
 // CHECK: arith.addf
 // CHECK: math.tanh

@@ -50,6 +50,9 @@ Value add(OpBuilder &b, Location loc, Value x, Value y) {
 Value mul(OpBuilder &b, Location loc, Value x, int64_t c) {
   return arith::MulIOp::create(b, loc, x, cidx(b, loc, c));
 }
+Value mulv(OpBuilder &b, Location loc, Value x, Value y) {
+  return arith::MulIOp::create(b, loc, x, y);
+}
 Value minv(OpBuilder &b, Location loc, Value x, Value y) {
   return arith::MinUIOp::create(b, loc, x, y);
 }
@@ -350,6 +353,32 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   b.setInsertionPointToStart(irLoop.getBody());
   Value ir = irLoop.getInductionVar();
   Value aPanel = mul(b, loc, ir, kMR * kKC);
+
+  // While this panel of B is reused from L1, bring the next panel's slice
+  // into L2, a share of its rows on each row panel: the first tile of the
+  // next panel would otherwise wait on memory.
+  {
+    Value nextPanel = add(b, loc, p, one);
+    Value hasNext = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          nextPanel, pEnd);
+    auto ifNext = scf::IfOp::create(b, loc, TypeRange{}, hasNext, false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&ifNext.getThenRegion().front());
+    Value share = arith::DivUIOp::create(
+        b, loc, add(b, loc, kb, arith::SubIOp::create(b, loc, rowPanels, one)),
+        rowPanels);
+    Value from = mulv(b, loc, ir, share);
+    Value to = minv(b, loc, add(b, loc, from, share), kb);
+    auto rowLoop = scf::ForOp::create(b, loc, from, to, one);
+    b.setInsertionPointToStart(rowLoop.getBody());
+    Value row = add(b, loc, add(b, loc, bPanel, cidx(b, loc, s.k * kNR)),
+                    mul(b, loc, add(b, loc, kc, rowLoop.getInductionVar()), kNR));
+    for (int64_t off = 0; off < kNR; off += 16)
+      memref::PrefetchOp::create(b, loc, packedB,
+                                 ValueRange{add(b, loc, row, cidx(b, loc, off))},
+                                 /*isWrite=*/false, /*localityHint=*/2,
+                                 /*isDataCache=*/true);
+  }
 
   // Row r of the tile lives at C[m0 + ir*8 + r, n0 : n0 + 32].
   SmallVector<Value> rowValid, rowOffset;
