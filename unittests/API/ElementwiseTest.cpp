@@ -508,6 +508,49 @@ TEST(ElementwiseTest, PowStaysAccurateOverTheWholeRange) {
   EXPECT_TRUE(allClose(valuesOf(z), want, {1e-44, 2.4e-7}));
 }
 
+/// Large exponents on bases near 1: b ln a reaches the whole range while
+/// ln a is small, so its low part must stay small next to its high part
+/// (bases just above sqrt(1/2), where the series' tail is largest, once
+/// came out thousands of ulps off).
+TEST(ElementwiseTest, PowStaysAccurateForLargeExponents) {
+  DispatchDevice flex = DispatchDevice::flex();
+  std::vector<double> a, b, want;
+  for (int i = 0; i < 4001; ++i) {
+    float base = static_cast<float>(0.5 + 1.5 * ((i * 7919) % 4001) / 4000.0);
+    if (i % 4 == 0) // crowd the top of the reduction's range
+      base = static_cast<float>(0.70710678 + 0.001 * (i % 97) / 97.0);
+    float exponent = static_cast<float>(-200 + 400.0 * ((i * 104729) % 4001) / 4000.0);
+    a.push_back(base);
+    b.push_back(exponent);
+    want.push_back(static_cast<double>(storedAs(DType::F32, std::pow(base, exponent))));
+  }
+  int64_t n = static_cast<int64_t>(a.size());
+  Tensor z = pow(tensorOf(a, {n}, DType::F32, flex),
+                 tensorOf(b, {n}, DType::F32, flex));
+  EXPECT_TRUE(allClose(valuesOf(z), want, {1e-44, 2.4e-7}));
+}
+
+/// cos(0) and sin(pi/2) are exactly 1; the vector sin and cos agree with
+/// libm's up to the limit of their range reduction and past it.
+TEST(ElementwiseTest, SinCosAtZeroAndLargeArguments) {
+  DispatchDevice flex = DispatchDevice::flex();
+  std::vector<double> x = {0.0, -0.0, 1.5707963267948966, 1e4, -3e4, 32767.5,
+                           32768.5, 1e5, -1e7, 1e30};
+  std::vector<double> in = cycle(x, 37), s, c;
+  for (double v : in) {
+    s.push_back(std::sin(static_cast<double>(static_cast<float>(v))));
+    c.push_back(std::cos(static_cast<double>(static_cast<float>(v))));
+  }
+  int64_t n = static_cast<int64_t>(in.size());
+  Tensor t = tensorOf(in, {n}, DType::F32, flex);
+  std::vector<double> gs = valuesOf(sin(t)), gc = valuesOf(cos(t));
+  EXPECT_TRUE(allClose(gs, s, tolerance("kiln.sin", DType::F32)));
+  EXPECT_TRUE(allClose(gc, c, tolerance("kiln.cos", DType::F32)));
+  EXPECT_EQ(gc[0], 1.0);
+  EXPECT_EQ(gc[1], 1.0);
+  EXPECT_EQ(gs[2], 1.0);
+}
+
 /// rem's vector form is exact below a quotient of 2^22; beyond it and for
 /// the special values the scalar lanes take over.
 TEST(ElementwiseTest, RemIsExactForLargeQuotientsAndSpecialValues) {

@@ -198,75 +198,180 @@ HWY_INLINE V SafeExp(D d, V x) {
   return hn::Mul(hn::Mul(p, s1), s2);
 }
 
-/// erf(x): odd Taylor series on |x| < 1/2; 1 - poly(t) exp(-x^2) with
-/// t = 1 / (1 + p|x|) beyond (Abramowitz-Stegun 7.1.26), both within
-/// 1.5e-7 of the true value (3 ulps at the switch, fewer elsewhere).
-HWY_INLINE V Erf(D d, V x) {
-  const V ax = hn::Abs(x);
-  const V x2 = hn::Mul(x, x);
-  // Taylor: 2/sqrt(pi) * sum (-1)^k x^(2k+1) / (k! (2k+1)), to x^13; the
-  // next term is below 4e-9 on |x| < 1/2.
-  const float c[] = {1.1283791671f,   -0.3761263890f,  0.1128379167f,
-                     -0.02686617064f, 0.005223977625f, -0.0008548327024f,
-                     0.0001205533299f};
-  V p = hn::Set(d, c[6]);
-  for (int k = 5; k >= 0; --k)
-    p = hn::MulAdd(p, x2, hn::Set(d, c[k]));
-  const V small = hn::Mul(p, x);
-  const V t = hn::Div(hn::Set(d, 1.0f),
-                      hn::MulAdd(hn::Set(d, 0.3275911f), ax, hn::Set(d, 1.0f)));
-  V q = hn::Set(d, 1.061405429f);
-  q = hn::MulAdd(q, t, hn::Set(d, -1.453152027f));
-  q = hn::MulAdd(q, t, hn::Set(d, 1.421413741f));
-  q = hn::MulAdd(q, t, hn::Set(d, -0.284496736f));
-  q = hn::MulAdd(q, t, hn::Set(d, 0.254829592f));
-  q = hn::Mul(q, t);
-  const V e = SafeExp(d, hn::Neg(x2));
-  V large = hn::NegMulAdd(q, e, hn::Set(d, 1.0f));
-  large = hn::CopySign(large, x);
-  return hn::IfThenElse(hn::Lt(ax, hn::Set(d, 0.5f)), small, large);
+/// Adding this to a float of magnitude below 2^22 rounds it to an integer,
+/// which the low mantissa bits of the sum then hold (two's complement).
+constexpr float kRoundMagic = 12582912.0f; // 1.5 * 2^23
+
+/// e^r for |r| <= ln2 / 2 (a little beyond is fine): 1 + r + r^2 P(r), P of
+/// degree 4, minimax for the relative error (under 4e-9 with these f32
+/// coefficients); Horner's scheme, as the loops overlap two vectors anyway.
+HWY_INLINE V ExpPoly(D d, V r) {
+  V p = hn::Set(d, 0.00138146128f);
+  p = hn::MulAdd(p, r, hn::Set(d, 0.00836871006f));
+  p = hn::MulAdd(p, r, hn::Set(d, 0.041668389f));
+  p = hn::MulAdd(p, r, hn::Set(d, 0.166665211f));
+  p = hn::MulAdd(p, r, hn::Set(d, 0.49999994f));
+  p = hn::MulAdd(p, r, hn::Set(d, 1.0f));
+  return hn::MulAdd(p, r, hn::Set(d, 1.0f));
 }
 
-/// tanh from the exponential above: 1 - 2 / (e^2|x| + 1) where |x| >= 0.4
-/// (at most 1.6x cancellation there), the odd Taylor series to x^13 below
-/// (next term under 4e-9 relative). NaN is not handled here.
-HWY_INLINE V Tanh(D d, V x) {
-  const V ax = hn::Abs(x);
+/// x clamped to [lo, hi]. On x86 min and max return their second operand
+/// when one is NaN, so that NaN stays NaN here (kClampKeepsNaN); elsewhere
+/// callers restore it with KeepNaN.
+#if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128 && HWY_TARGET != HWY_SCALAR
+constexpr bool kClampKeepsNaN = true;
+#else
+constexpr bool kClampKeepsNaN = false;
+#endif
+HWY_INLINE V Clamp(D d, V x, float lo, float hi) {
+  return hn::Min(hn::Set(d, hi), hn::Max(hn::Set(d, lo), x));
+}
+
+/// The range ExpNegCore takes: e^-x stays normal.
+constexpr float kExpNegLo = -88.37f, kExpNegHi = 86.98f;
+
+/// e^-x for x in [kExpNegLo, kExpNegHi] (callers clamp), for the sigmoid
+/// family: n = round(-x / ln2) by the magic addition, t = x + n ln2 = -r
+/// (n ln2Hi is exact in the fused operation), e^r = 1 - t + t^2 P(t) with P
+/// of degree 3, minimax (1.1e-7 relative: these ops have 16 ulps), and 2^n
+/// added to the exponent field as an integer.
+HWY_INLINE V ExpNegCore(D d, V x) {
+  const DI di;
+  const V magic = hn::Set(d, kRoundMagic);
+  const V k = hn::MulAdd(x, hn::Set(d, -1.44269504089f), magic);
+  const V n = hn::Sub(k, magic);
+  V t = hn::MulAdd(n, hn::Set(d, 0.693147182464599609375f), x);
+  t = hn::MulAdd(n, hn::Set(d, -1.904654299957768e-09f), t);
+  V p = hn::Set(d, -0.00831252523f);
+  p = hn::MulAdd(p, t, hn::Set(d, 0.0418901145f));
+  p = hn::MulAdd(p, t, hn::Set(d, -0.166671142f));
+  p = hn::MulAdd(p, t, hn::Set(d, 0.499992311f));
+  p = hn::MulAdd(p, t, hn::Set(d, -1.0f));
+  p = hn::MulAdd(p, t, hn::Set(d, 1.0f));
+  // k's bits shifted up by 23 are n << 23: the magic number's shift out.
+  return hn::BitCast(d, hn::Add(hn::BitCast(di, p),
+                                hn::ShiftLeft<23>(hn::BitCast(di, k))));
+}
+
+/// 1 / (1 + e^-x): one exponential and one division (cheaper here than a
+/// reciprocal estimate and a Newton step, which take the FMA ports). Below
+/// -88.37 the exponential is clamped and the result (under 4e-39 there)
+/// flushed to 0. NaN is not handled here.
+HWY_INLINE V SigmoidCore(D d, V x) {
   const V one = hn::Set(d, 1.0f);
-  const V e = SafeExp(d, hn::Add(ax, ax));
-  const V large = hn::Sub(one, hn::Div(hn::Set(d, 2.0f), hn::Add(e, one)));
-  const V z = hn::Mul(x, x), z2 = hn::Mul(z, z);
-  // 1 - z/3 + 2z^2/15 - 17z^3/315 + 62z^4/2835 - 1382z^5/155925
-  //   + 21844z^6/6081075, by Estrin's scheme.
-  const V p01 = hn::MulAdd(z, hn::Set(d, -1.0f / 3), one);
-  const V p23 = hn::MulAdd(z, hn::Set(d, -17.0f / 315), hn::Set(d, 2.0f / 15));
-  const V p45 =
-      hn::MulAdd(z, hn::Set(d, -1382.0f / 155925), hn::Set(d, 62.0f / 2835));
-  const V p6 = hn::Set(d, 21844.0f / 6081075);
-  const V p = hn::MulAdd(hn::MulAdd(p6, z2, p45), hn::Mul(z2, z2),
-                         hn::MulAdd(p23, z2, p01));
-  return hn::IfThenElse(hn::Lt(ax, hn::Set(d, 0.4f)), hn::Mul(x, p),
-                        hn::CopySign(large, x));
+  const V cx = hn::Min(hn::Max(x, hn::Set(d, kExpNegLo)), hn::Set(d, kExpNegHi));
+  const V s = hn::Div(one, hn::Add(one, ExpNegCore(d, cx)));
+  return hn::IfThenZeroElse(hn::Lt(x, hn::Set(d, kExpNegLo)), s);
 }
 
-/// log1p(x) = log(u) + (x - (u - 1)) / u with u = 1 + x rounded: the
-/// second term restores what the rounding of u lost (all of x when u is 1).
-/// A reciprocal estimate with one Newton step (22 bits) is precise enough
-/// for it and saves the division Highway's Log1p makes. Edges are not
-/// handled here.
-HWY_INLINE V Log1p(D d, V x) {
+/// erf(x) = x P(x^2) / Q(x^2) on |x| <= 3.93, P and Q of degree 5: a
+/// rational minimax fit for the relative error (5.4e-8 with these f32
+/// coefficients, most of it the rounding of 2/sqrt(pi)). Beyond 3.93, erf
+/// rounds to +-1 in f32: x is clamped there. No branches, one division.
+/// NaN stays NaN where Clamp keeps it (see KeepClampedNaN).
+HWY_INLINE V Erf(D d, V x) {
+  const V c = Clamp(d, x, -3.93f, 3.93f);
+  const V z = hn::Mul(c, c);
+  V p = hn::Set(d, 2.0419734e-06f);
+  p = hn::MulAdd(p, z, hn::Set(d, 0.000284804031f));
+  p = hn::MulAdd(p, z, hn::Set(d, 0.00377947185f));
+  p = hn::MulAdd(p, z, hn::Set(d, 0.052789852f));
+  p = hn::MulAdd(p, z, hn::Set(d, 0.190780848f));
+  p = hn::MulAdd(p, z, hn::Set(d, 1.12837911f));
+  V q = hn::Set(d, 3.80038655e-05f);
+  q = hn::MulAdd(q, z, hn::Set(d, 0.00116517674f));
+  q = hn::MulAdd(q, z, hn::Set(d, 0.0149971619f));
+  q = hn::MulAdd(q, z, hn::Set(d, 0.114256255f));
+  q = hn::MulAdd(q, z, hn::Set(d, 0.502407849f));
+  q = hn::MulAdd(q, z, hn::Set(d, 1.0f));
+  return hn::Div(hn::Mul(c, p), q);
+}
+
+/// tanh(x) = x P(x^2) / Q(x^2) on |x| <= 9.02, P and Q of degree 4: a
+/// rational minimax fit for the relative error (5e-8 with these f32
+/// coefficients). From 9.02 on tanh rounds to +-1 in f32: x is clamped
+/// there. No exponential, no branches, one division. NaN as Erf.
+HWY_INLINE V Tanh(D d, V x) {
+  const V c = Clamp(d, x, -9.02f, 9.02f);
+  const V z = hn::Mul(c, c);
+  V p = hn::Set(d, 1.3318612e-08f);
+  p = hn::MulAdd(p, z, hn::Set(d, 2.0583142e-05f));
+  p = hn::MulAdd(p, z, hn::Set(d, 0.0034940138f));
+  p = hn::MulAdd(p, z, hn::Set(d, 0.133797005f));
+  p = hn::MulAdd(p, z, hn::Set(d, 1.0f));
+  V q = hn::Set(d, 7.76182844e-07f);
+  q = hn::MulAdd(q, z, hn::Set(d, 0.000328305905f));
+  q = hn::MulAdd(q, z, hn::Set(d, 0.0258709956f));
+  q = hn::MulAdd(q, z, hn::Set(d, 0.467130154f));
+  q = hn::MulAdd(q, z, hn::Set(d, 1.0f));
+  return hn::Div(hn::Mul(c, p), q);
+}
+
+/// ln(1 + f) + e ln2 for f in [sqrt(1/2) - 1, sqrt2 - 1] (a little beyond
+/// is fine): ln(1 + f) = 2 atanh(s) = 2s + s^3 P(s^2), s = f / (2 + f) in
+/// [-0.1716, 0.1716], P of degree 2, minimax for the relative error
+/// (8.4e-10 with these f32 coefficients): one division and a short chain.
+HWY_INLINE V LogOf(D d, V f, V e) {
+  const V s = hn::Div(f, hn::Add(f, hn::Set(d, 2.0f)));
+  const V z = hn::Mul(s, s);
+  V p = hn::Set(d, 0.298713684f);
+  p = hn::MulAdd(p, z, hn::Set(d, 0.399775594f));
+  p = hn::MulAdd(p, z, hn::Set(d, 0.666667759f));
+  const V y = hn::MulAdd(hn::Mul(s, z), p, hn::Add(s, s));
+  // ln2 = ln2Hi + ln2Lo.
+  return hn::MulAdd(e, hn::Set(d, 0.693147182464599609375f),
+                    hn::MulAdd(e, hn::Set(d, -1.904654299957768e-09f), y));
+}
+
+/// The exponent e and mantissa m in [sqrt(1/2), sqrt2) of x = m 2^e, for
+/// normal x > 0, from the bits (exact): subtracting the bits of sqrt(1/2)
+/// makes the exponent field step at the mantissa of sqrt2.
+HWY_INLINE hn::Vec<DI> SplitLog(D d, V x, V &m) {
+  const DI di;
+  const hn::Vec<DI> bits = hn::BitCast(di, x);
+  const hn::Vec<DI> e =
+      hn::ShiftRight<23>(hn::Sub(bits, hn::Set(di, 0x3F3504F3)));
+  m = hn::BitCast(d, hn::Sub(bits, hn::ShiftLeft<23>(e)));
+  return e;
+}
+
+/// ln x for normal finite x > 0.
+HWY_INLINE V LogCore(D d, V x) {
+  V m;
+  const hn::Vec<DI> e = SplitLog(d, x, m);
+  return LogOf(d, hn::Sub(m, hn::Set(d, 1.0f)), hn::ConvertTo(d, e));
+}
+
+/// ln(1 + x) for x in (-1, 1e30): with u = 1 + x rounded, the part of x the
+/// rounding lost (x - (u - 1), exact) is put back into f = m - 1, scaled
+/// as m is: ln(1 + x) = e ln2 + ln(1 + f), all of x where u is 1.
+HWY_INLINE V Log1pCore(D d, V x) {
+  const DI di;
   const V one = hn::Set(d, 1.0f);
   const V u = hn::Add(one, x);
   const V lost = hn::Sub(x, hn::Sub(u, one));
-  V inv = hn::ApproximateReciprocal(u);
-  inv = hn::Mul(inv, hn::NegMulAdd(u, inv, hn::Set(d, 2.0f)));
-  return hn::MulAdd(lost, inv, hn::Log(d, u));
+  V m;
+  const hn::Vec<DI> e = SplitLog(d, u, m);
+  // 2^-e, normal for these u.
+  const V scale = hn::BitCast(
+      d, hn::Sub(hn::Set(di, 0x3F800000), hn::ShiftLeft<23>(e)));
+  const V f = hn::MulAdd(lost, scale, hn::Sub(m, one));
+  return LogOf(d, f, hn::ConvertTo(d, e));
 }
 
 /// NaN where the input is NaN. Highway's transcendentals assume finite
 /// inputs (Exp(NaN) is 0, Log(0) a large negative number); Flex is the
 /// reference backend, so it gives the IEEE answers of the scalar libm.
 HWY_INLINE V KeepNaN(V x, V r) { return hn::IfThenElse(hn::IsNaN(x), x, r); }
+
+/// KeepNaN for results computed from Clamp(x): nothing left to do where
+/// Clamp keeps NaN.
+HWY_INLINE V KeepClampedNaN(V x, V r) {
+  if constexpr (kClampKeepsNaN)
+    return r;
+  else
+    return KeepNaN(x, r);
+}
 
 /// log-like special cases: -inf at the pole, NaN below it, +inf at +inf.
 HWY_INLINE V LogEdges(D d, V x, V pole, V r) {
@@ -275,6 +380,69 @@ HWY_INLINE V LogEdges(D d, V x, V pole, V r) {
   r = hn::IfThenElse(hn::Eq(x, pole), hn::Neg(inf), r);
   r = hn::IfThenElse(hn::Lt(x, pole), hn::Set(d, NAN), r);
   return KeepNaN(x, r);
+}
+
+/// ln x for every x: vectors with a lane outside the normal positive
+/// numbers (rare) take the edges, subnormals scaled by 2^24 first.
+HWY_INLINE V Log(D d, V x) {
+  const V minNormal = hn::Set(d, 1.17549435e-38f);
+  const V inf = hn::Set(d, HUGE_VALF);
+  if (HWY_LIKELY(hn::AllTrue(d, hn::And(hn::Ge(x, minNormal), hn::Lt(x, inf)))))
+    return LogCore(d, x);
+  const M sub = hn::Lt(x, minNormal);
+  V r = LogCore(d, hn::IfThenElse(sub, hn::Mul(x, hn::Set(d, 16777216.0f)), x));
+  r = hn::IfThenElse(sub, hn::Sub(r, hn::Set(d, 16.6355323f)), r); // 24 ln2
+  return LogEdges(d, x, hn::Zero(d), r);
+}
+
+/// ln(1 + x) for every x, as Log: the rare vectors with a lane outside
+/// (-1, 1e30) take the edges, and ln x itself from 1e30 on.
+HWY_INLINE V Log1p(D d, V x) {
+  const V minusOne = hn::Set(d, -1.0f), big = hn::Set(d, 1e30f);
+  if (HWY_LIKELY(hn::AllTrue(d, hn::And(hn::Gt(x, minusOne), hn::Lt(x, big)))))
+    return Log1pCore(d, x);
+  const M large = hn::Ge(x, big);
+  V r = Log1pCore(d, hn::IfThenZeroElse(large, x));
+  r = hn::IfThenElse(large, LogCore(d, x), r);
+  return LogEdges(d, x, minusOne, r);
+}
+
+/// The vector sin and cos below are valid for |x| <= this; lanes beyond it
+/// (and the infinities) take libm's full range reduction.
+constexpr float kTrigLimit = 32768.0f;
+
+/// sin x (kCos false) or cos x: x = k pi + r with |r| <= pi/2 (and a bit:
+/// k is rounded from x / pi in f32), where k = n for sin and n - 1/2 for
+/// cos, so that both are (-1)^n sin r. r by Cody-Waite with pi in three
+/// f32 parts: k times the first is exact in the fused operation, the rest
+/// leaves r within an ulp. sin r = r + r^3 P(r^2), P of degree 3, minimax
+/// on |r| <= pi/2 + 0.001 (relative error 1e-8; below kTrigLimit the
+/// rounding of k takes r at most 0.0013 beyond pi/2, where it is as close).
+/// Infinities and NaN give NaN.
+template <bool kCos> HWY_INLINE V SinCos(D d, V x) {
+  const DI di;
+  const V magic = hn::Set(d, kRoundMagic);
+  const V invPi = hn::Set(d, 0.318309886183790671538f);
+  V k, kf;
+  if constexpr (kCos) {
+    k = hn::Add(hn::MulAdd(x, invPi, hn::Set(d, 0.5f)), magic);
+    kf = hn::Sub(hn::Sub(k, magic), hn::Set(d, 0.5f));
+  } else {
+    k = hn::MulAdd(x, invPi, magic);
+    kf = hn::Sub(k, magic);
+  }
+  V r = hn::NegMulAdd(kf, hn::Set(d, 3.14159274101257324f), x);
+  r = hn::NegMulAdd(kf, hn::Set(d, -8.74227765734758577e-8f), r);
+  r = hn::NegMulAdd(kf, hn::Set(d, -3.43004335e-15f), r);
+  const V z = hn::Mul(r, r);
+  V p = hn::Set(d, 2.60558977e-06f);
+  p = hn::MulAdd(p, z, hn::Set(d, -0.000198095207f));
+  p = hn::MulAdd(p, z, hn::Set(d, 0.00833306555f));
+  p = hn::MulAdd(p, z, hn::Set(d, -0.166666597f));
+  const V s = hn::MulAdd(hn::Mul(r, z), p, r);
+  // (-1)^n: the low bit of n, moved to the sign.
+  return hn::BitCast(d, hn::Xor(hn::BitCast(di, s),
+                                hn::ShiftLeft<31>(hn::BitCast(di, k))));
 }
 
 HWY_INLINE V ApplyUnary(D d, int kind, V x) {
@@ -286,9 +454,9 @@ HWY_INLINE V ApplyUnary(D d, int kind, V x) {
   case Unary::Exp:
     return KeepNaN(x, SafeExp(d, x));
   case Unary::Log:
-    return LogEdges(d, x, hn::Zero(d), hn::Log(d, x));
+    return Log(d, x);
   case Unary::Log1p:
-    return LogEdges(d, x, hn::Set(d, -1.0f), Log1p(d, x));
+    return Log1p(d, x);
   case Unary::Sqrt:
     return hn::Sqrt(x);
   case Unary::Rsqrt:
@@ -296,30 +464,31 @@ HWY_INLINE V ApplyUnary(D d, int kind, V x) {
   case Unary::Recip:
     return hn::Div(hn::Set(d, 1.0f), x);
   case Unary::Sin:
-    return hn::IfThenElse(hn::IsFinite(x), hn::Sin(d, x), hn::Set(d, NAN));
+    return SinCos<false>(d, x);
   case Unary::Cos:
-    return hn::IfThenElse(hn::IsFinite(x), hn::Cos(d, x), hn::Set(d, NAN));
+    return SinCos<true>(d, x);
   case Unary::Tanh:
-    return KeepNaN(x, Tanh(d, x));
+    return KeepClampedNaN(x, Tanh(d, x));
   case Unary::Sigmoid:
-    return KeepNaN(x,
-                   hn::Div(hn::Set(d, 1.0f),
-                           hn::Add(hn::Set(d, 1.0f), SafeExp(d, hn::Neg(x)))));
+    return KeepNaN(x, SigmoidCore(d, x));
   case Unary::Erf:
-    return Erf(d, x);
+    return KeepClampedNaN(x, Erf(d, x));
   case Unary::Relu:
     // max(x, 0) that keeps NaN.
     return hn::IfThenElse(hn::Lt(x, hn::Zero(d)), hn::Zero(d), x);
   case Unary::Gelu:
+    // As the scalar form (erfF32), so that a result does not depend on the
+    // layout. erf(-inf) is exactly -1, so gelu(-inf) is NaN as defined.
     return hn::Mul(hn::Mul(hn::Set(d, 0.5f), x),
                    hn::Add(hn::Set(d, 1.0f),
                            Erf(d, hn::Mul(x, hn::Set(d, 0.70710678118f)))));
   case Unary::GeluTanh: {
-    const V x3 = hn::Mul(hn::Mul(x, x), x);
-    const V inner = hn::Mul(hn::Set(d, 0.7978845608f),
-                            hn::MulAdd(hn::Set(d, 0.044715f), x3, x));
-    return hn::Mul(hn::Mul(hn::Set(d, 0.5f), x),
-                   hn::Add(hn::Set(d, 1.0f), KeepNaN(inner, Tanh(d, inner))));
+    // x/2 (1 + tanh u) = x sigmoid(2u), 2u = x (2c + 2c 0.044715 x^2) with
+    // c = sqrt(2/pi): one exponential, and no cancellation for x < 0. NaN
+    // in x, and -inf (inf * 0), give NaN as the definition does.
+    const V v = hn::Mul(x, hn::MulAdd(hn::Mul(x, x), hn::Set(d, 0.0713548162f),
+                                      hn::Set(d, 1.5957691216f)));
+    return hn::Mul(x, SigmoidCore(d, v));
   }
   case Unary::Floor:
     return hn::Floor(x);
@@ -334,30 +503,28 @@ HWY_INLINE V ApplyUnary(D d, int kind, V x) {
     return hn::IfThenElse(hn::IsNaN(x), x, s);
   }
   case Unary::Silu:
-    return KeepNaN(x, hn::Div(x, hn::Add(hn::Set(d, 1.0f),
-                                         SafeExp(d, hn::Neg(x)))));
+    return hn::Mul(x, SigmoidCore(d, x)); // NaN in x stays NaN
   case Unary::Copy:
     return x;
   }
   return x;
 }
 
-/// Highway's Sin and Cos are valid for |x| <= 39000; lanes beyond that
-/// take libm's full range reduction.
+/// Lanes of sin and cos beyond kTrigLimit (the infinities too) take libm's
+/// full range reduction.
 HWY_INLINE V FixLargeTrig(D d, int kind, V x, V r) {
   const Unary u = static_cast<Unary>(kind);
   if (u != Unary::Sin && u != Unary::Cos)
     return r;
-  const auto large = hn::And(hn::Gt(hn::Abs(x), hn::Set(d, 39000.0f)),
-                             hn::IsFinite(x));
-  if (hn::AllFalse(d, large))
+  const auto large = hn::Gt(hn::Abs(x), hn::Set(d, kTrigLimit));
+  if (HWY_LIKELY(hn::AllFalse(d, large)))
     return r;
   HWY_ALIGN float xs[HWY_MAX_BYTES / sizeof(float)];
   HWY_ALIGN float rs[HWY_MAX_BYTES / sizeof(float)];
   hn::Store(x, d, xs);
   hn::Store(r, d, rs);
   for (size_t k = 0; k < hn::Lanes(d); ++k)
-    if (std::isfinite(xs[k]) && std::fabs(xs[k]) > 39000.0f)
+    if (std::fabs(xs[k]) > kTrigLimit)
       rs[k] = u == Unary::Sin ? std::sin(xs[k]) : std::cos(xs[k]);
   return hn::Load(d, rs);
 }
@@ -408,21 +575,64 @@ HWY_INLINE V Rem(D d, V a, V b, M &bad) {
   return hn::IfThenElse(flip, hn::Add(r, b), r);
 }
 
-/// atan2 from atan(y / x), shifted by pi (in two parts) when x < 0. Zeros,
-/// infinities, NaN and quotients near the ends of the range are in `bad`.
+/// atan2(y, x) from a = atan(min(|x|, |y|) / max(|x|, |y|)) in [0, pi/4]:
+/// the octant gives base + a or base - a, base in {0, pi/2, pi}, and y the
+/// sign. atan on [0, 1] is q + q^3 P(q^2), P of degree 7, minimax for the
+/// relative error (3.7e-8 with these f32 coefficients). One division and
+/// no Highway Atan (which divides again). Lanes where the quotient is NaN
+/// (both zero or both infinite) or either input is NaN are in `bad`.
 HWY_INLINE V Atan2(D d, V y, V x, M &bad) {
-  const V q = hn::Div(y, x);
-  V r = hn::Atan(d, q);
-  const M negX = hn::Lt(x, hn::Zero(d));
-  const V piHi = hn::CopySign(hn::Set(d, 3.14159274101257324f), y);
-  const V piLo = hn::CopySign(hn::Set(d, -8.74227765734758577e-8f), y);
-  r = hn::IfThenElse(negX, hn::Add(hn::Add(r, piLo), piHi), r);
-  const V aq = hn::Abs(q);
-  bad = hn::Not(hn::And(
-      hn::And(hn::And(hn::IsFinite(x), hn::IsFinite(y)),
-              hn::And(hn::Ne(x, hn::Zero(d)), hn::Ne(y, hn::Zero(d)))),
-      hn::And(hn::Ge(aq, hn::Set(d, 1e-30f)), hn::Le(aq, hn::Set(d, 1e30f)))));
-  return r;
+  const DI di;
+  const V ax = hn::Abs(x), ay = hn::Abs(y);
+  const M swap = hn::Gt(ay, ax);
+  const V q = hn::Div(hn::Min(ax, ay), hn::Max(ax, ay));
+  const V z = hn::Mul(q, q);
+  // Estrin's scheme: this chain follows a division.
+  const V z2 = hn::Mul(z, z), z4 = hn::Mul(z2, z2);
+  const V p01 = hn::MulAdd(z, hn::Set(d, 0.199937731f), hn::Set(d, -0.333331525f));
+  const V p23 = hn::MulAdd(z, hn::Set(d, 0.106660023f), hn::Set(d, -0.142110541f));
+  const V p45 = hn::MulAdd(z, hn::Set(d, 0.0432117805f), hn::Set(d, -0.0755220801f));
+  const V p67 = hn::MulAdd(z, hn::Set(d, 0.00292067765f), hn::Set(d, -0.0163678732f));
+  const V p = hn::MulAdd(hn::MulAdd(p67, z2, p45), z4, hn::MulAdd(p23, z2, p01));
+  const V a = hn::MulAdd(hn::Mul(q, z), p, q);
+  // x < 0: pi - a, or pi/2 + a when swapped; x >= 0: a, or pi/2 - a (with
+  // x = -0 where swapped, pi/2 + 0 either way). Bit operations rather than
+  // compares and blends, which would take the FMA ports.
+  const V signBit = hn::BitCast(d, hn::Set(di, INT32_MIN));
+  const V negX = hn::BitCast(d, hn::BroadcastSignBit(hn::BitCast(di, x)));
+  const V base = hn::IfThenElse(swap, hn::Set(d, 1.57079637050628662f),
+                                hn::And(negX, hn::Set(d, 3.14159274101257324f)));
+  const V flip = hn::Xor(hn::And(x, signBit),
+                         hn::And(hn::VecFromMask(d, swap), signBit));
+  const V r = hn::Add(base, hn::Xor(a, flip)); // >= 0
+  // The sign of y (atan2(+-0, x > 0) is +-0).
+  const V sign = hn::And(y, signBit);
+  bad = hn::IsNaN(hn::Add(q, hn::Add(x, y)));
+  return hn::Or(r, sign);
+}
+
+/// The exponential's half of Pow: e^(tHi + tLo) for |tLo| tiny next to
+/// tHi, over the whole range of f32 results: 0 below, +inf above, and the
+/// subnormals rounded once. r = t - n ln2 (tHi - n ln2Hi exact, as ln2Hi
+/// has 16 significant bits), e^r by ExpPoly, and 2^n applied in two
+/// steps: to the exponent field of e^r for half of it (the result stays
+/// normal), by a multiplication for the rest.
+HWY_INLINE V PowExp(D d, V tHi, V tLo) {
+  const DI di;
+  const V ln2Hi = hn::Set(d, 0.693145751953125f);
+  const V ln2Lo = hn::Set(d, 1.4286068202862268e-06f);
+  const V magic = hn::Set(d, kRoundMagic);
+  const V tc = hn::Min(hn::Max(tHi, hn::Set(d, -110.0f)), hn::Set(d, 100.0f));
+  const V k = hn::MulAdd(tc, hn::Set(d, 1.44269504089f), magic);
+  const V n = hn::Sub(k, magic);
+  V r = hn::NegMulAdd(n, ln2Hi, tc);
+  r = hn::Add(hn::NegMulAdd(n, ln2Lo, r), tLo);
+  const V p = ExpPoly(d, r);
+  const hn::Vec<DI> ni = hn::Sub(hn::BitCast(di, k), hn::BitCast(di, magic));
+  const hn::Vec<DI> n1 = hn::ShiftRight<1>(ni), n2 = hn::Sub(ni, n1);
+  const V p1 = hn::BitCast(d, hn::Add(hn::BitCast(di, p), hn::ShiftLeft<23>(n1)));
+  const V s2 = hn::BitCast(d, hn::ShiftLeft<23>(hn::Add(n2, hn::Set(di, 127))));
+  return hn::Mul(p1, s2);
 }
 
 /// pow(a, b) = e^(b ln a) for normal a > 0, in f32 lanes only: ln a and
@@ -431,69 +641,54 @@ HWY_INLINE V Atan2(D d, V y, V x, M &bad) {
 /// the result, up to about 88 in the exponent, is within an ulp or two.
 /// (An f64 form needs eight lane conversions per vector, which cost more
 /// than all of this.) Other bases and non-finite exponents are in `bad`.
+///
+/// ln m = 2 atanh(s), s = f / (2 + f), f = m - 1: s = sHi + sLo with sHi
+/// the quotient by 2 + f rounded, and sLo from the residual
+/// f - sHi (2 + f), which two fused operations give exactly: f - 2 sHi is
+/// exact (Sterbenz), then - sHi f rounds once.
 HWY_INLINE V Pow(D d, V a, V b, M &bad) {
-  const DI di;
   const V one = hn::Set(d, 1.0f), two = hn::Set(d, 2.0f);
-  // a = m 2^e with m in [sqrt(1/2), sqrt(2)), from the bits (exact).
-  const hn::Vec<DI> bits = hn::BitCast(di, a);
-  hn::Vec<DI> e = hn::Sub(hn::ShiftRight<23>(bits), hn::Set(di, 127));
-  V m = hn::BitCast(d, hn::Or(hn::And(bits, hn::Set(di, 0x007FFFFF)),
-                              hn::Set(di, 0x3F800000)));
-  const M big = hn::Gt(m, hn::Set(d, 1.41421356f));
-  m = hn::IfThenElse(big, hn::Mul(m, hn::Set(d, 0.5f)), m);
-  e = hn::IfThenElse(hn::RebindMask(di, big), hn::Add(e, hn::Set(di, 1)), e);
+  V m;
+  const hn::Vec<DI> e = SplitLog(d, a, m);
   const V ef = hn::ConvertTo(d, e);
-
-  // ln m = 2 atanh(s), s = f / (2 + f), f = m - 1 (exact); |s| <= 0.1716.
   const V f = hn::Sub(m, one);
-  const V uHi = hn::Add(two, f);
-  const V uLo = hn::Sub(f, hn::Sub(uHi, two)); // 2 + f = uHi + uLo exactly
-  const V sHi = hn::Div(f, uHi);
-  // f - sHi (uHi + uLo), nearly exact, over u: the rest of the quotient.
-  const V res = hn::NegMulAdd(sHi, uLo, hn::NegMulAdd(sHi, uHi, f));
-  const V sLo = hn::Div(res, uHi);
-  // 2 atanh(s) = 2s + s^3 P(s^2), P to s^10: the tail is below 1% of
-  // ln m, so f32 suffices for it.
-  const V z = hn::Mul(sHi, sHi), z2 = hn::Mul(z, z);
-  const V p01 = hn::MulAdd(z, hn::Set(d, 2.0f / 5), hn::Set(d, 2.0f / 3));
-  const V p23 = hn::MulAdd(z, hn::Set(d, 2.0f / 9), hn::Set(d, 2.0f / 7));
-  const V p45 = hn::MulAdd(z, hn::Set(d, 2.0f / 13), hn::Set(d, 2.0f / 11));
-  const V P = hn::MulAdd(hn::MulAdd(p45, z2, p23), z2, p01);
+  const V u = hn::Add(f, two);
+  const V sHi = hn::Div(f, u);
+  // sLo is under an ulp of sHi: 12 bits of 1 / u are plenty for it.
+  const V inv = hn::ApproximateReciprocal(u);
+  const V res = hn::NegMulAdd(sHi, f, hn::NegMulAdd(two, sHi, f));
+  const V sLo = hn::Mul(res, inv);
+  // 2 atanh(s) = 2s + s^3 P(s^2): P minimax on |s| <= 0.1725 (relative
+  // error 4e-10 of the whole); the tail is under 1% of ln m, so sHi
+  // suffices in it, and its first-order change with sLo is 2 s^2 sLo.
+  const V z = hn::Mul(sHi, sHi);
+  V P = hn::Set(d, 0.235968292f);
+  P = hn::MulAdd(P, z, hn::Set(d, 0.28536582f));
+  P = hn::MulAdd(P, z, hn::Set(d, 0.400003463f));
+  P = hn::MulAdd(P, z, hn::Set(d, 0.666666627f));
   const V tail = hn::Mul(hn::Mul(sHi, z), P);
+  const V lo = hn::MulAdd(hn::MulAdd(z, two, two), sLo, tail);
   // ln a = e ln2 + ln m. ln2Hi has 16 significant bits, so e ln2Hi is
   // exact; |e ln2Hi| >= |2 sHi| unless e = 0, so Fast2Sum applies.
   const V ln2Hi = hn::Set(d, 0.693145751953125f);
   const V ln2Lo = hn::Set(d, 1.4286068202862268e-06f);
   const V x = hn::Mul(ef, ln2Hi), y = hn::Add(sHi, sHi);
-  const V lHi = hn::Add(x, y);
-  const V lLo = hn::Add(hn::Add(hn::Sub(x, lHi), y),
-                        hn::MulAdd(ef, ln2Lo, hn::MulAdd(two, sLo, tail)));
+  const V sum = hn::Add(x, y);
+  const V rest = hn::Add(hn::Add(hn::Sub(x, sum), y), hn::MulAdd(ef, ln2Lo, lo));
+  // Renormalized (Fast2Sum again): rest holds the atanh tail, up to 1% of
+  // ln a, and tLo below must stay within an ulp of tHi for PowExp.
+  const V lHi = hn::Add(sum, rest);
+  const V lLo = hn::Sub(rest, hn::Sub(lHi, sum));
   // t = b ln a = tHi + tLo.
   const V tHi = hn::Mul(b, lHi);
   const V tLo = hn::MulAdd(b, lLo, hn::MulSub(b, lHi, tHi));
-  // e^t = 2^n e^r, r = t - n ln2 (tHi - n ln2Hi is exact for |n| < 256).
-  const V tc = hn::Min(hn::Max(tHi, hn::Set(d, -110.0f)), hn::Set(d, 100.0f));
-  const V n = hn::Round(hn::Mul(tc, hn::Set(d, 1.44269504089f)));
-  V r = hn::NegMulAdd(n, ln2Hi, tc);
-  r = hn::Add(hn::NegMulAdd(n, ln2Lo, r), tLo);
-  const V r2 = hn::Mul(r, r);
-  const V q01 = hn::MulAdd(r, one, one);
-  const V q23 = hn::MulAdd(r, hn::Set(d, 1.0f / 6), hn::Set(d, 0.5f));
-  const V q45 = hn::MulAdd(r, hn::Set(d, 1.0f / 120), hn::Set(d, 1.0f / 24));
-  const V q67 = hn::MulAdd(r, hn::Set(d, 1.0f / 5040), hn::Set(d, 1.0f / 720));
-  const V q = hn::MulAdd(hn::MulAdd(q67, r2, q45), hn::Mul(r2, r2),
-                         hn::MulAdd(q23, r2, q01));
-  const hn::Vec<DI> ni = hn::ConvertTo(di, n);
-  const hn::Vec<DI> n1 = hn::ShiftRight<1>(ni), n2 = hn::Sub(ni, n1);
-  const V s1 = hn::BitCast(d, hn::ShiftLeft<23>(hn::Add(n1, hn::Set(di, 127))));
-  const V s2 = hn::BitCast(d, hn::ShiftLeft<23>(hn::Add(n2, hn::Set(di, 127))));
   bad = hn::Not(hn::And(hn::And(hn::Ge(a, hn::Set(d, 1.17549435e-38f)),
-                                hn::IsFinite(a)),
-                        hn::IsFinite(b)));
+                                hn::Lt(a, hn::Set(d, HUGE_VALF))),
+                        hn::Lt(hn::Abs(b), hn::Set(d, HUGE_VALF))));
 #if !HWY_NATIVE_FMA
   bad = hn::FirstN(d, hn::Lanes(d)); // the products are not error-free
 #endif
-  return hn::Mul(hn::Mul(q, s1), s2);
+  return PowExp(d, tHi, tLo);
 }
 
 /// The scalar forms the lanes in `bad` take: the reference definitions.
@@ -843,7 +1038,8 @@ float MinF32(const float *in, int64_t n) { return ExtremumF32<false>(in, n); }
 
 float ErfScalar(float x) {
   const D d;
-  return hn::GetLane(Erf(d, hn::Set(d, x)));
+  const V v = hn::Set(d, x);
+  return hn::GetLane(KeepClampedNaN(v, Erf(d, v)));
 }
 
 } // namespace HWY_NAMESPACE
