@@ -245,7 +245,6 @@ TEST(ShapeTest, ConcatAndSplitOnEveryDType) {
 }
 
 TEST(ShapeTest, SliceAssignOnEveryDType) {
-  DispatchDevice flex = DispatchDevice::flex();
   for (DType dtype : allDTypes()) {
     SCOPED_TRACE(nameOf(dtype));
     std::vector<double> pool = storedAll(dtype, sampleValues(dtype));

@@ -253,7 +253,8 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   // to the FMAs).
   int64_t mBlocks = (s.m + kMC - 1) / kMC;
   int64_t nBlocks =
-      std::clamp<int64_t>(kMinUnits / (cBatches * mBlocks), 1, panels);
+      std::clamp<int64_t>(kMinUnits / std::max<int64_t>(cBatches * mBlocks, 1),
+                          1, std::max<int64_t>(panels, 1));
   int64_t panelsPerBlock = (panels + nBlocks - 1) / nBlocks;
   nBlocks = (panels + panelsPerBlock - 1) / panelsPerBlock;
   func::FuncOp fn = createPhase(b, module, tmpl, 1, abi,
