@@ -175,9 +175,11 @@ namespace {
 /// Executables of every backend, keyed by backend and structural key.
 class ExecutableCache {
 public:
+  /// Never destroyed, as the backends (see getBackend): an executable's
+  /// constants must not be released into a backend destroyed before it.
   static ExecutableCache &get() {
-    static ExecutableCache cache;
-    return cache;
+    static ExecutableCache *cache = new ExecutableCache();
+    return *cache;
   }
 
   std::shared_ptr<Executable> lookup(const std::string &key) {

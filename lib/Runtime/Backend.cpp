@@ -27,14 +27,17 @@ Backend &kiln::detail::getBackend(DeviceKind kind, int index) {
     if (index != 0)
       throw Error("device flex:" + std::to_string(index) +
                   " does not exist; the host is flex (index 0)");
-    static std::unique_ptr<Backend> flex = createFlexBackend();
+    // The backends live until the process ends, never destroyed: buffers
+    // held by other static objects (cached executables' constants, a
+    // user's global tensor) may be released after any destructor here ran.
+    static Backend *flex = createFlexBackend().release();
     return *flex;
   }
   case DeviceKind::Cpu: {
     if (index != 0)
       throw Error("device cpu:" + std::to_string(index) +
                   " does not exist; the host is cpu (index 0)");
-    static std::unique_ptr<Backend> cpu = createCpuBackend();
+    static Backend *cpu = createCpuBackend().release(); // as flex
     return *cpu;
   }
   case DeviceKind::Cuda:
