@@ -264,27 +264,37 @@ HWY_INLINE V SigmoidCore(D d, V x) {
   return hn::IfThenZeroElse(hn::Lt(x, hn::Set(d, kExpNegLo)), s);
 }
 
+/// c[0] + c[1] z + ... + c[N-1] z^(N-1) by Horner's scheme.
+template <size_t N> HWY_INLINE V Horner(D d, V z, const float (&c)[N]) {
+  V p = hn::Set(d, c[N - 1]);
+  for (size_t k = N - 1; k-- > 0;)
+    p = hn::MulAdd(p, z, hn::Set(d, c[k]));
+  return p;
+}
+
+/// x P(x^2) / Q(x^2) with x clamped to [-limit, limit]: the odd rational
+/// forms of erf and tanh, which round to +-1 in f32 beyond their limit.
+template <size_t NP, size_t NQ>
+HWY_INLINE V OddRational(D d, V x, float limit, const float (&p)[NP],
+                         const float (&q)[NQ]) {
+  const V c = Clamp(d, x, -limit, limit);
+  const V z = hn::Mul(c, c);
+  return hn::Div(hn::Mul(c, Horner(d, z, p)), Horner(d, z, q));
+}
+
 /// erf(x) = x P(x^2) / Q(x^2) on |x| <= 3.93, P and Q of degree 5: a
 /// rational minimax fit for the relative error (5.4e-8 with these f32
 /// coefficients, most of it the rounding of 2/sqrt(pi)). Beyond 3.93, erf
 /// rounds to +-1 in f32: x is clamped there. No branches, one division.
 /// NaN stays NaN where Clamp keeps it (see KeepClampedNaN).
 HWY_INLINE V Erf(D d, V x) {
-  const V c = Clamp(d, x, -3.93f, 3.93f);
-  const V z = hn::Mul(c, c);
-  V p = hn::Set(d, 2.0419734e-06f);
-  p = hn::MulAdd(p, z, hn::Set(d, 0.000284804031f));
-  p = hn::MulAdd(p, z, hn::Set(d, 0.00377947185f));
-  p = hn::MulAdd(p, z, hn::Set(d, 0.052789852f));
-  p = hn::MulAdd(p, z, hn::Set(d, 0.190780848f));
-  p = hn::MulAdd(p, z, hn::Set(d, 1.12837911f));
-  V q = hn::Set(d, 3.80038655e-05f);
-  q = hn::MulAdd(q, z, hn::Set(d, 0.00116517674f));
-  q = hn::MulAdd(q, z, hn::Set(d, 0.0149971619f));
-  q = hn::MulAdd(q, z, hn::Set(d, 0.114256255f));
-  q = hn::MulAdd(q, z, hn::Set(d, 0.502407849f));
-  q = hn::MulAdd(q, z, hn::Set(d, 1.0f));
-  return hn::Div(hn::Mul(c, p), q);
+  static constexpr float kP[] = {1.12837911f,    0.190780848f,
+                                 0.052789852f,   0.00377947185f,
+                                 0.000284804031f, 2.0419734e-06f};
+  static constexpr float kQ[] = {1.0f,           0.502407849f,
+                                 0.114256255f,   0.0149971619f,
+                                 0.00116517674f, 3.80038655e-05f};
+  return OddRational(d, x, 3.93f, kP, kQ);
 }
 
 /// tanh(x) = x P(x^2) / Q(x^2) on |x| <= 9.02, P and Q of degree 4: a
@@ -292,19 +302,11 @@ HWY_INLINE V Erf(D d, V x) {
 /// coefficients). From 9.02 on tanh rounds to +-1 in f32: x is clamped
 /// there. No exponential, no branches, one division. NaN as Erf.
 HWY_INLINE V Tanh(D d, V x) {
-  const V c = Clamp(d, x, -9.02f, 9.02f);
-  const V z = hn::Mul(c, c);
-  V p = hn::Set(d, 1.3318612e-08f);
-  p = hn::MulAdd(p, z, hn::Set(d, 2.0583142e-05f));
-  p = hn::MulAdd(p, z, hn::Set(d, 0.0034940138f));
-  p = hn::MulAdd(p, z, hn::Set(d, 0.133797005f));
-  p = hn::MulAdd(p, z, hn::Set(d, 1.0f));
-  V q = hn::Set(d, 7.76182844e-07f);
-  q = hn::MulAdd(q, z, hn::Set(d, 0.000328305905f));
-  q = hn::MulAdd(q, z, hn::Set(d, 0.0258709956f));
-  q = hn::MulAdd(q, z, hn::Set(d, 0.467130154f));
-  q = hn::MulAdd(q, z, hn::Set(d, 1.0f));
-  return hn::Div(hn::Mul(c, p), q);
+  static constexpr float kP[] = {1.0f, 0.133797005f, 0.0034940138f,
+                                 2.0583142e-05f, 1.3318612e-08f};
+  static constexpr float kQ[] = {1.0f, 0.467130154f, 0.0258709956f,
+                                 0.000328305905f, 7.76182844e-07f};
+  return OddRational(d, x, 9.02f, kP, kQ);
 }
 
 /// ln(1 + f) + e ln2 for f in [sqrt(1/2) - 1, sqrt2 - 1] (a little beyond
