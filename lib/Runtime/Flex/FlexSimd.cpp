@@ -215,6 +215,21 @@ HWY_INLINE V ExpPoly(D d, V r) {
   return hn::MulAdd(p, r, hn::Set(d, 1.0f));
 }
 
+/// e^x for x in [-86.5, 88]: n = round(x / ln2) by the magic addition,
+/// r = x - n ln2 (ln2 in two parts), e^r by ExpPoly, and 2^n added to the
+/// exponent field as an integer, which is exact because e^r 2^n stays
+/// normal in that range (n in [-125, 127]).
+HWY_INLINE V ExpNormal(D d, V x) {
+  const DI di;
+  const V magic = hn::Set(d, kRoundMagic);
+  const V k = hn::MulAdd(x, hn::Set(d, 1.44269504089f), magic);
+  const V n = hn::Sub(k, magic);
+  V r = hn::NegMulAdd(n, hn::Set(d, 0.693147182464599609375f), x);
+  r = hn::NegMulAdd(n, hn::Set(d, -1.904654299957768e-09f), r);
+  return hn::BitCast(d, hn::Add(hn::BitCast(di, ExpPoly(d, r)),
+                                hn::ShiftLeft<23>(hn::BitCast(di, k))));
+}
+
 /// x clamped to [lo, hi]. On x86 min and max return their second operand
 /// when one is NaN, so that NaN stays NaN here (kClampKeepsNaN); elsewhere
 /// callers restore it with KeepNaN.
@@ -375,6 +390,16 @@ HWY_INLINE V KeepClampedNaN(V x, V r) {
     return KeepNaN(x, r);
 }
 
+/// e^x for every x: ExpNormal where every lane's result is normal (the
+/// usual case), SafeExp for vectors that reach the subnormals, the
+/// overflow or NaN.
+HWY_INLINE V Exp(D d, V x) {
+  if (HWY_LIKELY(hn::AllTrue(d, hn::And(hn::Ge(x, hn::Set(d, -86.5f)),
+                                        hn::Le(x, hn::Set(d, 88.0f))))))
+    return ExpNormal(d, x);
+  return KeepNaN(x, SafeExp(d, x));
+}
+
 /// log-like special cases: -inf at the pole, NaN below it, +inf at +inf.
 HWY_INLINE V LogEdges(D d, V x, V pole, V r) {
   const V inf = hn::Set(d, HUGE_VALF);
@@ -454,7 +479,7 @@ HWY_INLINE V ApplyUnary(D d, int kind, V x) {
   case Unary::Abs:
     return hn::Abs(x);
   case Unary::Exp:
-    return KeepNaN(x, SafeExp(d, x));
+    return Exp(d, x);
   case Unary::Log:
     return Log(d, x);
   case Unary::Log1p:
