@@ -50,6 +50,20 @@ bool mlir::kiln::isViewOp(Operation *op) {
                    FlipOp>(op);
 }
 
+bool mlir::kiln::isMatrixTranspose(Operation *op) {
+  auto p = llvm::dyn_cast_or_null<PermuteOp>(op);
+  if (!p)
+    return false;
+  ArrayRef<int64_t> dims = p.getDims();
+  int64_t rank = dims.size();
+  if (rank < 2)
+    return false;
+  for (int64_t d = 0; d < rank - 2; ++d)
+    if (dims[d] != d)
+      return false;
+  return dims[rank - 2] == rank - 1 && dims[rank - 1] == rank - 2;
+}
+
 bool mlir::kiln::isFusibleReduction(Operation *op) {
   return llvm::isa<SumOp, ReduceMaxOp, ReduceMinOp, ProdOp, AnyOp, AllOp>(op);
 }
@@ -301,6 +315,8 @@ void outline(func::FuncOp parent, Group &g, unsigned index,
 }
 
 struct KilnFusePass : public mlir::kiln::impl::KilnFuseBase<KilnFusePass> {
+  using KilnFuseBase::KilnFuseBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<func::FuncOp> funcs;
@@ -342,6 +358,22 @@ struct KilnFusePass : public mlir::kiln::impl::KilnFuseBase<KilnFusePass> {
       groupOf[op] = groups.size();
       groups.push_back(std::move(g));
     }
+
+    // A transpose read only by a matmul is packed by that matmul.
+    if (transposedOperands)
+      for (Group &g : groups) {
+        if (g.kind != Kind::Matmul)
+          continue;
+        // Ops are collected in reverse: push the rhs first.
+        for (Value operand : llvm::reverse(g.matmul->getOperands())) {
+          auto permute = operand.getDefiningOp<PermuteOp>();
+          if (permute && isMatrixTranspose(permute) && permute->hasOneUse() &&
+              llvm::cast<RankedTensorType>(permute.getInput().getType())
+                  .getElementType()
+                  .isF32())
+            g.ops.push_back(permute);
+        }
+      }
 
     OpBuilder builder(fn.getContext());
     // Outline in program order so that kernel numbers read top-down.

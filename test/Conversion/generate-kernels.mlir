@@ -101,3 +101,34 @@ func.func private @mm(%a: tensor<64x32xf32>, %b: tensor<32x40xf32>, %bias: tenso
   %2 = kiln.gelu %1 approximate = tanh : tensor<64x40xf32>
   return %2 : tensor<64x40xf32>
 }
+
+// -----
+
+// Transposed operands are read in place while packing: phase 0 gathers each
+// row of a B panel from NR stored rows of B^T (one element each), phase 1
+// packs A from A^T with a stride of M along k. The residual varies along
+// both dims of C, so on the last K slice its tile rows are prefetched
+// before the k loop, after C's own.
+// CHECK-LABEL: func.func @mmt__p0(
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: scf.for {{.*}} to %c32
+// CHECK-COUNT-16: memref.load %arg3
+// CHECK: vector.from_elements {{.*}} : vector<16xf32>
+// CHECK: vector.store {{.*}} : memref<?xf32>, vector<16xf32>
+// CHECK-LABEL: func.func @mmt__p1(
+// CHECK: arith.muli {{.*}}, %c64{{.*}} : index
+// CHECK: memref.load %arg2
+// CHECK: memref.prefetch %arg5{{.*}} write, locality<3>, data
+// CHECK: scf.if
+// CHECK-COUNT-12: memref.prefetch %arg4{{.*}} read, locality<3>, data
+// CHECK: scf.for {{.*}} iter_args
+// CHECK: vector.fma
+func.func private @mmt(%a: tensor<32x64xf32>, %b: tensor<40x32xf32>, %r: tensor<64x40xf32>) -> tensor<64x40xf32>
+    attributes {kiln.kernel = "matmul"} {
+  %at = kiln.permute %a [1, 0] : tensor<32x64xf32> -> tensor<64x32xf32>
+  %bt = kiln.permute %b [1, 0] : tensor<40x32xf32> -> tensor<32x40xf32>
+  %0 = kiln.matmul %at, %bt : (tensor<64x32xf32>, tensor<32x40xf32>) -> tensor<64x40xf32>
+  %1 = kiln.add %0, %r : (tensor<64x40xf32>, tensor<64x40xf32>) -> tensor<64x40xf32>
+  return %1 : tensor<64x40xf32>
+}

@@ -61,6 +61,21 @@ TEST_P(MatmulDiffTest, Shapes) {
     // Strided operands: the packing reads views.
     check("transposed rhs", matmul(in({6, 7}), in({5, 7}).transpose()));
     check("transposed lhs", matmul(in({7, 6}).transpose(), in({7, 5})));
+    if (dtype == DType::F32) {
+      // Transposes the packed kernel reads while packing (on Cpu they join
+      // the matmul's kernel): several K slices and row blocks, partial
+      // tiles, both operands, batched and broadcast.
+      check("transposed rhs, several K slices",
+            matmul(in({130, 600}), in({37, 600}).transpose()));
+      check("transposed lhs, several K slices",
+            matmul(in({600, 130}).transpose(), in({600, 40})));
+      check("both transposed",
+            matmul(in({300, 25}).transpose(), in({33, 300}).transpose()));
+      check("batched, both transposed",
+            matmul(in({2, 9, 14}).transpose(), in({2, 21, 9}).transpose()));
+      check("broadcast transposed rhs",
+            matmul(in({3, 13, 20}), in({17, 20}).transpose()));
+    }
     check("flipped and sliced",
           matmul(flip(in({6, 7}), {0}), in({7, 10}).slice({0, 0}, {7, 10},
                                                           {1, 2})));
@@ -102,6 +117,12 @@ TEST_P(MatmulDiffTest, Epilogues) {
     // An epilogue on a matmul whose operands are themselves fused values.
     s.check("operands from elementwise kernels",
             matmul(tanh(in({10, 20})), exp(in({20, 9}) * 0.5)) - 1.0, tol);
+    // Transposed operands with a residual that varies along rows and
+    // columns (its tile rows are prefetched before the last K slice).
+    s.check("transposed operands + scaled residual",
+            matmul(in({40, 19}).transpose(), in({45, 40}).transpose()) * 0.5 +
+                residual,
+            tol);
     // Two matmuls in a chain, the second reading the first's epilogue.
     s.check("two chained matmuls",
             matmul(relu(matmul(in({6, 8}), in({8, 8})) + 0.1), in({8, 4})),

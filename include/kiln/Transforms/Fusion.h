@@ -24,6 +24,9 @@ bool isViewOp(Operation *op);
 bool isFusibleReduction(Operation *op);
 /// Elementwise ops that fuse into chains.
 bool isFusibleElementwise(Operation *op);
+/// A permute that swaps the last two dims and keeps the others in place:
+/// a (batched) matrix transpose, which a matmul can read while packing.
+bool isMatrixTranspose(Operation *op);
 
 } // namespace mlir::kiln
 

@@ -53,7 +53,11 @@ def KilnFuse : Pass<"kiln-fuse", "::mlir::ModuleOp"> {
     - `generic`: any other op, alone.
 
     An op whose users are in different kernels is computed once, in its own
-    kernel; nothing is recomputed. Layout ops and constants stay outside.
+    kernel; nothing is recomputed. Layout ops and constants stay outside,
+    except that with `transposed-operands` a permute that swaps the last two
+    dims of a matmul operand, and has no other user, joins the matmul's
+    kernel: the CPU code generator reads the operand transposed while
+    packing it, instead of copying it first.
 
     Before:
     ```mlir
@@ -74,6 +78,11 @@ def KilnFuse : Pass<"kiln-fuse", "::mlir::ModuleOp"> {
       ...
     ```
   }];
+  let options = [
+    Option<"transposedOperands", "transposed-operands", "bool",
+           /*default=*/"false",
+           "Let a matmul kernel take its operands' last-two-dims transposes">,
+  ];
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 

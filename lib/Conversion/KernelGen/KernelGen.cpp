@@ -325,10 +325,11 @@ MatmulTiling MatmulTiling::forVectorBits(int64_t bits) {
   }
   // Accumulators: mr * nr / lanes registers, leaving room for the B
   // vectors and one broadcast. K slices keep an A panel and a B panel in L1;
-  // row blocks keep the packed A block in L2.
+  // row blocks keep the packed A block in L2; column blocks keep their
+  // columns of packed B in L3 while every row block passes over them.
   if (bits >= 512)
-    return {8, 32, 128, 512};
-  return {6, 16, 96, 256};
+    return {8, 32, 128, 512, 1024};
+  return {6, 16, 96, 256, 512};
 }
 
 //===----------------------------------------------------------------------===//

@@ -117,7 +117,7 @@ LogicalResult generateElementwise(func::FuncOp tmpl, ModuleOp module);
 LogicalResult generateReduction(func::FuncOp tmpl, ModuleOp module);
 /// Register tiling of the matmul micro-kernel.
 struct MatmulTiling {
-  int64_t mr, nr, mc, kc;
+  int64_t mr, nr, mc, kc, nc;
   /// The tiling for vector registers of `bits` (0: the host's).
   static MatmulTiling forVectorBits(int64_t bits);
 };

@@ -5,25 +5,29 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// C = A x B (+ epilogue), f32, batched with broadcast batch dims.
+// C = A x B (+ epilogue), f32, batched with broadcast batch dims. A and B
+// are arguments or transposes of arguments (read in place while packing).
 //
 // Phase 0 packs B into panels of NR columns, each panel K rows of NR
-// contiguous floats, zero-padded past N: one vector copy per row (a
-// dequantized B is unpacked here, element by element).
-// Phase 1 gives each work unit MC rows of C. For every KC-deep slice of K
-// it packs those rows of A into panels of MR rows (zero-padded past M) and
-// runs the micro-kernel over every MR x NR tile: MR accumulators of NR
-// lanes (8x32: 16 AVX-512 registers; 6x16: 12 AVX2 registers) updated with
-// one broadcast and NR/lanes FMAs per row and k. The accumulators start at
-// zero; the partial sums of earlier K slices, kept in C, are prefetched
-// before the k loop and added after it. On the last slice the epilogue
-// (bias, activation, residual...) is applied to the tile in registers
-// before it is stored, so it costs no pass over memory.
+// contiguous floats, zero-padded past N: one vector copy per row, a gather
+// from NR stored rows when B is transposed (a dequantized B is unpacked
+// here, element by element).
+// Phase 1 gives each work unit MC rows and a block of NC columns of C. For
+// every KC-deep slice of K it packs those rows of A into panels of MR rows
+// (zero-padded past M) and runs the micro-kernel over every MR x NR tile:
+// MR accumulators of NR lanes (8x32: 16 AVX-512 registers; 6x16: 12 AVX2
+// registers) updated with one broadcast and NR/lanes FMAs per row and k.
+// The accumulators start at zero; the tile's rows of C (the partial sums of
+// earlier K slices) are prefetched before the k loop and added after it.
+// On the last slice the epilogue (bias, activation, residual...) is
+// applied to the tile in registers before it is stored, so it costs no
+// pass over memory; its operands' rows are prefetched with C's.
 //
 //===----------------------------------------------------------------------===//
 
 #include "KernelGen.h"
 #include "kiln/Conversion/ElementwiseEmitter.h"
+#include "kiln/Transforms/Fusion.h"
 
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -35,6 +39,8 @@ namespace {
 
 /// Phase 1 splits the columns too when there are fewer row blocks than this.
 constexpr int64_t kMinUnits = 8;
+/// Phase 0 packs this many panels of B per work unit.
+constexpr int64_t kPanelGroup = 16;
 
 struct MatmulShape {
   SmallVector<int64_t> batch; ///< of C
@@ -98,6 +104,18 @@ struct BSource {
 
 } // namespace
 
+/// The argument an operand reads: itself, or the input of a matrix
+/// transpose (then `transposed` is set).
+static BlockArgument transposableArg(Value operand, bool &transposed) {
+  if (auto p = operand.getDefiningOp<PermuteOp>()) {
+    if (!isMatrixTranspose(p))
+      return {};
+    transposed = true;
+    return llvm::dyn_cast<BlockArgument>(p.getInput());
+  }
+  return llvm::dyn_cast<BlockArgument>(operand);
+}
+
 LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
                                         const MatmulTiling &tiling) {
   const int64_t kNR = tiling.nr, kMR = tiling.mr, kMC = tiling.mc,
@@ -115,15 +133,17 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
       llvm::cast<RankedTensorType>(root.getType()) != cType)
     return generateGeneric(tmpl, module);
 
-  // Operands: A must be an argument; B an argument or a dequantized one.
-  auto aArg = llvm::dyn_cast<BlockArgument>(mm.getLhs());
+  // Operands: A must be an argument or its transpose; B an argument, its
+  // transpose, or a dequantized argument.
+  bool aT = false, bT = false;
+  auto aArg = transposableArg(mm.getLhs(), aT);
   BlockArgument bArg;
   QuantSchemeAttr scheme;
   if (auto deq = mm.getRhs().getDefiningOp<DequantizeOp>()) {
     bArg = llvm::dyn_cast<BlockArgument>(deq.getInput());
     scheme = getQuantScheme(deq.getInput().getType());
   } else {
-    bArg = llvm::dyn_cast<BlockArgument>(mm.getRhs());
+    bArg = transposableArg(mm.getRhs(), bT);
   }
   if (!aArg || !bArg)
     return generateGeneric(tmpl, module);
@@ -154,6 +174,19 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
       layouts.push_back(layoutOf(t.getShape(), cs));
   }
 
+  // Epilogue operands that vary along both rows and columns of C: their
+  // tile rows are prefetched before the last slice's k loop.
+  SmallVector<unsigned> epilogueArgs;
+  for (BlockArgument a : tmpl.getArguments()) {
+    const Layout &l = layouts[a.getArgNumber()];
+    bool readByEpilogue = llvm::any_of(a.getUsers(), [&](Operation *u) {
+      return u != mm.getOperation() && !llvm::isa<DequantizeOp, PermuteOp>(u);
+    });
+    if (readByEpilogue && l.strides.size() >= 2 &&
+        l.strides[l.strides.size() - 2] != 0 && l.strides.back() != 0)
+      epilogueArgs.push_back(a.getArgNumber());
+  }
+
   // Map template arguments to ABI slots (a quantized one takes two).
   SmallVector<unsigned> slotOf;
   unsigned slot = 0;
@@ -173,8 +206,14 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
 
   //===--- Phase 0: pack B -------------------------------------------------===//
   {
+    // A unit packs a group of panels. A row-major B is walked row by row
+    // across the whole group, so that each stored row is read as one long
+    // run (a page and a TLB entry serve many panels, not one); a
+    // transposed B is walked panel by panel, each of its NR stored rows
+    // read sequentially along k.
+    int64_t groups = (panels + kPanelGroup - 1) / kPanelGroup;
     func::FuncOp fn =
-        createPhase(b, module, tmpl, 0, abi, s.bBatches * panels, 1);
+        createPhase(b, module, tmpl, 0, abi, s.bBatches * groups, 1);
     fn->setAttr(kWorkspaceAttr, b.getI64IntegerAttr(packedFloats * 4));
     Block &entry = fn.getBody().front();
     b.setInsertionPoint(entry.getTerminator());
@@ -190,19 +229,56 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
                                     entry.getArgument(1), one);
     b.setInsertionPointToStart(units.getBody());
     Value u = units.getInductionVar();
-    Value bb = arith::DivUIOp::create(b, loc, u, cidx(b, loc, panels));
-    Value p = arith::RemUIOp::create(b, loc, u, cidx(b, loc, panels));
+    Value bb = arith::DivUIOp::create(b, loc, u, cidx(b, loc, groups));
+    Value pFrom = mul(b, loc, arith::RemUIOp::create(b, loc, u,
+                                                     cidx(b, loc, groups)),
+                      kPanelGroup);
+    Value pTo = minv(b, loc, add(b, loc, pFrom, cidx(b, loc, kPanelGroup)),
+                     cidx(b, loc, panels));
+    Value p, kk;
+    if (bT) {
+      auto pLoop = scf::ForOp::create(b, loc, pFrom, pTo, one);
+      b.setInsertionPointToStart(pLoop.getBody());
+      auto kLoop = scf::ForOp::create(b, loc, zero, cidx(b, loc, s.k), one);
+      b.setInsertionPointToStart(kLoop.getBody());
+      p = pLoop.getInductionVar();
+      kk = kLoop.getInductionVar();
+    } else {
+      auto kLoop = scf::ForOp::create(b, loc, zero, cidx(b, loc, s.k), one);
+      b.setInsertionPointToStart(kLoop.getBody());
+      auto pLoop = scf::ForOp::create(b, loc, pFrom, pTo, one);
+      b.setInsertionPointToStart(pLoop.getBody());
+      p = pLoop.getInductionVar();
+      kk = kLoop.getInductionVar();
+    }
     Value srcBase = mul(b, loc, bb, s.k * s.n);
-    Value dstBase = mul(b, loc, u, s.k * kNR);
+    Value dstBase =
+        mul(b, loc, add(b, loc, mul(b, loc, bb, panels), p), s.k * kNR);
     Value n0 = mul(b, loc, p, kNR);
     Value cols = minv(b, loc, cidx(b, loc, kNR),
                       arith::SubIOp::create(b, loc, cidx(b, loc, s.n), n0));
-    auto kLoop = scf::ForOp::create(b, loc, zero, cidx(b, loc, s.k), one);
-    b.setInsertionPointToStart(kLoop.getBody());
-    Value kk = kLoop.getInductionVar();
     Value rowSrc = add(b, loc, add(b, loc, srcBase, mul(b, loc, kk, s.n)), n0);
     Value rowDst = add(b, loc, dstBase, mul(b, loc, kk, kNR));
-    if (!scheme) {
+    if (bT) {
+      // B is stored as [N, K]: a row of the panel gathers one element from
+      // each of NR stored rows, each read sequentially along k. Columns
+      // past N read the last one and are zeroed: no branch.
+      Value lastCol = arith::SubIOp::create(b, loc, cols, one);
+      Value zeroF = constantOf(b, loc, f32, 0.0);
+      SmallVector<Value> lanes;
+      for (int64_t c = 0; c < kNR; ++c) {
+        Value col = minv(b, loc, cidx(b, loc, c), lastCol);
+        Value idx = add(b, loc, add(b, loc, srcBase, kk),
+                        mul(b, loc, add(b, loc, n0, col), s.k));
+        Value v = memref::LoadOp::create(b, loc, src.values, idx);
+        Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                             cidx(b, loc, c), cols);
+        lanes.push_back(arith::SelectOp::create(b, loc, inside, v, zeroF));
+      }
+      vector::StoreOp::create(
+          b, loc, vector::FromElementsOp::create(b, loc, vecT, lanes), packed,
+          ValueRange{rowDst});
+    } else if (!scheme) {
       // A row of the panel is one vector: a plain load inside B, a masked
       // one (zeros past N) on the last panel.
       Value colMask =
@@ -246,17 +322,22 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
     }
   }
 
-  //===--- Phase 1: micro-kernel over row blocks ----------------------------===//
-  // Work units are row blocks; when there are few, each row block is also
-  // split into column ranges, so that two or more threads share the work
-  // evenly (each range packs its own copy of A's rows, which is cheap next
-  // to the FMAs).
+  //===--- Phase 1: micro-kernel over row and column blocks -----------------===//
+  // Work units are (column block, row block) pairs, column-block major: the
+  // units that run one after another on a thread share a column block of
+  // packed B (NC columns, K rows), which stays in L3 while every row block
+  // passes over it, and each unit's partial sums (MC x NC) stay in L2
+  // across K slices. Each unit packs its own copy of A's rows, which is
+  // cheap next to the FMAs. When there are few units the column blocks are
+  // narrowed, so that two or more threads share the work evenly.
   int64_t mBlocks = (s.m + kMC - 1) / kMC;
-  int64_t nBlocks =
-      std::clamp<int64_t>(kMinUnits / std::max<int64_t>(cBatches * mBlocks, 1),
-                          1, std::max<int64_t>(panels, 1));
+  int64_t rowUnits = std::max<int64_t>(cBatches * mBlocks, 1);
+  int64_t nBlocks = std::max<int64_t>(
+      (panels * kNR + tiling.nc - 1) / tiling.nc,
+      std::min<int64_t>((kMinUnits + rowUnits - 1) / rowUnits,
+                        std::max<int64_t>(panels, 1)));
   int64_t panelsPerBlock = (panels + nBlocks - 1) / nBlocks;
-  nBlocks = (panels + panelsPerBlock - 1) / panelsPerBlock;
+  nBlocks = std::max<int64_t>((panels + panelsPerBlock - 1) / panelsPerBlock, 1);
   func::FuncOp fn = createPhase(b, module, tmpl, 1, abi,
                                 cBatches * mBlocks * nBlocks, 1);
   Block &entry = fn.getBody().front();
@@ -277,8 +358,8 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
       scf::ForOp::create(b, loc, entry.getArgument(0), entry.getArgument(1), one);
   b.setInsertionPointToStart(units.getBody());
   Value u = units.getInductionVar();
-  Value nb = arith::RemUIOp::create(b, loc, u, cidx(b, loc, nBlocks));
-  u = arith::DivUIOp::create(b, loc, u, cidx(b, loc, nBlocks));
+  Value nb = arith::DivUIOp::create(b, loc, u, cidx(b, loc, rowUnits));
+  u = arith::RemUIOp::create(b, loc, u, cidx(b, loc, rowUnits));
   Value bc = arith::DivUIOp::create(b, loc, u, cidx(b, loc, mBlocks));
   Value m0 = mul(b, loc, arith::RemUIOp::create(b, loc, u, cidx(b, loc, mBlocks)),
                  kMC);
@@ -327,9 +408,12 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
       Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                            row, rows);
       Value srcRow = minv(b, loc, row, lastRow);
-      Value idx = add(b, loc,
-                      add(b, loc, aBase, mul(b, loc, add(b, loc, m0, srcRow), s.k)),
-                      add(b, loc, kc, kk));
+      // A is stored as [M, K], or as [K, M] when transposed.
+      Value mIdx = add(b, loc, m0, srcRow), kIdx = add(b, loc, kc, kk);
+      Value idx = aT ? add(b, loc, aBase,
+                           add(b, loc, mul(b, loc, kIdx, s.m), mIdx))
+                     : add(b, loc, aBase,
+                           add(b, loc, mul(b, loc, mIdx, s.k), kIdx));
       Value v = memref::LoadOp::create(b, loc, aBuf, idx);
       v = arith::SelectOp::create(b, loc, inside, v, zeroF);
       Value dst = add(b, loc, add(b, loc, panelBase, mul(b, loc, kk, kMR)),
@@ -391,25 +475,38 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
         add(b, loc, add(b, loc, cBase, mul(b, loc, add(b, loc, m0, row), s.n)),
             n0));
   }
-  // The accumulators start at zero. The partial sums of earlier K slices,
-  // kept in C, are prefetched now and added after the k loop, so their
-  // cache misses overlap the FMAs.
+  // The accumulators start at zero. The tile's rows of C (partial sums of
+  // earlier K slices, read after the k loop; on every slice, lines about to
+  // be stored) are prefetched now, and on the last slice so are the rows of
+  // the epilogue's operands, so that their cache misses overlap the FMAs.
   SmallVector<Value> init(kMR, zeroVec);
-  {
-    auto ifLater = scf::IfOp::create(
-        b, loc, TypeRange{},
-        arith::XOrIOp::create(b, loc, first,
-                              constantOf(b, loc, b.getI1Type(), 1)),
-        false);
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(&ifLater.getThenRegion().front());
-    for (int64_t r = 0; r < kMR; ++r)
+  auto prefetchRows = [&](Value buf, ArrayRef<Value> offsets, bool write) {
+    for (Value o : offsets)
       for (int64_t off : {int64_t(0), kNR - 1})
-        memref::PrefetchOp::create(b, loc, out,
-                                   ValueRange{add(b, loc, rowOffset[r],
-                                                  cidx(b, loc, off))},
-                                   /*isWrite=*/true, /*localityHint=*/3,
+        memref::PrefetchOp::create(b, loc, buf,
+                                   ValueRange{add(b, loc, o, cidx(b, loc, off))},
+                                   write, /*localityHint=*/3,
                                    /*isDataCache=*/true);
+  };
+  prefetchRows(out, rowOffset, /*write=*/true);
+  if (!epilogueArgs.empty()) {
+    auto ifLast = scf::IfOp::create(b, loc, TypeRange{}, last, false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&ifLast.getThenRegion().front());
+    for (unsigned i : epilogueArgs) {
+      const Layout &l = layouts[i];
+      SmallVector<Value> offsets;
+      for (int64_t r = 0; r < kMR; ++r) {
+        Value row = add(b, loc, add(b, loc, m0, mul(b, loc, ir, kMR)),
+                        cidx(b, loc, r));
+        offsets.push_back(add(
+            b, loc,
+            add(b, loc, boffs[2 + i],
+                mul(b, loc, row, l.strides[l.strides.size() - 2])),
+            n0));
+      }
+      prefetchRows(arg(slotOf[i]), offsets, /*write=*/false);
+    }
   }
   auto kLoop = scf::ForOp::create(b, loc, zero, kb, one, init);
   {

@@ -48,7 +48,7 @@ using namespace kiln::detail;
 using namespace kiln::detail::cpu;
 
 /// Bump when generated code changes, so that stale disk caches miss.
-static const char *const kCodegenVersion = "kiln-codegen-5";
+static const char *const kCodegenVersion = "kiln-codegen-6";
 
 namespace {
 
@@ -300,7 +300,9 @@ public:
     });
     {
       mlir::PassManager pm(ctx);
-      pm.addPass(mlir::kiln::createKilnFuse());
+      mlir::kiln::KilnFuseOptions fuse;
+      fuse.transposedOperands = true;
+      pm.addPass(mlir::kiln::createKilnFuse(fuse));
       if (mlir::failed(pm.run(module)))
         throw Error("cpu: fusion failed:\n" + diags);
     }
