@@ -16,7 +16,10 @@
 #include "lib/Runtime/Flex/FlexSimd.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <string>
 #include <limits>
 #include <type_traits>
 #include <utility>
@@ -391,13 +394,16 @@ HWY_INLINE V KeepClampedNaN(V x, V r) {
 }
 
 /// e^x for every x: ExpNormal where every lane's result is normal (the
-/// usual case), SafeExp for vectors that reach the subnormals, the
-/// overflow or NaN.
+/// usual case), SafeExp for the lanes of a vector that reach the
+/// subnormals, the overflow or NaN. The other lanes of such a vector still
+/// take ExpNormal, so that a result never depends on its neighbours.
 HWY_INLINE V Exp(D d, V x) {
-  if (HWY_LIKELY(hn::AllTrue(d, hn::And(hn::Ge(x, hn::Set(d, -86.5f)),
-                                        hn::Le(x, hn::Set(d, 88.0f))))))
+  const M normal = hn::And(hn::Ge(x, hn::Set(d, -86.5f)),
+                           hn::Le(x, hn::Set(d, 88.0f)));
+  if (HWY_LIKELY(hn::AllTrue(d, normal)))
     return ExpNormal(d, x);
-  return KeepNaN(x, SafeExp(d, x));
+  return hn::IfThenElse(normal, ExpNormal(d, Clamp(d, x, -86.5f, 88.0f)),
+                        KeepNaN(x, SafeExp(d, x)));
 }
 
 /// log-like special cases: -inf at the pole, NaN below it, +inf at +inf.
@@ -1093,13 +1099,37 @@ HWY_EXPORT(MaxF32);
 HWY_EXPORT(MinF32);
 HWY_EXPORT(ErfScalar);
 
+/// The size of the last-level cache that the calling core shares. Linux
+/// describes each cache of cpu0 under sysfs; sysconf's figure can be the
+/// whole package's (every CCX of an EPYC summed), far above what one core
+/// can keep.
+static int64_t lastLevelCacheBytes() {
+  int64_t best = 0;
+  int bestLevel = 0;
+  for (int index = 0; index < 8; ++index) {
+    std::string dir =
+        "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index);
+    std::ifstream levelFile(dir + "/level"), sizeFile(dir + "/size");
+    int level = 0;
+    std::string size;
+    if (!(levelFile >> level) || !(sizeFile >> size) || size.empty())
+      continue;
+    int64_t bytes = std::atoll(size.c_str());
+    char unit = size.back();
+    bytes *= unit == 'K' ? 1024 : unit == 'M' ? 1024 * 1024 : 1;
+    if (bytes > 0 && level >= bestLevel) {
+      bestLevel = level;
+      best = bytes;
+    }
+  }
+  if (best > 0)
+    return best;
+  long llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
+  return llc > 0 ? llc : int64_t(32) << 20;
+}
+
 bool streamStores(int64_t bytes) {
-  static const int64_t threshold = [] {
-    long llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
-    if (llc <= 0)
-      llc = 32l << 20;
-    return static_cast<int64_t>(llc) / 2;
-  }();
+  static const int64_t threshold = lastLevelCacheBytes() / 2;
   return bytes > threshold;
 }
 
