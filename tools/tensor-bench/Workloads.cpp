@@ -941,7 +941,9 @@ void Suite::deepMlpMemory() {
           "Disabled (same backend, threads); time_ratio likewise; peaks are "
           "the device allocator's, parameters and gradients included; "
           "step_ratio = (peak - base) / that of Disabled, where base is what "
-          "was live when the step began (parameters, biases, input)");
+          "was live when the step began (parameters, biases, input); the "
+          "balanced/disabled row times the two strategies' steps in "
+          "alternation, ratio = the median of their per-round time ratios");
   std::vector<const float *> ws, bs;
   for (int64_t i = 0; i < h.blocks; ++i) {
     ws.push_back(h.w[i].data());
@@ -953,6 +955,62 @@ void Suite::deepMlpMemory() {
   // row that passed; every other row must agree with it.
   std::vector<float> refFirst, refLast;
   std::string refName;
+
+  // The time ratio again, the Disabled and Balanced steps run in
+  // alternation, so that the machine's load (which drifts between rows)
+  // weighs on both alike.
+  auto interleavedTimeRatio = [&](const std::string &name,
+                                  const DispatchDevice &dev, int t) {
+    Record r;
+    r.workload = "deep_mlp_memory";
+    r.backend = name;
+    r.threads = t;
+    r.add("strategy", std::string("balanced/disabled"));
+    try {
+      k::setNumThreads(t);
+      DeepModel disabled(
+          h, DispatchDevice::autodiff(dev, k::CheckpointingStrategy::Disabled));
+      DeepModel balanced(
+          h, DispatchDevice::autodiff(dev, k::CheckpointingStrategy::Balanced));
+      auto stepMs = [](DeepModel &m) {
+        double t0 = nowMs();
+        m.step().clear();
+        return nowMs() - t0;
+      };
+      for (int i = 0; i < std::max(1, opts.warmup); ++i) {
+        stepMs(disabled);
+        stepMs(balanced);
+      }
+      // Rounds alternate the order (Disabled first, then Balanced first), so
+      // that neither strategy always runs on a warmer cache.
+      Stats disabledMs, ratios;
+      for (int i = 0; i < opts.runs; ++i) {
+        double d, b;
+        if (i % 2 == 0) {
+          d = stepMs(disabled);
+          b = stepMs(balanced);
+        } else {
+          b = stepMs(balanced);
+          d = stepMs(disabled);
+        }
+        disabledMs.ms.push_back(d);
+        r.stats.ms.push_back(b);
+        ratios.ms.push_back(b / d);
+      }
+      r.ratio = ratios.median();
+      r.ratioOf = "Balanced step time / Disabled step time, per interleaved "
+                  "round (median)";
+      r.add("time_ratio_min", ratios.min(), "%.3f");
+      r.add("time_ratio_max", ratios.max(), "%.3f");
+      r.add("disabled_ms", disabledMs.median(), "%.1f");
+    } catch (const std::exception &e) {
+      r.stats.ms.clear();
+      r.ratio.reset();
+      r.status = "ERROR: " + oneLine(e.what());
+    }
+    emit(r);
+  };
+
 
   for (const auto &d : devs) {
     const std::string &name = d.first;
@@ -1055,6 +1113,8 @@ void Suite::deepMlpMemory() {
         }
         emit(r);
       }
+      if (msDisabled > 0 && peakBalanced > 0)
+        interleavedTimeRatio(name, dev, t);
     }
   }
 }
