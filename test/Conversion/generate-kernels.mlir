@@ -79,7 +79,7 @@ func.func private @colsum(%x: tensor<8x16xf32>) -> tensor<16xf32>
 // CHECK: vector.maskedload
 // CHECK: vector.store {{.*}} : memref<?xf32>, vector<16xf32>
 // CHECK-LABEL: func.func @mm__p1(
-// CHECK: memref.alloca() : memref<24576xf32>
+// CHECK: memref.alloca() : memref<36864xf32>
 // CHECK: vector.create_mask {{.*}} : vector<16xi1>
 // CHECK: memref.prefetch {{.*}} read, locality<2>, data
 // CHECK: memref.prefetch {{.*}} write, locality<3>, data

@@ -329,7 +329,7 @@ MatmulTiling MatmulTiling::forVectorBits(int64_t bits) {
   // columns of packed B in L3 while every row block passes over them.
   if (bits >= 512)
     return {8, 32, 128, 512, 1024};
-  return {6, 16, 96, 256, 512};
+  return {6, 16, 144, 256, 1024};
 }
 
 //===----------------------------------------------------------------------===//
