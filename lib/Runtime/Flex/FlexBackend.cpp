@@ -110,9 +110,10 @@ Buffer flex::elementwiseOutput(llvm::ArrayRef<const Buffer *> operands,
 void flex::elementwiseLoop(const Buffer &out, llvm::ArrayRef<Buffer> operands,
                            const InnerLoop &inner) {
   const int nOps = static_cast<int>(operands.size()) + 1;
-  // Collapse dims that are contiguous for every operand.
-  std::vector<int64_t> shape;
-  std::vector<std::vector<int64_t>> strides(nOps);
+  // Collapse dims that are contiguous for every operand. Small vectors:
+  // this runs once per op, and tiny tensors should not pay for the heap.
+  llvm::SmallVector<int64_t, 6> shape;
+  llvm::SmallVector<llvm::SmallVector<int64_t, 6>, 4> strides(nOps);
   for (int d = 0; d < out.rank(); ++d) {
     if (out.shape[d] == 1)
       continue;
@@ -148,8 +149,8 @@ void flex::elementwiseLoop(const Buffer &out, llvm::ArrayRef<Buffer> operands,
   if (innerLen == 0 || outer == 0)
     return;
 
-  std::vector<char *> bases(nOps);
-  std::vector<int64_t> elem(nOps), innerStrides(nOps);
+  llvm::SmallVector<char *, 4> bases(nOps);
+  llvm::SmallVector<int64_t, 4> elem(nOps), innerStrides(nOps);
   for (int k = 0; k < nOps; ++k) {
     const Buffer &b = k == 0 ? out : operands[k - 1];
     bases[k] = static_cast<char *>(b.data());
@@ -160,25 +161,27 @@ void flex::elementwiseLoop(const Buffer &out, llvm::ArrayRef<Buffer> operands,
   const int64_t chunk = 1 << 14;
   int64_t chunks = (innerLen + chunk - 1) / chunk;
   int64_t units = outer * chunks;
+  auto body = [&](int64_t begin, int64_t end) {
+    llvm::SmallVector<char *, 4> ptrs(nOps);
+    for (int64_t u = begin; u < end; ++u) {
+      int64_t row = u / chunks, c = u % chunks;
+      int64_t start = c * chunk;
+      int64_t n = std::min(chunk, innerLen - start);
+      // Offset of the row from its multi-index.
+      for (int k = 0; k < nOps; ++k) {
+        int64_t off = start * strides[k].back(), rem = row;
+        for (int d = rank - 2; d >= 0; --d) {
+          off += (rem % shape[d]) * strides[k][d];
+          rem /= shape[d];
+        }
+        ptrs[k] = bases[k] + off * elem[k];
+      }
+      inner(ptrs.data(), innerStrides.data(), n);
+    }
+  };
+  // One reference fits in std::function's own storage: no allocation.
   parallelFor(units, std::max<int64_t>(1, (1 << 15) / std::min(innerLen, chunk)),
-              [&](int64_t begin, int64_t end) {
-                std::vector<char *> ptrs(nOps);
-                for (int64_t u = begin; u < end; ++u) {
-                  int64_t row = u / chunks, c = u % chunks;
-                  int64_t start = c * chunk;
-                  int64_t n = std::min(chunk, innerLen - start);
-                  // Offset of the row from its multi-index.
-                  for (int k = 0; k < nOps; ++k) {
-                    int64_t off = start * strides[k].back(), rem = row;
-                    for (int d = rank - 2; d >= 0; --d) {
-                      off += (rem % shape[d]) * strides[k][d];
-                      rem /= shape[d];
-                    }
-                    ptrs[k] = bases[k] + off * elem[k];
-                  }
-                  inner(ptrs.data(), innerStrides.data(), n);
-                }
-              });
+              [&body](int64_t begin, int64_t end) { body(begin, end); });
 }
 
 //===----------------------------------------------------------------------===//
