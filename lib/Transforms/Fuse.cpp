@@ -366,12 +366,10 @@ struct KilnFusePass : public mlir::kiln::impl::KilnFuseBase<KilnFusePass> {
           continue;
         // Ops are collected in reverse: push the rhs first.
         for (Value operand : llvm::reverse(g.matmul->getOperands())) {
-          auto permute = operand.getDefiningOp<PermuteOp>();
-          if (permute && isMatrixTranspose(permute) && permute->hasOneUse() &&
-              llvm::cast<RankedTensorType>(permute.getInput().getType())
-                  .getElementType()
-                  .isF32())
-            g.ops.push_back(permute);
+          Operation *def = operand.getDefiningOp();
+          if (isMatrixTranspose(def) && def->hasOneUse() &&
+              getElementTypeOrSelf(def->getOperand(0).getType()).isF32())
+            g.ops.push_back(def);
         }
       }
 

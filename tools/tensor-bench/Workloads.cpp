@@ -483,19 +483,23 @@ void Suite::kilnRows(const std::string &workload,
       Record r;
       r.workload = workload;
       r.backend = name;
-      r.threads = t;
-      try {
-        k::setNumThreads(t);
-        body(r, dev, t);
-      } catch (const std::exception &e) {
-        r.stats.ms.clear();
-        r.ratio.reset();
-        r.vsHand.reset();
-        r.status = "ERROR: " + oneLine(e.what());
-      }
-      emit(r);
+      guardedRow(r, t, [&, &dev = dev] { body(r, dev, t); });
     }
   }
+}
+
+void Suite::guardedRow(Record &r, int t, const std::function<void()> &body) {
+  r.threads = t;
+  try {
+    k::setNumThreads(t);
+    body();
+  } catch (const std::exception &e) {
+    r.stats.ms.clear();
+    r.ratio.reset();
+    r.vsHand.reset();
+    r.status = "ERROR: " + oneLine(e.what());
+  }
+  emit(r);
 }
 
 bool Suite::check(Record &r, const std::function<std::string()> &fn) {
@@ -964,10 +968,8 @@ void Suite::deepMlpMemory() {
     Record r;
     r.workload = "deep_mlp_memory";
     r.backend = name;
-    r.threads = t;
     r.add("strategy", std::string("balanced/disabled"));
-    try {
-      k::setNumThreads(t);
+    guardedRow(r, t, [&] {
       DeepModel disabled(
           h, DispatchDevice::autodiff(dev, k::CheckpointingStrategy::Disabled));
       DeepModel balanced(
@@ -1003,14 +1005,8 @@ void Suite::deepMlpMemory() {
       r.add("time_ratio_min", ratios.min(), "%.3f");
       r.add("time_ratio_max", ratios.max(), "%.3f");
       r.add("disabled_ms", disabledMs.median(), "%.1f");
-    } catch (const std::exception &e) {
-      r.stats.ms.clear();
-      r.ratio.reset();
-      r.status = "ERROR: " + oneLine(e.what());
-    }
-    emit(r);
+    });
   };
-
 
   for (const auto &d : devs) {
     const std::string &name = d.first;

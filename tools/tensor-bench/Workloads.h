@@ -103,6 +103,8 @@ private:
                    const std::map<int, double> &hand);
   /// Prints and keeps the row.
   void emit(const Record &r);
+  /// Runs body at t threads and emits r; an exception becomes an ERROR row.
+  void guardedRow(Record &r, int t, const std::function<void()> &body);
 
   double idealMs(double bytes, int threads) const;
   double peakFraction(double flops, double ms, int threads) const;

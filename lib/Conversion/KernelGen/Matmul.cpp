@@ -107,13 +107,10 @@ struct BSource {
 /// The argument an operand reads: itself, or the input of a matrix
 /// transpose (then `transposed` is set).
 static BlockArgument transposableArg(Value operand, bool &transposed) {
-  if (auto p = operand.getDefiningOp<PermuteOp>()) {
-    if (!isMatrixTranspose(p))
-      return {};
-    transposed = true;
-    return llvm::dyn_cast<BlockArgument>(p.getInput());
-  }
-  return llvm::dyn_cast<BlockArgument>(operand);
+  Operation *def = operand.getDefiningOp();
+  transposed = isMatrixTranspose(def);
+  return llvm::dyn_cast<BlockArgument>(transposed ? def->getOperand(0)
+                                                  : operand);
 }
 
 LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
