@@ -48,16 +48,26 @@ template <typename T> struct Arg {
   int64_t s;
 };
 
+/// How far ahead of its loads a loop asks for a contiguous operand: 4 KiB.
+/// One core's hardware prefetchers stay too close to the loads for the
+/// loops that compute much per element, whose memory time then adds to
+/// their compute time instead of hiding under it (about 10% more time for
+/// exp, log and erf at 1 thread on arrays far beyond the cache). The
+/// request goes to L2 (locality 2), so it does not push out L1.
+constexpr int64_t kPrefetchBytes = 4096;
+
 /// Lanes [i, i + count) of an operand of the lane type of `d`; lanes past
 /// count read as 0.
 template <bool kFull, class DA>
 HWY_INLINE hn::Vec<DA> Get(DA d, Arg<hn::TFromD<DA>> a, int64_t i,
                            size_t count) {
+  using T = hn::TFromD<DA>;
   if (!a.s)
     return hn::Set(d, a.p[0]);
-  if constexpr (kFull)
+  if constexpr (kFull) {
+    __builtin_prefetch(a.p + i + kPrefetchBytes / sizeof(T), 0, 2);
     return hn::LoadU(d, a.p + i);
-  else
+  } else
     return hn::MaskedLoad(hn::FirstN(d, count), d, a.p + i);
 }
 
