@@ -12,6 +12,8 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include <limits>
+
 namespace mlir::kiln {
 #define GEN_PASS_DEF_KILNDECOMPOSE
 #include "kiln/Transforms/Passes.h.inc"
@@ -120,6 +122,15 @@ struct DecomposeLogSumExp : OpRewritePattern<LogSumExpOp> {
                                 PatternRewriter &b) const override {
     Location loc = op.getLoc();
     Value m = stabilizer(b, loc, op.getInput(), op.getAxes());
+    // An infinite max shifts by 0 instead: a row of -inf (a fully masked
+    // row) then gives log(0) = -inf rather than -inf - -inf = NaN, and a row
+    // holding +inf gives +inf.
+    Type elementType = typeOf(m).getElementType();
+    Value isInf = EqOp::create(
+        b, loc, AbsOp::create(b, loc, m),
+        scalarConstant(b, loc, elementType, std::numeric_limits<double>::infinity()));
+    m = WhereOp::create(b, loc, isInf, scalarConstant(b, loc, elementType, 0.0),
+                        m);
     Value e = ExpOp::create(b, loc, SubOp::create(b, loc, op.getInput(), m));
     Value s = SumOp::create(b, loc, e, op.getAxesAttr(), /*keepdim=*/true);
     Value r = AddOp::create(b, loc, LogOp::create(b, loc, s), m);

@@ -125,17 +125,23 @@ func.func @log_softmax(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
 
 // -----
 
-// logsumexp without keepdim squeezes the kept dims away at the end.
+// logsumexp without keepdim squeezes the kept dims away at the end. An
+// infinite row max shifts by 0 instead, so that a row of -inf gives -inf.
 
 // CHECK-LABEL: func.func @logsumexp(
 // CHECK-SAME: %[[X:[^:]+]]: tensor<2x3xf32>
-// CHECK-NEXT: %[[MAX:.*]] = kiln.reduce_max %[[X]] [1] keepdim : tensor<2x3xf32> -> tensor<2x1xf32>
+// CHECK-DAG: %[[ZERO:.*]] = kiln.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-DAG: %[[INF:.*]] = kiln.constant dense<0x7F800000> : tensor<f32>
+// CHECK: %[[MAX:.*]] = kiln.reduce_max %[[X]] [1] keepdim : tensor<2x3xf32> -> tensor<2x1xf32>
 // CHECK-NEXT: %[[D:.*]] = kiln.detach %[[MAX]]
-// CHECK-NEXT: %[[SH:.*]] = kiln.sub %[[X]], %[[D]]
+// CHECK-NEXT: %[[ABS:.*]] = kiln.abs %[[D]]
+// CHECK-NEXT: %[[ISINF:.*]] = kiln.eq %[[ABS]], %[[INF]]
+// CHECK-NEXT: %[[M:.*]] = kiln.where %[[ISINF]], %[[ZERO]], %[[D]]
+// CHECK-NEXT: %[[SH:.*]] = kiln.sub %[[X]], %[[M]]
 // CHECK-NEXT: %[[E:.*]] = kiln.exp %[[SH]]
 // CHECK-NEXT: %[[S:.*]] = kiln.sum %[[E]] [1] keepdim
 // CHECK-NEXT: %[[L:.*]] = kiln.log %[[S]]
-// CHECK-NEXT: %[[A:.*]] = kiln.add %[[L]], %[[D]] : (tensor<2x1xf32>, tensor<2x1xf32>) -> tensor<2x1xf32>
+// CHECK-NEXT: %[[A:.*]] = kiln.add %[[L]], %[[M]] : (tensor<2x1xf32>, tensor<2x1xf32>) -> tensor<2x1xf32>
 // CHECK-NEXT: %[[Y:.*]] = kiln.squeeze %[[A]] [1] : tensor<2x1xf32> -> tensor<2xf32>
 // CHECK-NEXT: return %[[Y]]
 func.func @logsumexp(%x: tensor<2x3xf32>) -> tensor<2xf32> {
@@ -147,13 +153,16 @@ func.func @logsumexp(%x: tensor<2x3xf32>) -> tensor<2xf32> {
 
 // CHECK-LABEL: func.func @logsumexp_keepdim(
 // CHECK-SAME: %[[X:[^:]+]]: tensor<2x?xbf16>
-// CHECK-NEXT: %[[MAX:.*]] = kiln.reduce_max %[[X]] [0, 1] keepdim : tensor<2x?xbf16> -> tensor<1x1xbf16>
+// CHECK: %[[MAX:.*]] = kiln.reduce_max %[[X]] [0, 1] keepdim : tensor<2x?xbf16> -> tensor<1x1xbf16>
 // CHECK-NEXT: %[[D:.*]] = kiln.detach %[[MAX]]
-// CHECK-NEXT: %[[SH:.*]] = kiln.sub %[[X]], %[[D]]
+// CHECK-NEXT: %[[ABS:.*]] = kiln.abs %[[D]]
+// CHECK-NEXT: %[[ISINF:.*]] = kiln.eq %[[ABS]], %{{.*}} : (tensor<1x1xbf16>, tensor<bf16>)
+// CHECK-NEXT: %[[M:.*]] = kiln.where %[[ISINF]], %{{.*}}, %[[D]]
+// CHECK-NEXT: %[[SH:.*]] = kiln.sub %[[X]], %[[M]]
 // CHECK-NEXT: %[[E:.*]] = kiln.exp %[[SH]]
 // CHECK-NEXT: %[[S:.*]] = kiln.sum %[[E]] [0, 1] keepdim
 // CHECK-NEXT: %[[L:.*]] = kiln.log %[[S]]
-// CHECK-NEXT: %[[A:.*]] = kiln.add %[[L]], %[[D]] : (tensor<1x1xbf16>, tensor<1x1xbf16>) -> tensor<1x1xbf16>
+// CHECK-NEXT: %[[A:.*]] = kiln.add %[[L]], %[[M]] : (tensor<1x1xbf16>, tensor<1x1xbf16>) -> tensor<1x1xbf16>
 // CHECK-NEXT: return %[[A]]
 func.func @logsumexp_keepdim(%x: tensor<2x?xbf16>) -> tensor<1x1xbf16> {
   %0 = kiln.logsumexp %x [0, 1] keepdim : tensor<2x?xbf16> -> tensor<1x1xbf16>

@@ -320,13 +320,24 @@ TEST(ReductionTest, MaxMinPropagateNaNAndArgmaxPicksIt) {
   }
 }
 
-// Known issue, outside the Flex kernels: kiln-decompose rewrites logsumexp
-// as m + log(sum(exp(x - m))) with m the row max, so a row of -inf computes
-// -inf - -inf = NaN instead of -inf (the masked-row case of attention).
-TEST(ReductionTest, DISABLED_LogSumExpOfAllMinusInfRowIsMinusInf) {
-  DispatchDevice flex = DispatchDevice::flex();
-  Tensor x = tensorOf({-kInf, -kInf}, {2}, DType::F32, flex);
-  EXPECT_EQ(valuesOf(logsumexp(x))[0], -kInf);
+// kiln-decompose computes logsumexp as m + log(sum(exp(x - m))) with m the
+// row max; an infinite m shifts by 0 instead, so a row of -inf (the masked
+// row of attention) gives -inf, not -inf - -inf = NaN, and a row holding
+// +inf gives +inf. The other rows keep their values.
+TEST(ReductionTest, LogSumExpOfInfiniteRows) {
+  for (DispatchDevice dev : {DispatchDevice::flex(), DispatchDevice::cpu()}) {
+    SCOPED_TRACE(dev.str());
+    Tensor x = tensorOf({-kInf, -kInf, -kInf, 1.0, kInf, 2.0, 0.0, 0.0, 0.0},
+                        {3, 3}, DType::F32, dev);
+    std::vector<double> got = valuesOf(logsumexp(x, {1}));
+    ASSERT_EQ(got.size(), 3u);
+    EXPECT_EQ(got[0], -kInf);
+    EXPECT_EQ(got[1], kInf);
+    EXPECT_NEAR(got[2], std::log(3.0), 1e-6);
+    EXPECT_EQ(valuesOf(logsumexp(tensorOf({-kInf, -kInf}, {2}, DType::F32,
+                                          dev)))[0],
+              -kInf);
+  }
 }
 
 TEST(ReductionTest, ArgmaxTakesTheFirstOfTies) {
