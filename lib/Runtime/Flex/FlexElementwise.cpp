@@ -491,7 +491,7 @@ bool castRunSimd(T *o, const F *a, int64_t n, simd::Store store) {
     simd::castI32ToF32(a, o, n, store);
     return true;
   } else if constexpr (std::is_same_v<F, float> && std::is_same_v<T, Half>) {
-    return simd::castF32ToF16(a, reinterpret_cast<uint16_t *>(o), n);
+    return simd::castF32ToF16(a, reinterpret_cast<uint16_t *>(o), n, store);
   } else if constexpr (std::is_same_v<F, Half> && std::is_same_v<T, float>) {
     return simd::castF16ToF32(reinterpret_cast<const uint16_t *>(a), o, n,
                               store);

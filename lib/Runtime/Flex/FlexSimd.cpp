@@ -976,26 +976,24 @@ void CastI32ToF32(const int32_t *in, float *out, int64_t n, bool stream) {
 #define KILN_FLEX_F16C 0
 #endif
 
-bool CastF32ToF16(const float *in, uint16_t *out, int64_t n) {
-#if KILN_FLEX_F16C
+template <bool kStream>
+void F32ToF16Loop(const float *in, uint16_t *out, int64_t n) {
   const D d;
   const hn::Rebind<hwy::float16_t, D> dh;
-  hwy::float16_t *o = reinterpret_cast<hwy::float16_t *>(out);
-  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
-  int64_t i = 0;
-  for (; i + N <= n; i += N)
-    hn::StoreU(hn::DemoteTo(dh, hn::LoadU(d, in + i)), dh, o + i);
-  if (i < n) {
-    const size_t count = static_cast<size_t>(n - i);
-    HWY_ALIGN hwy::float16_t tail[HWY_MAX_BYTES / 2];
-    hn::StoreU(
-        hn::DemoteTo(dh, hn::MaskedLoad(hn::FirstN(d, count), d, in + i)), dh,
-        tail);
-    std::memcpy(o + i, tail, count * sizeof(uint16_t));
-  }
+  const hn::Rebind<uint16_t, D> du;
+  const Arg<float> x{in, 1};
+  Drive<kStream>(du, out, n, [&](auto full, int64_t i, size_t count) HWY_ATTR {
+    return hn::BitCast(
+        du, hn::DemoteTo(dh, Get<decltype(full)::value>(d, x, i, count)));
+  });
+}
+
+bool CastF32ToF16(const float *in, uint16_t *out, int64_t n, bool stream) {
+#if KILN_FLEX_F16C
+  (stream ? F32ToF16Loop<true> : F32ToF16Loop<false>)(in, out, n);
   return true;
 #else
-  (void)in, (void)out, (void)n;
+  (void)in, (void)out, (void)n, (void)stream;
   return false;
 #endif
 }
@@ -1182,8 +1180,8 @@ void castF32ToI32(const float *in, int32_t *out, int64_t n, Store store) {
 void castI32ToF32(const int32_t *in, float *out, int64_t n, Store store) {
   HWY_DYNAMIC_DISPATCH(CastI32ToF32)(in, out, n, store == Store::Stream);
 }
-bool castF32ToF16(const float *in, uint16_t *out, int64_t n) {
-  return HWY_DYNAMIC_DISPATCH(CastF32ToF16)(in, out, n);
+bool castF32ToF16(const float *in, uint16_t *out, int64_t n, Store store) {
+  return HWY_DYNAMIC_DISPATCH(CastF32ToF16)(in, out, n, store == Store::Stream);
 }
 bool castF16ToF32(const uint16_t *in, float *out, int64_t n, Store store) {
   return HWY_DYNAMIC_DISPATCH(CastF16ToF32)(in, out, n, store == Store::Stream);

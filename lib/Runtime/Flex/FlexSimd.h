@@ -103,7 +103,8 @@ void castI32ToF32(const int32_t *in, float *out, int64_t n,
 /// f32 to the bits of f16, rounded to nearest even. Returns false, writing
 /// nothing, where the instruction set has no exact conversion; the caller
 /// then takes its scalar loop.
-bool castF32ToF16(const float *in, uint16_t *out, int64_t n);
+bool castF32ToF16(const float *in, uint16_t *out, int64_t n,
+                  Store store = Store::Cached);
 /// The bits of f16 to f32 (exact). Returns false as above.
 bool castF16ToF32(const uint16_t *in, float *out, int64_t n,
                   Store store = Store::Cached);
