@@ -86,6 +86,36 @@ def KilnFuse : Pass<"kiln-fuse", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
+def KilnDedupeKernels : Pass<"kiln-dedupe-kernels", "::mlir::ModuleOp"> {
+  let summary = "Call one copy of kernels that are the same function";
+  let description = [{
+    Runs after `--kiln-fuse`. Outlined kernels (`kiln.kernel` functions)
+    that are identical apart from their names (the same signature,
+    attributes and body, as the blocks of a deep model give) are merged:
+    every call goes to the first of them and the others are erased. A
+    backend then generates and compiles each distinct kernel once, which
+    for a model of N identical blocks divides its code generation by about
+    N.
+
+    Before:
+    ```mlir
+    func.func private @main_kernel0_elementwise(%a: tensor<8xf32>) -> tensor<8xf32>
+        attributes {kiln.kernel = "elementwise"} { ... exp ... }
+    func.func private @main_kernel1_elementwise(%a: tensor<8xf32>) -> tensor<8xf32>
+        attributes {kiln.kernel = "elementwise"} { ... exp ... }
+    %0 = call @main_kernel0_elementwise(%x)
+    %1 = call @main_kernel1_elementwise(%0)
+    ```
+    After:
+    ```mlir
+    func.func private @main_kernel0_elementwise(...) { ... }
+    %0 = call @main_kernel0_elementwise(%x)
+    %1 = call @main_kernel0_elementwise(%0)
+    ```
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 def KilnDumpDot : Pass<"kiln-dump-dot", "::mlir::ModuleOp"> {
   let summary = "Write each graph function as a Graphviz digraph";
   let description = [{

@@ -42,6 +42,7 @@
 #include <malloc.h>
 #include <map>
 #include <mutex>
+#include <set>
 
 using namespace kiln;
 using namespace kiln::detail;
@@ -303,6 +304,7 @@ public:
       mlir::kiln::KilnFuseOptions fuse;
       fuse.transposedOperands = true;
       pm.addPass(mlir::kiln::createKilnFuse(fuse));
+      pm.addPass(mlir::kiln::createKilnDedupeKernels());
       if (mlir::failed(pm.run(module)))
         throw Error("cpu: fusion failed:\n" + diags);
     }
@@ -354,9 +356,16 @@ public:
     char phases[96];
     std::snprintf(phases, sizeof phases, "%.2f ms MLIR, %.2f ms LLVM", mlirMs,
                   llvmMs);
+    std::set<std::string> distinct;
+    for (const Kernel &k : exe->kernels_)
+      distinct.insert(k.name);
+    std::string shared =
+        distinct.size() < exe->kernels_.size()
+            ? "(" + std::to_string(distinct.size()) + " distinct) "
+            : "";
     exe->compileLog = {diskCacheHash(fullKey) +
                            (diskHit ? " (from the disk cache)" : ""),
-                       "[" + fused + "]", phases};
+                       shared + "[" + fused + "]", phases};
     return exe;
   }
 

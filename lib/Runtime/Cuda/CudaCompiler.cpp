@@ -288,6 +288,7 @@ Program cuda::compileProgram(mlir::ModuleOp module, const std::string &key,
   {
     mlir::PassManager pm(ctx);
     pm.addPass(mlir::kiln::createKilnFuse());
+    pm.addPass(mlir::kiln::createKilnDedupeKernels());
     if (mlir::failed(pm.run(module)))
       throw Error("cuda: fusion failed:\n" + diags);
   }

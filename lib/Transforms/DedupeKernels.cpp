@@ -1,0 +1,83 @@
+//===- DedupeKernels.cpp - One copy of identical outlined kernels ---------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Two kernels are the same when their functions print the same under one
+// name: signature, attributes, constants and body. The comparison is of the
+// whole text, so two different kernels are never merged.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Transforms/Fusion.h"
+#include "kiln/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OperationSupport.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::kiln {
+#define GEN_PASS_DEF_KILNDEDUPEKERNELS
+#include "kiln/Transforms/Passes.h.inc"
+} // namespace mlir::kiln
+
+using namespace mlir;
+using namespace mlir::kiln;
+
+namespace {
+
+/// `fn` printed under a fixed name.
+std::string textOf(func::FuncOp fn) {
+  StringAttr name = fn.getSymNameAttr();
+  fn.setSymName("kernel");
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  fn->print(os, OpPrintingFlags().useLocalScope());
+  fn.setSymNameAttr(name);
+  return text;
+}
+
+struct KilnDedupeKernelsPass
+    : public mlir::kiln::impl::KilnDedupeKernelsBase<KilnDedupeKernelsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    llvm::StringMap<func::FuncOp> firstOfText;
+    llvm::DenseMap<StringAttr, StringAttr> replacement;
+    SmallVector<func::FuncOp> copies;
+    for (auto fn : module.getOps<func::FuncOp>()) {
+      if (fn.isExternal() || !fn->hasAttr(kKernelKindAttr))
+        continue;
+      auto [it, inserted] = firstOfText.try_emplace(textOf(fn), fn);
+      if (inserted)
+        continue;
+      replacement[fn.getSymNameAttr()] = it->second.getSymNameAttr();
+      copies.push_back(fn);
+    }
+    if (copies.empty())
+      return;
+    // Every use of a copy's symbol (the calls) names the first instead.
+    module.walk([&](Operation *op) {
+      SmallVector<NamedAttribute> renamed;
+      for (NamedAttribute attr : op->getAttrs()) {
+        auto ref = llvm::dyn_cast<FlatSymbolRefAttr>(attr.getValue());
+        if (!ref)
+          continue;
+        auto to = replacement.find(ref.getAttr());
+        if (to != replacement.end())
+          renamed.emplace_back(attr.getName(),
+                               FlatSymbolRefAttr::get(to->second));
+      }
+      for (NamedAttribute attr : renamed)
+        op->setAttr(attr.getName(), attr.getValue());
+    });
+    for (func::FuncOp fn : copies)
+      fn.erase();
+  }
+};
+
+} // namespace
