@@ -7,6 +7,8 @@
 
 #include "kiln/Runtime/Engine.h"
 #include "Compile.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -52,7 +54,7 @@ Subgraph kiln::detail::collectSubgraph(const std::vector<NodePtr> &targets,
     g.device = targets.front()->device;
     g.deviceIndex = targets.front()->deviceIndex;
   }
-  std::unordered_set<Node *> visited;
+  llvm::SmallDenseSet<Node *, 32> visited;
   // Iterative post-order so that deep graphs cannot overflow the stack.
   std::vector<std::pair<NodePtr, size_t>> stack;
   auto visit = [&](const NodePtr &root) {
@@ -100,7 +102,16 @@ void appendShape(std::string &s, const std::vector<int64_t> &shape) {
 } // namespace
 
 std::string kiln::detail::structuralKey(const Subgraph &g) {
-  std::unordered_map<const Node *, std::string> names;
+  // Each leaf is named a<i> and each node n<i>, by position: the index is
+  // kept, with the node flag in the top bit, rather than a string per node
+  // (this runs on every materialization).
+  constexpr uint32_t kNodeBit = 0x80000000u;
+  llvm::SmallDenseMap<const Node *, uint32_t, 32> names;
+  names.reserve(g.nodes.size() + g.leaves.size());
+  auto appendName = [](std::string &key, uint32_t name) {
+    key += (name & kNodeBit) ? 'n' : 'a';
+    key += std::to_string(name & ~kNodeBit);
+  };
   std::string key;
   key.reserve(64 * (g.nodes.size() + g.leaves.size()) + 32);
   key += "dev=";
@@ -110,7 +121,7 @@ std::string kiln::detail::structuralKey(const Subgraph &g) {
   key += ';';
   for (size_t i = 0; i < g.leaves.size(); ++i) {
     const Node &l = *g.leaves[i];
-    names[&l] = "a" + std::to_string(i);
+    names[&l] = static_cast<uint32_t>(i);
     key += l.dtype.str();
     appendShape(key, l.shape);
     key += l.buffer->isContiguous() ? 'c' : 's';
@@ -122,11 +133,11 @@ std::string kiln::detail::structuralKey(const Subgraph &g) {
   }
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const Node &n = *g.nodes[i];
-    names[&n] = "n" + std::to_string(i);
+    names[&n] = static_cast<uint32_t>(i) | kNodeBit;
     key += n.op;
     key += '(';
     for (const NodePtr &in : n.inputs) {
-      key += names[in.get()];
+      appendName(key, names.lookup(in.get()));
       key += ',';
     }
     key += ')';
@@ -164,7 +175,7 @@ std::string kiln::detail::structuralKey(const Subgraph &g) {
   }
   key += "->";
   for (const NodePtr &t : g.targets) {
-    key += names[t.get()];
+    appendName(key, names.lookup(t.get()));
     key += ',';
   }
   return key;
@@ -203,19 +214,19 @@ private:
 /// Leaves that nobody else will ever read again: every reference to them
 /// comes from subgraph nodes that die once the targets drop their inputs.
 std::vector<bool> donatableLeaves(const Subgraph &g) {
-  std::unordered_map<const Node *, long> internal;
+  llvm::SmallDenseMap<const Node *, long, 32> internal;
   for (const NodePtr &n : g.nodes)
     for (const NodePtr &in : n->inputs)
       ++internal[in.get()];
-  std::unordered_set<const Node *> targets;
+  llvm::SmallDenseSet<const Node *, 8> targets;
   for (const NodePtr &t : g.targets)
     targets.insert(t.get());
   // Non-target nodes held from outside survive and keep their inputs.
-  std::unordered_set<const Node *> needed;
+  llvm::SmallDenseSet<const Node *, 32> needed;
   for (auto it = g.nodes.rbegin(); it != g.nodes.rend(); ++it) {
     const Node *n = it->get();
     // The Subgraph holds one reference to every node.
-    long outside = it->use_count() - 1 - internal[n];
+    long outside = it->use_count() - 1 - internal.lookup(n);
     bool survives = !targets.count(n) && (outside > 0 || needed.count(n));
     if (survives)
       for (const NodePtr &in : n->inputs)
@@ -223,7 +234,7 @@ std::vector<bool> donatableLeaves(const Subgraph &g) {
   }
   std::vector<bool> donated;
   for (const NodePtr &l : g.leaves) {
-    long outside = l.use_count() - 1 - internal[l.get()];
+    long outside = l.use_count() - 1 - internal.lookup(l.get());
     donated.push_back(outside == 0 && !needed.count(l.get()) &&
                       l->buffer->storage.use_count() == 1);
   }
@@ -252,7 +263,7 @@ PendingRegistry &registry() {
 
 void kiln::detail::materialize(const std::vector<NodePtr> &requested) {
   std::vector<NodePtr> targets;
-  std::unordered_set<Node *> seen;
+  llvm::SmallDenseSet<Node *, 8> seen;
   for (const NodePtr &t : requested)
     if (t && t->isPending() && seen.insert(t.get()).second)
       targets.push_back(t);
