@@ -212,15 +212,15 @@ public:
     for (auto &[slot, buffer] : constants_)
       slots[slot] = buffer;
     StepContext ctx{backend_.allocator(), nullptr};
-    std::vector<const Buffer *> operands;
+    // Reused across steps: a step allocates only its results.
+    llvm::SmallVector<const Buffer *, 4> operands;
     std::vector<Buffer> results;
-    std::vector<bool> reusableStore;
-    std::unique_ptr<bool[]> reusable;
+    llvm::SmallVector<bool, 4> reusable;
     for (const PlanStep &s : steps_) {
       operands.clear();
       for (int slot : s.operands)
         operands.push_back(&slots[slot]);
-      reusable.reset(new bool[s.operands.size()]);
+      reusable.assign(s.operands.size(), false);
       for (size_t i = 0; i < s.operands.size(); ++i) {
         int slot = s.operands[i];
         bool dies = std::find(s.dying.begin(), s.dying.end(), slot) !=
@@ -229,7 +229,7 @@ public:
         reusable[i] = dies && once && slots[slot].storage &&
                       slots[slot].storage.use_count() == 1;
       }
-      ctx.reusable = reusable.get();
+      ctx.reusable = reusable.data();
       results.assign(s.results.size(), Buffer());
       s.fn(operands, results, ctx);
       backend_.counters.executedOps.fetch_add(1);
