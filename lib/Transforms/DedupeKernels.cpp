@@ -17,7 +17,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OperationSupport.h"
-#include "llvm/ADT/DenseMap.h"
+#include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -47,36 +47,28 @@ struct KilnDedupeKernelsPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     llvm::StringMap<func::FuncOp> firstOfText;
-    llvm::DenseMap<StringAttr, StringAttr> replacement;
-    SmallVector<func::FuncOp> copies;
+    // Each copy and the name of the first kernel of its text.
+    SmallVector<std::pair<func::FuncOp, StringAttr>> copies;
+    // The functions that call kernels (kernels call none).
+    SmallVector<func::FuncOp> callers;
     for (auto fn : module.getOps<func::FuncOp>()) {
-      if (fn.isExternal() || !fn->hasAttr(kKernelKindAttr))
+      if (fn.isExternal())
         continue;
-      auto [it, inserted] = firstOfText.try_emplace(textOf(fn), fn);
-      if (inserted)
+      if (!fn->hasAttr(kKernelKindAttr)) {
+        callers.push_back(fn);
         continue;
-      replacement[fn.getSymNameAttr()] = it->second.getSymNameAttr();
-      copies.push_back(fn);
-    }
-    if (copies.empty())
-      return;
-    // Every use of a copy's symbol (the calls) names the first instead.
-    module.walk([&](Operation *op) {
-      SmallVector<NamedAttribute> renamed;
-      for (NamedAttribute attr : op->getAttrs()) {
-        auto ref = llvm::dyn_cast<FlatSymbolRefAttr>(attr.getValue());
-        if (!ref)
-          continue;
-        auto to = replacement.find(ref.getAttr());
-        if (to != replacement.end())
-          renamed.emplace_back(attr.getName(),
-                               FlatSymbolRefAttr::get(to->second));
       }
-      for (NamedAttribute attr : renamed)
-        op->setAttr(attr.getName(), attr.getValue());
-    });
-    for (func::FuncOp fn : copies)
-      fn.erase();
+      auto [it, inserted] = firstOfText.try_emplace(textOf(fn), fn);
+      if (!inserted)
+        copies.push_back({fn, it->second.getSymNameAttr()});
+    }
+    // Every use of a copy's symbol (the calls) names the first instead.
+    for (auto [copy, first] : copies) {
+      for (func::FuncOp caller : callers)
+        if (failed(SymbolTable::replaceAllSymbolUses(copy, first, caller)))
+          return signalPassFailure();
+      copy.erase();
+    }
   }
 };
 

@@ -34,6 +34,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Config/llvm-config.h"
 
 #include <algorithm>
@@ -42,7 +44,6 @@
 #include <malloc.h>
 #include <map>
 #include <mutex>
-#include <set>
 
 using namespace kiln;
 using namespace kiln::detail;
@@ -347,16 +348,19 @@ public:
       }
     }
     std::vector<PhaseFn> fns = loadObject(object, phaseNames);
-    size_t next = 0;
+    llvm::StringMap<PhaseFn> fnOf;
+    for (size_t i = 0; i < fns.size(); ++i)
+      fnOf[phaseNames[i]] = fns[i];
     for (Kernel &k : exe->kernels_)
       for (Phase &p : k.phases)
-        p.fn = fns[next++];
+        p.fn = fnOf.lookup(p.name);
     // The id is the cache entry's name, so that a logged compile can be
     // found on disk.
     char phases[96];
     std::snprintf(phases, sizeof phases, "%.2f ms MLIR, %.2f ms LLVM", mlirMs,
                   llvmMs);
-    std::set<std::string> distinct;
+    // Kernels merged by --kiln-dedupe-kernels share one name.
+    llvm::StringSet<> distinct;
     for (const Kernel &k : exe->kernels_)
       distinct.insert(k.name);
     std::string shared =
@@ -464,7 +468,16 @@ private:
   std::vector<std::string> collectPhases(mlir::ModuleOp module,
                                          CpuExecutable &exe) {
     std::vector<std::string> names;
+    // Calls merged by --kiln-dedupe-kernels name the same kernel: its phases
+    // are read, and later looked up in the JIT, once.
+    llvm::StringMap<const Kernel *> read;
     for (Kernel &k : exe.kernels_) {
+      auto [it, first] = read.try_emplace(k.name, &k);
+      if (!first) {
+        k.phases = it->second->phases;
+        k.workspaceBytes = it->second->workspaceBytes;
+        continue;
+      }
       for (int phase = 0;; ++phase) {
         std::string name = k.name + "__p" + std::to_string(phase);
         auto fn = module.lookupSymbol<mlir::func::FuncOp>(name);

@@ -61,11 +61,13 @@ constexpr int64_t kPrefetchBytes = 4096;
 template <bool kFull, class DA>
 HWY_INLINE hn::Vec<DA> Get(DA d, Arg<hn::TFromD<DA>> a, int64_t i,
                            size_t count) {
-  using T = hn::TFromD<DA>;
   if (!a.s)
     return hn::Set(d, a.p[0]);
   if constexpr (kFull) {
-    __builtin_prefetch(a.p + i + kPrefetchBytes / sizeof(T), 0, 2);
+    // An address, not a pointer into the array: it may lie past its end.
+    __builtin_prefetch(reinterpret_cast<const void *>(
+                           reinterpret_cast<uintptr_t>(a.p + i) + kPrefetchBytes),
+                       0, 2);
     return hn::LoadU(d, a.p + i);
   } else
     return hn::MaskedLoad(hn::FirstN(d, count), d, a.p + i);
