@@ -66,31 +66,33 @@ func.func private @colsum(%x: tensor<8x16xf32>) -> tensor<16xf32>
 
 // -----
 
-// A matmul with a bias and gelu epilogue: phase 0 packs B (one vector per
-// row of a panel, masked on the last panel), phase 1 runs the
-// register-tiled micro-kernel (6x16 on 256-bit vectors, 8x32 on 512-bit
-// ones) from zeroed accumulators, prefetching the next panel of B and the
-// C partial sums, adds the partial sums after the k loop and applies the
-// epilogue to each tile row before storing it.
+// A matmul with a bias and gelu epilogue: phase 0 packs A into panels of
+// MR rows (rows past M zero, with no branch), phase 1 packs each k slice of
+// its column block of B into a cache-line-aligned buffer (one vector per
+// row of a panel, masked on the last panel), then runs the register-tiled
+// micro-kernel (6x16 on 256-bit vectors, 8x32 on 512-bit ones) from zeroed
+// accumulators, prefetching the tile's rows of C, adds the partial sums
+// after the k loop and applies the epilogue to each tile row before
+// storing it: whole rows on full panels, masked ones on the last.
 // CHECK-LABEL: func.func @mm__p0(
 // CHECK-SAME: kiln.workspace
 // CHECK: memref.view
+// CHECK-COUNT-6: arith.select
+// CHECK-LABEL: func.func @mm__p1(
+// CHECK: memref.alloca() {alignment = 64 : i64} : memref<12288xf32>
 // CHECK: vector.load {{.*}} : memref<?xf32>, vector<16xf32>
 // CHECK: vector.maskedload
-// CHECK: vector.store {{.*}} : memref<?xf32>, vector<16xf32>
-// CHECK-LABEL: func.func @mm__p1(
-// CHECK: memref.alloca() : memref<36864xf32>
+// CHECK: vector.store {{.*}} : memref<12288xf32>, vector<16xf32>
 // CHECK: vector.create_mask {{.*}} : vector<16xi1>
-// CHECK: memref.prefetch {{.*}} read, locality<2>, data
 // CHECK: memref.prefetch {{.*}} write, locality<3>, data
 // CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
 // CHECK: vector.broadcast {{.*}} : f32 to vector<16xf32>
 // CHECK: vector.fma
-// CHECK: vector.maskedload
-// CHECK: arith.addf
+// CHECK: vector.load {{.*}} : memref<?xf32>, vector<16xf32>
 // CHECK: vector.maskedload
 // CHECK: arith.addf
 // CHECK: math.tanh
+// CHECK: vector.store {{.*}} : memref<?xf32>, vector<16xf32>
 // CHECK: vector.maskedstore
 // AVX512-LABEL: func.func @mm__p1(
 // AVX512: iter_args({{.*}}) -> (vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>)
@@ -104,21 +106,18 @@ func.func private @mm(%a: tensor<64x32xf32>, %b: tensor<32x40xf32>, %bias: tenso
 
 // -----
 
-// Transposed operands are read in place while packing: phase 0 gathers each
-// row of a B panel from NR stored rows of B^T (one element each), phase 1
-// packs A from A^T with a stride of M along k. The residual varies along
-// both dims of C, so on the last K slice its tile rows are prefetched
-// before the k loop, after C's own.
+// Transposed operands are read in place while packing: phase 0 packs A
+// from A^T with a stride of M along k, phase 1 gathers each row of a B
+// panel from NR stored rows of B^T (one element each). The residual varies
+// along both dims of C, so on the last K slice its tile rows are
+// prefetched before the k loop, after C's own.
 // CHECK-LABEL: func.func @mmt__p0(
-// CHECK: scf.for
-// CHECK: scf.for
-// CHECK: scf.for {{.*}} to %c32
-// CHECK-COUNT-16: memref.load %arg3
-// CHECK: vector.from_elements {{.*}} : vector<16xf32>
-// CHECK: vector.store {{.*}} : memref<?xf32>, vector<16xf32>
-// CHECK-LABEL: func.func @mmt__p1(
 // CHECK: arith.muli {{.*}}, %c64{{.*}} : index
 // CHECK: memref.load %arg2
+// CHECK-LABEL: func.func @mmt__p1(
+// CHECK-COUNT-16: memref.load %arg3
+// CHECK: vector.from_elements {{.*}} : vector<16xf32>
+// CHECK: vector.store {{.*}} : memref<12288xf32>, vector<16xf32>
 // CHECK: memref.prefetch %arg5{{.*}} write, locality<3>, data
 // CHECK: scf.if
 // CHECK-COUNT-12: memref.prefetch %arg4{{.*}} read, locality<3>, data

@@ -44,9 +44,15 @@ TEST_P(MatmulDiffTest, Shapes) {
     check("[13,129] x [129,37]", matmul(in({13, 129}), in({129, 37})));
     check("[64,64] x [64,64]", matmul(in({64, 64}), in({64, 64})));
     check("[9,17] x [17,33]", matmul(in({9, 17}), in({17, 33})));
-    if (dtype == DType::F32)
-      // Several K slices and row blocks of the packed kernel.
+    if (dtype == DType::F32) {
+      // Several K slices and row blocks of the packed kernel; work units
+      // that split the rows (few columns) or the columns (a partial last
+      // column block and a partial last panel).
       check("[300,600] x [600,40]", matmul(in({300, 600}), in({600, 40})));
+      check("[150,300] x [300,600]", matmul(in({150, 300}), in({300, 600})));
+      check("batched [3,40,520] x [520,200]",
+            matmul(in({3, 40, 520}), in({520, 200})));
+    }
     check("batched [2,3,6,7] x [2,3,7,5]",
           matmul(in({2, 3, 6, 7}), in({2, 3, 7, 5})));
     check("broadcast batch [1,6,7] x [4,7,5]",
@@ -67,6 +73,8 @@ TEST_P(MatmulDiffTest, Shapes) {
       // tiles, both operands, batched and broadcast.
       check("transposed rhs, several K slices",
             matmul(in({300, 600}), in({37, 600}).transpose()));
+      check("transposed rhs, several column blocks",
+            matmul(in({70, 300}), in({600, 300}).transpose()));
       check("transposed lhs, several K slices",
             matmul(in({600, 300}).transpose(), in({600, 40})));
       check("both transposed",

@@ -325,11 +325,12 @@ MatmulTiling MatmulTiling::forVectorBits(int64_t bits) {
   }
   // Accumulators: mr * nr / lanes registers, leaving room for the B
   // vectors and one broadcast. K slices keep an A panel and a B panel in L1;
-  // row blocks keep the packed A block in L2; column blocks keep their
-  // columns of packed B in L3 while every row block passes over them.
+  // row blocks keep the packed A block in L2; a column block's slice of B
+  // (kc x nc, 256 KiB) sits in L2, beside all of A's slice when A is short
+  // (ncSmallM) or beside one row block of it otherwise.
   if (bits >= 512)
-    return {8, 32, 128, 512, 1024};
-  return {6, 16, 144, 256, 1024};
+    return {8, 32, 128, 512, 128, 128};
+  return {6, 16, 144, 256, 256, 128};
 }
 
 //===----------------------------------------------------------------------===//

@@ -117,7 +117,10 @@ LogicalResult generateElementwise(func::FuncOp tmpl, ModuleOp module);
 LogicalResult generateReduction(func::FuncOp tmpl, ModuleOp module);
 /// Register tiling of the matmul micro-kernel.
 struct MatmulTiling {
-  int64_t mr, nr, mc, kc, nc;
+  int64_t mr, nr, mc, kc;
+  /// Columns of B a work unit packs per k slice: nc in general, ncSmallM
+  /// when a k slice of all of A fits in L2.
+  int64_t nc, ncSmallM;
   /// The tiling for vector registers of `bits` (0: the host's).
   static MatmulTiling forVectorBits(int64_t bits);
 };

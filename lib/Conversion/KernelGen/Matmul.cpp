@@ -8,20 +8,25 @@
 // C = A x B (+ epilogue), f32, batched with broadcast batch dims. A and B
 // are arguments or transposes of arguments (read in place while packing).
 //
-// Phase 0 packs B into panels of NR columns, each panel K rows of NR
-// contiguous floats, zero-padded past N: one vector copy per row, a gather
-// from NR stored rows when B is transposed (a dequantized B is unpacked
-// here, element by element).
-// Phase 1 gives each work unit MC rows and a block of NC columns of C. For
-// every KC-deep slice of K it packs those rows of A into panels of MR rows
-// (zero-padded past M) and runs the micro-kernel over every MR x NR tile:
-// MR accumulators of NR lanes (8x32: 16 AVX-512 registers; 6x16: 12 AVX2
-// registers) updated with one broadcast and NR/lanes FMAs per row and k.
+// Phase 0 packs A once, into panels of MR rows zero-padded past M, each
+// KC-deep slice of a panel MR-interleaved and the panels of one slice
+// contiguous, so that a row block of A streams in order.
+// Phase 1 gives each work unit a block of columns of C (and a group of row
+// panels when there are too few column blocks for the threads). For every
+// KC-deep slice of K it packs its columns of B into a cache-aligned buffer
+// of NR-wide panels (one vector copy per row, a gather from NR stored rows
+// when B is transposed, element by element when B is dequantized), then
+// runs the micro-kernel over every MR x NR tile: MR accumulators of NR
+// lanes (8x32: 16 AVX-512 registers; 6x16: 12 AVX2 registers) updated with
+// one broadcast and NR/lanes FMAs per row and k. The block of B stays in
+// L2 (or L3 when it is wide) while row blocks of A pass over it, and each
+// of its panels stays in L1 for the MC/MR row panels of a row block.
 // The accumulators start at zero; the tile's rows of C (the partial sums of
 // earlier K slices) are prefetched before the k loop and added after it.
 // On the last slice the epilogue (bias, activation, residual...) is
 // applied to the tile in registers before it is stored, so it costs no
-// pass over memory; its operands' rows are prefetched with C's.
+// pass over memory; its operands' rows are prefetched with C's. Rows are
+// loaded and stored whole on every panel but the last, which is masked.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,10 +42,18 @@ using namespace mlir::kiln::kernelgen;
 
 namespace {
 
-/// Phase 1 splits the columns too when there are fewer row blocks than this.
+/// Phase 1 narrows its column blocks, then splits rows, until there are
+/// this many work units.
 constexpr int64_t kMinUnits = 8;
-/// Phase 0 packs this many panels of B per work unit.
-constexpr int64_t kPanelGroup = 16;
+/// A k slice of A at most this large stays in L2 across column blocks.
+constexpr int64_t kL2SliceBytes = 256 * 1024;
+/// The slice of B a work unit packs lives on the stack of the thread that
+/// runs it, which may be the caller's: it is kept this small.
+constexpr int64_t kMaxBSliceBytes = 256 * 1024;
+/// Column blocks are not narrowed below this many panels.
+constexpr int64_t kMinPanelsPerBlock = 4;
+/// Phase 0 packs this many row panels of A per work unit.
+constexpr int64_t kRowPanelGroup = 8;
 
 struct MatmulShape {
   SmallVector<int64_t> batch; ///< of C
@@ -55,9 +68,6 @@ Value add(OpBuilder &b, Location loc, Value x, Value y) {
 }
 Value mul(OpBuilder &b, Location loc, Value x, int64_t c) {
   return arith::MulIOp::create(b, loc, x, cidx(b, loc, c));
-}
-Value mulv(OpBuilder &b, Location loc, Value x, Value y) {
-  return arith::MulIOp::create(b, loc, x, y);
 }
 Value minv(OpBuilder &b, Location loc, Value x, Value y) {
   return arith::MinUIOp::create(b, loc, x, y);
@@ -144,6 +154,8 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   }
   if (!aArg || !bArg)
     return generateGeneric(tmpl, module);
+  if (cType.getNumElements() == 0)
+    return generateGeneric(tmpl, module);
 
   MatmulShape s;
   ArrayRef<int64_t> cs = cType.getShape();
@@ -199,169 +211,147 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   auto vecT = VectorType::get({kNR}, f32);
   auto maskT = VectorType::get({kNR}, b.getI1Type());
   int64_t panels = (s.n + kNR - 1) / kNR;
-  int64_t packedFloats = s.bBatches * panels * s.k * kNR;
+  int64_t mPanels = (s.m + kMR - 1) / kMR;
+  int64_t kSlices = std::max<int64_t>((s.k + kKC - 1) / kKC, 1);
+  int64_t aBatches = 1;
+  for (int64_t d : aType.getShape().drop_back(2))
+    aBatches *= d;
+  int64_t packedAFloats = aBatches * kSlices * mPanels * kKC * kMR;
 
-  //===--- Phase 0: pack B -------------------------------------------------===//
+  //===--- Phase 0: pack A -------------------------------------------------===//
+  // Panels of MR rows of A, rows past M zero, each k slice of a panel
+  // k-major and the panels of one slice contiguous: a tile reads its A as
+  // one run, and a row block of A streams in order. A is packed once here,
+  // however many column blocks read it.
   {
-    // A unit packs a group of panels. A row-major B is walked row by row
-    // across the whole group, so that each stored row is read as one long
-    // run (a page and a TLB entry serve many panels, not one); a
-    // transposed B is walked panel by panel, each of its NR stored rows
-    // read sequentially along k.
-    int64_t groups = (panels + kPanelGroup - 1) / kPanelGroup;
-    func::FuncOp fn =
-        createPhase(b, module, tmpl, 0, abi, s.bBatches * groups, 1);
-    fn->setAttr(kWorkspaceAttr, b.getI64IntegerAttr(packedFloats * 4));
+    int64_t groups = (mPanels + kRowPanelGroup - 1) / kRowPanelGroup;
+    func::FuncOp fn = createPhase(b, module, tmpl, 0, abi, aBatches * groups, 1);
+    fn->setAttr(kWorkspaceAttr, b.getI64IntegerAttr(packedAFloats * 4));
     Block &entry = fn.getBody().front();
     b.setInsertionPoint(entry.getTerminator());
-    auto arg = [&](unsigned i) { return entry.getArgument(2 + i); };
-    BSource src{arg(slotOf[bArg.getArgNumber()]),
-                scheme ? arg(slotOf[bArg.getArgNumber()] + 1) : Value(), scheme};
-    Value ws = arg(abi.args.size() - 1);
+    Value zeroF = constantOf(b, loc, f32, 0.0);
+    Value aBuf = entry.getArgument(2 + slotOf[aArg.getArgNumber()]);
+    Value ws = entry.getArgument(2 + abi.args.size() - 1);
     Value packed = memref::ViewOp::create(
         b, loc, MemRefType::get({ShapedType::kDynamic}, f32), ws,
-        cidx(b, loc, 0), ValueRange{cidx(b, loc, packedFloats)});
+        cidx(b, loc, 0), ValueRange{cidx(b, loc, packedAFloats)});
     Value zero = cidx(b, loc, 0), one = cidx(b, loc, 1);
     auto units = scf::ForOp::create(b, loc, entry.getArgument(0),
                                     entry.getArgument(1), one);
     b.setInsertionPointToStart(units.getBody());
     Value u = units.getInductionVar();
-    Value bb = arith::DivUIOp::create(b, loc, u, cidx(b, loc, groups));
-    Value pFrom = mul(b, loc, arith::RemUIOp::create(b, loc, u,
-                                                     cidx(b, loc, groups)),
-                      kPanelGroup);
-    Value pTo = minv(b, loc, add(b, loc, pFrom, cidx(b, loc, kPanelGroup)),
-                     cidx(b, loc, panels));
-    Value p, kk;
-    if (bT) {
-      auto pLoop = scf::ForOp::create(b, loc, pFrom, pTo, one);
-      b.setInsertionPointToStart(pLoop.getBody());
-      auto kLoop = scf::ForOp::create(b, loc, zero, cidx(b, loc, s.k), one);
-      b.setInsertionPointToStart(kLoop.getBody());
-      p = pLoop.getInductionVar();
-      kk = kLoop.getInductionVar();
-    } else {
-      auto kLoop = scf::ForOp::create(b, loc, zero, cidx(b, loc, s.k), one);
-      b.setInsertionPointToStart(kLoop.getBody());
-      auto pLoop = scf::ForOp::create(b, loc, pFrom, pTo, one);
-      b.setInsertionPointToStart(pLoop.getBody());
-      p = pLoop.getInductionVar();
-      kk = kLoop.getInductionVar();
-    }
-    Value srcBase = mul(b, loc, bb, s.k * s.n);
-    Value dstBase =
-        mul(b, loc, add(b, loc, mul(b, loc, bb, panels), p), s.k * kNR);
-    Value n0 = mul(b, loc, p, kNR);
-    Value cols = minv(b, loc, cidx(b, loc, kNR),
-                      arith::SubIOp::create(b, loc, cidx(b, loc, s.n), n0));
-    Value rowSrc = add(b, loc, add(b, loc, srcBase, mul(b, loc, kk, s.n)), n0);
-    Value rowDst = add(b, loc, dstBase, mul(b, loc, kk, kNR));
-    if (bT) {
-      // B is stored as [N, K]: a row of the panel gathers one element from
-      // each of NR stored rows, each read sequentially along k. Columns
-      // past N read the last one and are zeroed: no branch.
-      Value lastCol = arith::SubIOp::create(b, loc, cols, one);
-      Value zeroF = constantOf(b, loc, f32, 0.0);
-      SmallVector<Value> lanes;
-      for (int64_t c = 0; c < kNR; ++c) {
-        Value col = minv(b, loc, cidx(b, loc, c), lastCol);
-        Value idx = add(b, loc, add(b, loc, srcBase, kk),
-                        mul(b, loc, add(b, loc, n0, col), s.k));
-        Value v = memref::LoadOp::create(b, loc, src.values, idx);
-        Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                             cidx(b, loc, c), cols);
-        lanes.push_back(arith::SelectOp::create(b, loc, inside, v, zeroF));
-      }
-      vector::StoreOp::create(
-          b, loc, vector::FromElementsOp::create(b, loc, vecT, lanes), packed,
-          ValueRange{rowDst});
-    } else if (!scheme) {
-      // A row of the panel is one vector: a plain load inside B, a masked
-      // one (zeros past N) on the last panel.
-      Value colMask =
-          vector::CreateMaskOp::create(b, loc, maskT, ValueRange{cols});
-      Value full = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, cols,
-                                         cidx(b, loc, kNR));
-      auto ifFull = scf::IfOp::create(b, loc, TypeRange{vecT}, full, true);
-      {
-        OpBuilder::InsertionGuard g(b);
-        b.setInsertionPointToStart(&ifFull.getThenRegion().front());
-        scf::YieldOp::create(
-            b, loc,
-            vector::LoadOp::create(b, loc, vecT, src.values, ValueRange{rowSrc})
-                .getResult());
-        b.setInsertionPointToStart(&ifFull.getElseRegion().front());
-        scf::YieldOp::create(
-            b, loc,
-            vector::MaskedLoadOp::create(b, loc, vecT, src.values,
-                                         ValueRange{rowSrc}, colMask,
-                                         constantOf(b, loc, vecT, 0.0))
-                .getResult());
-      }
-      vector::StoreOp::create(b, loc, ifFull.getResult(0), packed,
-                              ValueRange{rowDst});
-    } else {
-      auto cLoop = scf::ForOp::create(b, loc, zero, cidx(b, loc, kNR), one);
-      b.setInsertionPointToStart(cLoop.getBody());
-      Value c = cLoop.getInductionVar();
-      Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, c,
-                                           cols);
-      auto ifOp = scf::IfOp::create(b, loc, TypeRange{f32}, inside, true);
-      {
-        OpBuilder::InsertionGuard g(b);
-        b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-        scf::YieldOp::create(b, loc, src.load(b, loc, add(b, loc, rowSrc, c)));
-        b.setInsertionPointToStart(&ifOp.getElseRegion().front());
-        scf::YieldOp::create(b, loc, constantOf(b, loc, f32, 0.0));
-      }
-      memref::StoreOp::create(b, loc, ifOp.getResult(0), packed,
-                              ValueRange{add(b, loc, rowDst, c)});
+    Value ab = arith::DivUIOp::create(b, loc, u, cidx(b, loc, groups));
+    Value rpFrom = mul(b, loc, arith::RemUIOp::create(b, loc, u,
+                                                      cidx(b, loc, groups)),
+                       kRowPanelGroup);
+    Value rpTo = minv(b, loc, add(b, loc, rpFrom, cidx(b, loc, kRowPanelGroup)),
+                      cidx(b, loc, mPanels));
+    auto rpLoop = scf::ForOp::create(b, loc, rpFrom, rpTo, one);
+    b.setInsertionPointToStart(rpLoop.getBody());
+    Value rp = rpLoop.getInductionVar();
+    Value srcBase = mul(b, loc, ab, s.m * s.k);
+    auto ksLoop = scf::ForOp::create(b, loc, zero, cidx(b, loc, kSlices), one);
+    b.setInsertionPointToStart(ksLoop.getBody());
+    Value ks = ksLoop.getInductionVar();
+    Value kc = mul(b, loc, ks, kKC);
+    Value kb = minv(b, loc, cidx(b, loc, kKC),
+                    arith::SubIOp::create(b, loc, cidx(b, loc, s.k), kc));
+    Value dstBase = mul(
+        b, loc,
+        add(b, loc, mul(b, loc, add(b, loc, mul(b, loc, ab, kSlices), ks),
+                        mPanels),
+            rp),
+        kKC * kMR);
+    auto kLoop = scf::ForOp::create(b, loc, zero, kb, one);
+    b.setInsertionPointToStart(kLoop.getBody());
+    Value kk = kLoop.getInductionVar();
+    Value k = add(b, loc, kc, kk);
+    // Rows past M read the last row and store zero: no branch.
+    Value lastRow = cidx(b, loc, s.m - 1);
+    for (int64_t r = 0; r < kMR; ++r) {
+      Value row = add(b, loc, mul(b, loc, rp, kMR), cidx(b, loc, r));
+      Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                           row, cidx(b, loc, s.m));
+      Value srcRow = minv(b, loc, row, lastRow);
+      // A is stored as [M, K], or as [K, M] when transposed.
+      Value idx = aT ? add(b, loc, srcBase,
+                           add(b, loc, mul(b, loc, k, s.m), srcRow))
+                     : add(b, loc, srcBase,
+                           add(b, loc, mul(b, loc, srcRow, s.k), k));
+      Value v = memref::LoadOp::create(b, loc, aBuf, idx);
+      v = arith::SelectOp::create(b, loc, inside, v, zeroF);
+      Value dst = add(b, loc, add(b, loc, dstBase, mul(b, loc, kk, kMR)),
+                      cidx(b, loc, r));
+      memref::StoreOp::create(b, loc, v, packed, dst);
     }
   }
 
-  //===--- Phase 1: micro-kernel over row and column blocks -----------------===//
-  // Work units are (column block, row block) pairs, column-block major: the
-  // units that run one after another on a thread share a column block of
-  // packed B (NC columns, K rows), which stays in L3 while every row block
-  // passes over it, and each unit's partial sums (MC x NC) stay in L2
-  // across K slices. Each unit packs its own copy of A's rows, which is
-  // cheap next to the FMAs. When there are few units the column blocks are
-  // narrowed, so that two or more threads share the work evenly.
-  int64_t mBlocks = (s.m + kMC - 1) / kMC;
-  int64_t rowUnits = std::max<int64_t>(cBatches * mBlocks, 1);
-  int64_t nBlocks = std::max<int64_t>(
-      (panels * kNR + tiling.nc - 1) / tiling.nc,
-      std::min<int64_t>((kMinUnits + rowUnits - 1) / rowUnits,
-                        std::max<int64_t>(panels, 1)));
-  int64_t panelsPerBlock = (panels + nBlocks - 1) / nBlocks;
-  nBlocks = std::max<int64_t>((panels + panelsPerBlock - 1) / panelsPerBlock, 1);
+  //===--- Phase 1: pack B slices, micro-kernel over the tiles --------------===//
+  // A work unit owns a block of columns of C (and, when there are too few
+  // of those for the threads, a group of row panels). For every KC-deep
+  // slice of K it packs its columns of B into panels of NR columns (one
+  // vector per row, masked on the last panel; a gather from NR stored rows
+  // when B is transposed; element by element when B is dequantized). Every
+  // row block of packed A then passes over that slice, and each panel of
+  // it stays in L1 while the MC/MR row panels of a row block run the
+  // micro-kernel against it. When the k slice of all of A fits in L2, a
+  // narrow column block keeps the slice of B there beside it; otherwise a
+  // wider block lets each row block of A (read from L3) serve more panels.
+  bool aFitsL2 = s.m * kKC * 4 <= kL2SliceBytes;
+  int64_t ppb = std::min<int64_t>(
+      std::max<int64_t>((aFitsL2 ? tiling.ncSmallM : tiling.nc) / kNR, 1),
+      std::max<int64_t>(panels, 1));
+  ppb = std::max<int64_t>(
+      std::min<int64_t>(ppb, kMaxBSliceBytes / (kKC * kNR * 4)), 1);
+  int64_t nBlocks = std::max<int64_t>((panels + ppb - 1) / ppb, 1);
+  if (cBatches * nBlocks < kMinUnits) {
+    int64_t wanted = (kMinUnits + cBatches - 1) / cBatches;
+    ppb = std::max<int64_t>((panels + wanted - 1) / wanted,
+                            std::min<int64_t>(kMinPanelsPerBlock, ppb));
+    nBlocks = std::max<int64_t>((panels + ppb - 1) / ppb, 1);
+  }
+  int64_t mGroups = 1;
+  if (cBatches * nBlocks < kMinUnits)
+    mGroups = std::min<int64_t>(
+        (kMinUnits + cBatches * nBlocks - 1) / (cBatches * nBlocks), mPanels);
+  int64_t rpPerGroup = (mPanels + mGroups - 1) / mGroups;
+  mGroups = std::max<int64_t>((mPanels + rpPerGroup - 1) / rpPerGroup, 1);
+  int64_t rowBlockPanels = std::max<int64_t>(kMC / kMR, 1);
+
   func::FuncOp fn = createPhase(b, module, tmpl, 1, abi,
-                                cBatches * mBlocks * nBlocks, 1);
+                                cBatches * nBlocks * mGroups, 1);
   Block &entry = fn.getBody().front();
   b.setInsertionPoint(entry.getTerminator());
   auto arg = [&](unsigned i) { return entry.getArgument(2 + i); };
-  Value aBuf = arg(slotOf[aArg.getArgNumber()]);
+  BSource src{arg(slotOf[bArg.getArgNumber()]),
+              scheme ? arg(slotOf[bArg.getArgNumber()] + 1) : Value(), scheme};
   Value out = arg(abi.numInputs);
   Value ws = arg(abi.args.size() - 1);
-  Value packedB = memref::ViewOp::create(
+  Value packedA = memref::ViewOp::create(
       b, loc, MemRefType::get({ShapedType::kDynamic}, f32), ws, cidx(b, loc, 0),
-      ValueRange{cidx(b, loc, packedFloats)});
-  Value packedA =
-      memref::AllocaOp::create(b, loc, MemRefType::get({kMC * kKC}, f32));
+      ValueRange{cidx(b, loc, packedAFloats)});
+  // Aligned to a cache line, so that no row of a panel straddles two.
+  Value packedB = memref::AllocaOp::create(
+      b, loc, MemRefType::get({kKC * ppb * kNR}, f32), ValueRange{},
+      b.getI64IntegerAttr(64));
   Value zero = cidx(b, loc, 0), one = cidx(b, loc, 1);
+  Value zeroF = constantOf(b, loc, f32, 0.0);
   Value zeroVec = constantOf(b, loc, vecT, 0.0);
 
   auto units =
       scf::ForOp::create(b, loc, entry.getArgument(0), entry.getArgument(1), one);
   b.setInsertionPointToStart(units.getBody());
   Value u = units.getInductionVar();
-  Value nb = arith::DivUIOp::create(b, loc, u, cidx(b, loc, rowUnits));
-  u = arith::RemUIOp::create(b, loc, u, cidx(b, loc, rowUnits));
-  Value bc = arith::DivUIOp::create(b, loc, u, cidx(b, loc, mBlocks));
-  Value m0 = mul(b, loc, arith::RemUIOp::create(b, loc, u, cidx(b, loc, mBlocks)),
-                 kMC);
-  Value rows = minv(b, loc, cidx(b, loc, kMC),
-                    arith::SubIOp::create(b, loc, cidx(b, loc, s.m), m0));
+  Value bc = arith::DivUIOp::create(b, loc, u, cidx(b, loc, nBlocks * mGroups));
+  u = arith::RemUIOp::create(b, loc, u, cidx(b, loc, nBlocks * mGroups));
+  Value nb = arith::DivUIOp::create(b, loc, u, cidx(b, loc, mGroups));
+  Value mg = arith::RemUIOp::create(b, loc, u, cidx(b, loc, mGroups));
+  Value pBegin = mul(b, loc, nb, ppb);
+  Value pEnd = minv(b, loc, add(b, loc, pBegin, cidx(b, loc, ppb)),
+                    cidx(b, loc, panels));
+  Value rpBegin = mul(b, loc, mg, rpPerGroup);
+  Value rpEnd = minv(b, loc, add(b, loc, rpBegin, cidx(b, loc, rpPerGroup)),
+                     cidx(b, loc, mPanels));
   SmallVector<SmallVector<int64_t>> batchStrides{s.aBatchStrides, s.bBatchStrides};
   for (const Layout &l : layouts)
     batchStrides.push_back(l.strides.empty()
@@ -369,13 +359,10 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
                                : SmallVector<int64_t>(l.strides.begin(),
                                                       l.strides.end() - 2));
   SmallVector<Value> boffs = offsetsFromLinear(b, loc, bc, s.batch, batchStrides);
-  Value aBase = mul(b, loc, boffs[0], s.m * s.k);
-  Value bPanelBase = mul(b, loc, boffs[1], panels * s.k * kNR);
+  Value aPackBase = mul(b, loc, boffs[0], kSlices * mPanels * kKC * kMR);
+  Value bSrcBase = mul(b, loc, boffs[1], s.k * s.n);
   Value cBase = mul(b, loc, bc, s.m * s.n);
-  Value rowPanels = arith::DivUIOp::create(
-      b, loc, add(b, loc, rows, cidx(b, loc, kMR - 1)), cidx(b, loc, kMR));
 
-  int64_t kSlices = (s.k + kKC - 1) / kKC;
   auto kcLoop = scf::ForOp::create(b, loc, zero, cidx(b, loc, kSlices), one);
   b.setInsertionPointToStart(kcLoop.getBody());
   Value kc = mul(b, loc, kcLoop.getInductionVar(), kKC);
@@ -387,42 +374,109 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
                                      kcLoop.getInductionVar(),
                                      cidx(b, loc, kSlices - 1));
 
-  // Pack A[m0 : m0 + rows, kc : kc + kb] as panels of MR rows, k-major.
+  // Pack B[kc : kc + kb, this block's columns]. A row-major B is walked
+  // row by row across the block, each stored row read as one run; a
+  // transposed B panel by panel, each of its NR stored rows read along k.
   {
-    auto ir = scf::ForOp::create(b, loc, zero, rowPanels, one);
     OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(ir.getBody());
-    Value panelBase = mul(b, loc, ir.getInductionVar(), kMR * kKC);
-    auto kLoop = scf::ForOp::create(b, loc, zero, kb, one);
-    b.setInsertionPointToStart(kLoop.getBody());
-    Value kk = kLoop.getInductionVar();
-    // Rows past the block read its last row and store zero: no branch.
-    Value lastRow = arith::SubIOp::create(b, loc, rows, one);
-    Value zeroF = constantOf(b, loc, f32, 0.0);
-    for (int64_t r = 0; r < kMR; ++r) {
-      Value row = add(b, loc, mul(b, loc, ir.getInductionVar(), kMR),
-                      cidx(b, loc, r));
-      Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                           row, rows);
-      Value srcRow = minv(b, loc, row, lastRow);
-      // A is stored as [M, K], or as [K, M] when transposed.
-      Value mIdx = add(b, loc, m0, srcRow), kIdx = add(b, loc, kc, kk);
-      Value idx = aT ? add(b, loc, aBase,
-                           add(b, loc, mul(b, loc, kIdx, s.m), mIdx))
-                     : add(b, loc, aBase,
-                           add(b, loc, mul(b, loc, mIdx, s.k), kIdx));
-      Value v = memref::LoadOp::create(b, loc, aBuf, idx);
-      v = arith::SelectOp::create(b, loc, inside, v, zeroF);
-      Value dst = add(b, loc, add(b, loc, panelBase, mul(b, loc, kk, kMR)),
-                      cidx(b, loc, r));
-      memref::StoreOp::create(b, loc, v, packedA, dst);
+    Value p, kk;
+    if (bT) {
+      auto pLoop = scf::ForOp::create(b, loc, pBegin, pEnd, one);
+      b.setInsertionPointToStart(pLoop.getBody());
+      auto kLoop = scf::ForOp::create(b, loc, zero, kb, one);
+      b.setInsertionPointToStart(kLoop.getBody());
+      p = pLoop.getInductionVar();
+      kk = kLoop.getInductionVar();
+    } else {
+      auto kLoop = scf::ForOp::create(b, loc, zero, kb, one);
+      b.setInsertionPointToStart(kLoop.getBody());
+      auto pLoop = scf::ForOp::create(b, loc, pBegin, pEnd, one);
+      b.setInsertionPointToStart(pLoop.getBody());
+      p = pLoop.getInductionVar();
+      kk = kLoop.getInductionVar();
+    }
+    Value k = add(b, loc, kc, kk);
+    Value n0 = mul(b, loc, p, kNR);
+    Value cols = minv(b, loc, cidx(b, loc, kNR),
+                      arith::SubIOp::create(b, loc, cidx(b, loc, s.n), n0));
+    Value rowDst =
+        add(b, loc, mul(b, loc, arith::SubIOp::create(b, loc, p, pBegin),
+                        kKC * kNR),
+            mul(b, loc, kk, kNR));
+    if (bT) {
+      // B is stored as [N, K]: a row of the panel gathers one element from
+      // each of NR stored rows. Columns past N read the last one and are
+      // zeroed: no branch.
+      Value lastCol = arith::SubIOp::create(b, loc, cols, one);
+      SmallVector<Value> lanes;
+      for (int64_t c = 0; c < kNR; ++c) {
+        Value col = minv(b, loc, cidx(b, loc, c), lastCol);
+        Value idx = add(b, loc, add(b, loc, bSrcBase, k),
+                        mul(b, loc, add(b, loc, n0, col), s.k));
+        Value v = memref::LoadOp::create(b, loc, src.values, idx);
+        Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                             cidx(b, loc, c), cols);
+        lanes.push_back(arith::SelectOp::create(b, loc, inside, v, zeroF));
+      }
+      vector::StoreOp::create(
+          b, loc, vector::FromElementsOp::create(b, loc, vecT, lanes), packedB,
+          ValueRange{rowDst});
+    } else {
+      Value rowSrc = add(b, loc, add(b, loc, bSrcBase, mul(b, loc, k, s.n)), n0);
+      if (!scheme) {
+        // A row of the panel is one vector: a plain load inside B, a masked
+        // one (zeros past N) on the last panel.
+        Value colMask =
+            vector::CreateMaskOp::create(b, loc, maskT, ValueRange{cols});
+        Value full = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                           cols, cidx(b, loc, kNR));
+        auto ifFull = scf::IfOp::create(b, loc, TypeRange{vecT}, full, true);
+        {
+          OpBuilder::InsertionGuard g2(b);
+          b.setInsertionPointToStart(&ifFull.getThenRegion().front());
+          scf::YieldOp::create(b, loc,
+                               vector::LoadOp::create(b, loc, vecT, src.values,
+                                                      ValueRange{rowSrc})
+                                   .getResult());
+          b.setInsertionPointToStart(&ifFull.getElseRegion().front());
+          scf::YieldOp::create(
+              b, loc,
+              vector::MaskedLoadOp::create(b, loc, vecT, src.values,
+                                           ValueRange{rowSrc}, colMask, zeroVec)
+                  .getResult());
+        }
+        vector::StoreOp::create(b, loc, ifFull.getResult(0), packedB,
+                                ValueRange{rowDst});
+      } else {
+        auto cLoop = scf::ForOp::create(b, loc, zero, cidx(b, loc, kNR), one);
+        b.setInsertionPointToStart(cLoop.getBody());
+        Value c = cLoop.getInductionVar();
+        Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                             c, cols);
+        auto ifOp = scf::IfOp::create(b, loc, TypeRange{f32}, inside, true);
+        {
+          OpBuilder::InsertionGuard g2(b);
+          b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+          scf::YieldOp::create(b, loc,
+                               src.load(b, loc, add(b, loc, rowSrc, c)));
+          b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+          scf::YieldOp::create(b, loc, zeroF);
+        }
+        memref::StoreOp::create(b, loc, ifOp.getResult(0), packedB,
+                                ValueRange{add(b, loc, rowDst, c)});
+      }
     }
   }
 
-  // Tiles: every 32-column panel, every 8-row panel.
-  Value pBegin = mul(b, loc, nb, panelsPerBlock);
-  Value pEnd = minv(b, loc, add(b, loc, pBegin, cidx(b, loc, panelsPerBlock)),
-                    cidx(b, loc, panels));
+  // Tiles: row blocks of MC rows, then every panel of the block, then every
+  // row panel of the row block.
+  auto rbLoop =
+      scf::ForOp::create(b, loc, rpBegin, rpEnd, cidx(b, loc, rowBlockPanels));
+  b.setInsertionPointToStart(rbLoop.getBody());
+  Value rbEnd = minv(b, loc,
+                     add(b, loc, rbLoop.getInductionVar(),
+                         cidx(b, loc, rowBlockPanels)),
+                     rpEnd);
   auto pLoop = scf::ForOp::create(b, loc, pBegin, pEnd, one);
   b.setInsertionPointToStart(pLoop.getBody());
   Value p = pLoop.getInductionVar();
@@ -430,47 +484,54 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   Value cols = minv(b, loc, cidx(b, loc, kNR),
                     arith::SubIOp::create(b, loc, cidx(b, loc, s.n), n0));
   Value colMask = vector::CreateMaskOp::create(b, loc, maskT, ValueRange{cols});
-  Value bPanel = add(b, loc, bPanelBase, mul(b, loc, p, s.k * kNR));
-  auto irLoop = scf::ForOp::create(b, loc, zero, rowPanels, one);
+  // Rows of C and of the epilogue's operands are read and written whole on
+  // every panel but the last: a masked store is microcoded and slow on
+  // AVX2 machines, and the branch is taken the same way for a whole panel.
+  Value fullPanel = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          cols, cidx(b, loc, kNR));
+  auto loadRow = [&](Value buf, Value idx) -> Value {
+    auto ifFull = scf::IfOp::create(b, loc, TypeRange{vecT}, fullPanel, true);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&ifFull.getThenRegion().front());
+    scf::YieldOp::create(
+        b, loc, vector::LoadOp::create(b, loc, vecT, buf, ValueRange{idx})
+                    .getResult());
+    b.setInsertionPointToStart(&ifFull.getElseRegion().front());
+    scf::YieldOp::create(b, loc,
+                         vector::MaskedLoadOp::create(b, loc, vecT, buf,
+                                                      ValueRange{idx}, colMask,
+                                                      zeroVec)
+                             .getResult());
+    return ifFull.getResult(0);
+  };
+  auto storeRow = [&](Value buf, Value idx, Value v) {
+    auto ifFull = scf::IfOp::create(b, loc, TypeRange{}, fullPanel, true);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&ifFull.getThenRegion().front());
+    vector::StoreOp::create(b, loc, v, buf, ValueRange{idx});
+    b.setInsertionPointToStart(&ifFull.getElseRegion().front());
+    vector::MaskedStoreOp::create(b, loc, buf, ValueRange{idx}, colMask, v);
+  };
+  Value bPanel = mul(b, loc, arith::SubIOp::create(b, loc, p, pBegin),
+                     kKC * kNR);
+  auto irLoop = scf::ForOp::create(b, loc, rbLoop.getInductionVar(), rbEnd, one);
   b.setInsertionPointToStart(irLoop.getBody());
   Value ir = irLoop.getInductionVar();
-  Value aPanel = mul(b, loc, ir, kMR * kKC);
+  Value aPanel = add(
+      b, loc, aPackBase,
+      mul(b, loc,
+          add(b, loc, mul(b, loc, kcLoop.getInductionVar(), mPanels), ir),
+          kKC * kMR));
 
-  // While this panel of B is reused from L1, bring the next panel's slice
-  // into L2, a share of its rows on each row panel: the first tile of the
-  // next panel would otherwise wait on memory.
-  {
-    Value nextPanel = add(b, loc, p, one);
-    Value hasNext = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                          nextPanel, pEnd);
-    auto ifNext = scf::IfOp::create(b, loc, TypeRange{}, hasNext, false);
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(&ifNext.getThenRegion().front());
-    Value share = arith::DivUIOp::create(
-        b, loc, add(b, loc, kb, arith::SubIOp::create(b, loc, rowPanels, one)),
-        rowPanels);
-    Value from = mulv(b, loc, ir, share);
-    Value to = minv(b, loc, add(b, loc, from, share), kb);
-    auto rowLoop = scf::ForOp::create(b, loc, from, to, one);
-    b.setInsertionPointToStart(rowLoop.getBody());
-    Value row = add(b, loc, add(b, loc, bPanel, cidx(b, loc, s.k * kNR)),
-                    mul(b, loc, add(b, loc, kc, rowLoop.getInductionVar()), kNR));
-    for (int64_t off = 0; off < kNR; off += 16)
-      memref::PrefetchOp::create(b, loc, packedB,
-                                 ValueRange{add(b, loc, row, cidx(b, loc, off))},
-                                 /*isWrite=*/false, /*localityHint=*/2,
-                                 /*isDataCache=*/true);
-  }
-
-  // Row r of the tile lives at C[m0 + ir*8 + r, n0 : n0 + 32].
-  SmallVector<Value> rowValid, rowOffset;
+  // Row r of the tile lives at C[ir*MR + r, n0 : n0 + NR].
+  SmallVector<Value> rowOf, rowValid, rowOffset;
   for (int64_t r = 0; r < kMR; ++r) {
     Value row = add(b, loc, mul(b, loc, ir, kMR), cidx(b, loc, r));
+    rowOf.push_back(row);
     rowValid.push_back(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                             row, rows));
+                                             row, cidx(b, loc, s.m)));
     rowOffset.push_back(
-        add(b, loc, add(b, loc, cBase, mul(b, loc, add(b, loc, m0, row), s.n)),
-            n0));
+        add(b, loc, add(b, loc, cBase, mul(b, loc, row, s.n)), n0));
   }
   // The accumulators start at zero. The tile's rows of C (partial sums of
   // earlier K slices, read after the k loop; on every slice, lines about to
@@ -493,15 +554,12 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
     for (unsigned i : epilogueArgs) {
       const Layout &l = layouts[i];
       SmallVector<Value> offsets;
-      for (int64_t r = 0; r < kMR; ++r) {
-        Value row = add(b, loc, add(b, loc, m0, mul(b, loc, ir, kMR)),
-                        cidx(b, loc, r));
+      for (int64_t r = 0; r < kMR; ++r)
         offsets.push_back(add(
             b, loc,
             add(b, loc, boffs[2 + i],
-                mul(b, loc, row, l.strides[l.strides.size() - 2])),
+                mul(b, loc, rowOf[r], l.strides[l.strides.size() - 2])),
             n0));
-      }
       prefetchRows(arg(slotOf[i]), offsets, /*write=*/false);
     }
   }
@@ -510,7 +568,7 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(kLoop.getBody());
     Value kk = kLoop.getInductionVar();
-    Value bIdx = add(b, loc, bPanel, mul(b, loc, add(b, loc, kc, kk), kNR));
+    Value bIdx = add(b, loc, bPanel, mul(b, loc, kk, kNR));
     Value bv = vector::LoadOp::create(b, loc, vecT, packedB, ValueRange{bIdx});
     Value aIdx = add(b, loc, aPanel, mul(b, loc, kk, kMR));
     SmallVector<Value> next;
@@ -537,8 +595,7 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
       b.setInsertionPointToStart(&ifFirst.getThenRegion().front());
       scf::YieldOp::create(b, loc, acc);
       b.setInsertionPointToStart(&ifFirst.getElseRegion().front());
-      Value partial = vector::MaskedLoadOp::create(
-          b, loc, vecT, out, ValueRange{rowOffset[r]}, colMask, zeroVec);
+      Value partial = loadRow(out, rowOffset[r]);
       scf::YieldOp::create(
           b, loc, arith::AddFOp::create(b, loc, acc, partial).getResult());
       acc = ifFirst.getResult(0);
@@ -547,8 +604,7 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
     {
       OpBuilder::InsertionGuard g2(b);
       b.setInsertionPointToStart(&ifLast.getThenRegion().front());
-      Value row = add(b, loc, add(b, loc, m0, mul(b, loc, ir, kMR)),
-                      cidx(b, loc, r));
+      Value row = rowOf[r];
       Evaluator ev(b, loc, [&](BlockArgument a) -> Value {
         unsigned i = a.getArgNumber();
         const Layout &l = layouts[i];
@@ -556,9 +612,7 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
                          mul(b, loc, row, l.strides[l.strides.size() - 2]));
         Value buf = arg(slotOf[i]);
         if (l.strides.back() != 0)
-          return vector::MaskedLoadOp::create(b, loc, vecT, buf,
-                                              ValueRange{add(b, loc, base, n0)},
-                                              colMask, zeroVec);
+          return loadRow(buf, add(b, loc, base, n0));
         Value scalar = memref::LoadOp::create(b, loc, buf, base);
         return vector::BroadcastOp::create(b, loc, vecT, scalar);
       });
@@ -576,8 +630,7 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
       b.setInsertionPointToStart(&ifLast.getElseRegion().front());
       scf::YieldOp::create(b, loc, acc);
     }
-    vector::MaskedStoreOp::create(b, loc, out, ValueRange{rowOffset[r]}, colMask,
-                                  ifLast.getResult(0));
+    storeRow(out, rowOffset[r], ifLast.getResult(0));
   }
   return success();
 }
