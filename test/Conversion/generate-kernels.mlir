@@ -107,14 +107,18 @@ func.func private @mm(%a: tensor<64x32xf32>, %b: tensor<32x40xf32>, %bias: tenso
 // -----
 
 // Transposed operands are read in place while packing: phase 0 packs A
-// from A^T with a stride of M along k, phase 1 gathers each row of a B
-// panel from NR stored rows of B^T (one element each). The residual varies
-// along both dims of C, so on the last K slice its tile rows are
-// prefetched before the k loop, after C's own.
+// from A^T with a stride of M along k; phase 1 transposes 8 x 8 blocks of
+// B^T (8 vector loads, 24 shuffles, 8 stores) on whole panels and gathers
+// each remaining row of a B panel from NR stored rows of B^T (one element
+// each). The residual varies along both dims of C, so on the last K slice
+// its tile rows are prefetched before the k loop, after C's own.
 // CHECK-LABEL: func.func @mmt__p0(
 // CHECK: arith.muli {{.*}}, %c64{{.*}} : index
 // CHECK: memref.load %arg2
 // CHECK-LABEL: func.func @mmt__p1(
+// CHECK-COUNT-8: vector.load %arg3{{.*}} : memref<?xf32>, vector<8xf32>
+// CHECK-COUNT-24: vector.shuffle
+// CHECK-COUNT-8: vector.store {{.*}} : memref<12288xf32>, vector<8xf32>
 // CHECK-COUNT-16: memref.load %arg3
 // CHECK: vector.from_elements {{.*}} : vector<16xf32>
 // CHECK: vector.store {{.*}} : memref<12288xf32>, vector<16xf32>

@@ -114,6 +114,33 @@ struct BSource {
 
 } // namespace
 
+/// The transpose of an 8 x 8 block given as 8 rows of 8 lanes: interleave
+/// pairs of rows, then pairs of pairs, then swap 128-bit halves (unpack,
+/// shufps and vperm2f128 on AVX2), 24 shuffles in all.
+static SmallVector<Value> transpose8x8(OpBuilder &b, Location loc,
+                                       ArrayRef<Value> r) {
+  auto shuffle = [&](Value x, Value y, ArrayRef<int64_t> mask) -> Value {
+    return vector::ShuffleOp::create(b, loc, x, y, mask);
+  };
+  SmallVector<Value> t(8), u(8), out(8);
+  for (int i = 0; i < 4; ++i) {
+    t[2 * i] = shuffle(r[2 * i], r[2 * i + 1], {0, 8, 1, 9, 4, 12, 5, 13});
+    t[2 * i + 1] = shuffle(r[2 * i], r[2 * i + 1], {2, 10, 3, 11, 6, 14, 7, 15});
+  }
+  for (int h = 0; h < 2; ++h) {
+    Value t0 = t[4 * h], t1 = t[4 * h + 1], t2 = t[4 * h + 2], t3 = t[4 * h + 3];
+    u[4 * h] = shuffle(t0, t2, {0, 1, 8, 9, 4, 5, 12, 13});
+    u[4 * h + 1] = shuffle(t0, t2, {2, 3, 10, 11, 6, 7, 14, 15});
+    u[4 * h + 2] = shuffle(t1, t3, {0, 1, 8, 9, 4, 5, 12, 13});
+    u[4 * h + 3] = shuffle(t1, t3, {2, 3, 10, 11, 6, 7, 14, 15});
+  }
+  for (int j = 0; j < 4; ++j) {
+    out[j] = shuffle(u[j], u[j + 4], {0, 1, 2, 3, 8, 9, 10, 11});
+    out[j + 4] = shuffle(u[j], u[j + 4], {4, 5, 6, 7, 12, 13, 14, 15});
+  }
+  return out;
+}
+
 /// The argument an operand reads: itself, or the input of a matrix
 /// transpose (then `transposed` is set).
 static BlockArgument transposableArg(Value operand, bool &transposed) {
@@ -381,11 +408,50 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
     OpBuilder::InsertionGuard g(b);
     Value p, kk;
     if (bT) {
+      // B is stored as [N, K]. On a whole panel, 8 x 8 blocks (8 stored
+      // rows, 8 consecutive k) are loaded as 8 vectors and transposed with
+      // shuffles; the k rows past the last whole block, and a partial
+      // panel, are gathered below.
       auto pLoop = scf::ForOp::create(b, loc, pBegin, pEnd, one);
       b.setInsertionPointToStart(pLoop.getBody());
-      auto kLoop = scf::ForOp::create(b, loc, zero, kb, one);
-      b.setInsertionPointToStart(kLoop.getBody());
       p = pLoop.getInductionVar();
+      Value n0 = mul(b, loc, p, kNR);
+      Value whole = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ule, add(b, loc, n0, cidx(b, loc, kNR)),
+          cidx(b, loc, s.n));
+      Value kMain = arith::SelectOp::create(
+          b, loc, whole,
+          arith::SubIOp::create(b, loc, kb,
+                                arith::RemUIOp::create(b, loc, kb, cidx(b, loc, 8))),
+          zero);
+      Value panelBase =
+          mul(b, loc, arith::SubIOp::create(b, loc, p, pBegin), kKC * kNR);
+      {
+        OpBuilder::InsertionGuard g2(b);
+        auto blkLoop = scf::ForOp::create(b, loc, zero, kMain, cidx(b, loc, 8));
+        b.setInsertionPointToStart(blkLoop.getBody());
+        Value k0 = blkLoop.getInductionVar();
+        auto row8 = VectorType::get({8}, f32);
+        for (int64_t c0 = 0; c0 < kNR; c0 += 8) {
+          SmallVector<Value> r;
+          for (int64_t i = 0; i < 8; ++i)
+            r.push_back(vector::LoadOp::create(
+                b, loc, row8, src.values,
+                ValueRange{add(b, loc, add(b, loc, bSrcBase, add(b, loc, kc, k0)),
+                               mul(b, loc, add(b, loc, n0, cidx(b, loc, c0 + i)),
+                                   s.k))}));
+          SmallVector<Value> t = transpose8x8(b, loc, r);
+          for (int64_t j = 0; j < 8; ++j)
+            vector::StoreOp::create(
+                b, loc, t[j], packedB,
+                ValueRange{add(b, loc, panelBase,
+                               add(b, loc, mul(b, loc, add(b, loc, k0, cidx(b, loc, j)),
+                                               kNR),
+                                   cidx(b, loc, c0)))});
+        }
+      }
+      auto kLoop = scf::ForOp::create(b, loc, kMain, kb, one);
+      b.setInsertionPointToStart(kLoop.getBody());
       kk = kLoop.getInductionVar();
     } else {
       auto kLoop = scf::ForOp::create(b, loc, zero, kb, one);
