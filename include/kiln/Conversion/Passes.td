@@ -31,9 +31,11 @@ def KilnGenerateKernels : Pass<"kiln-generate-kernels", "::mlir::ModuleOp"> {
     over its threads. Elementwise kernels walk the output in chunks with
     broadcast operands hoisted; reduction kernels walk each row once per
     reduction with the accumulator in registers and then write the row;
-    matmul kernels pack the right operand into panels (phase 0) and run a
-    register-tiled vector micro-kernel over row blocks with the epilogue
-    applied to the tile before it is stored (phase 1); the tile is 8x32 for
+    matmul kernels pack the left operand into row panels (phase 0), then
+    each unit packs its column block of the right operand one k slice at a
+    time and runs a register-tiled vector micro-kernel over the row blocks,
+    with the epilogue applied to the tile before it is stored (phase 1);
+    transposed operands are read in place while packing; the tile is 8x32 for
     512-bit vectors and 6x16 for 256-bit ones, so that the accumulators fill
     the register file without spilling.
 
