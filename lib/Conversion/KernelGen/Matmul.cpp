@@ -14,7 +14,7 @@
 // Phase 1 gives each work unit a block of columns of C (and a group of row
 // panels when there are too few column blocks for the threads). For every
 // KC-deep slice of K it packs its columns of B into a cache-aligned buffer
-// of NR-wide panels (one vector copy per row, a gather from NR stored rows
+// of NR-wide panels (one vector copy per row, 8x8 transposes by shuffles
 // when B is transposed, element by element when B is dequantized), then
 // runs the micro-kernel over every MR x NR tile: MR accumulators of NR
 // lanes (8x32: 16 AVX-512 registers; 6x16: 12 AVX2 registers) updated with
@@ -317,8 +317,9 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   // A work unit owns a block of columns of C (and, when there are too few
   // of those for the threads, a group of row panels). For every KC-deep
   // slice of K it packs its columns of B into panels of NR columns (one
-  // vector per row, masked on the last panel; a gather from NR stored rows
-  // when B is transposed; element by element when B is dequantized). Every
+  // vector per row, masked on the last panel; 8x8 transposes, and gathers
+  // at the edges, when B is transposed; element by element when B is
+  // dequantized). Every
   // row block of packed A then passes over that slice, and each panel of
   // it stays in L1 while the MC/MR row panels of a row block run the
   // micro-kernel against it. When the k slice of all of A fits in L2, a
