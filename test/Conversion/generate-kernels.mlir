@@ -68,7 +68,7 @@ func.func private @colsum(%x: tensor<8x16xf32>) -> tensor<16xf32>
 
 // A matmul with a bias and gelu epilogue: phase 0 packs A into panels of
 // MR rows (rows past M zero, with no branch), phase 1 packs each k slice of
-// its column block of B into a cache-line-aligned buffer (one vector per
+// its column block of B into a cache-line-aligned heap buffer (one vector per
 // row of a panel, masked on the last panel), then runs the register-tiled
 // micro-kernel (6x16 on 256-bit vectors, 8x32 on 512-bit ones) from zeroed
 // accumulators, prefetching the tile's rows of C, adds the partial sums
@@ -78,8 +78,9 @@ func.func private @colsum(%x: tensor<8x16xf32>) -> tensor<16xf32>
 // CHECK-SAME: kiln.workspace
 // CHECK: memref.view
 // CHECK-COUNT-6: arith.select
+// CHECK: vector.store {{.*}} : memref<?xf32>, vector<6xf32>
 // CHECK-LABEL: func.func @mm__p1(
-// CHECK: memref.alloca() {alignment = 64 : i64} : memref<12288xf32>
+// CHECK: memref.alloc() {alignment = 64 : i64} : memref<12288xf32>
 // CHECK: vector.load {{.*}} : memref<?xf32>, vector<16xf32>
 // CHECK: vector.maskedload
 // CHECK: vector.store {{.*}} : memref<12288xf32>, vector<16xf32>
@@ -94,6 +95,7 @@ func.func private @colsum(%x: tensor<8x16xf32>) -> tensor<16xf32>
 // CHECK: math.tanh
 // CHECK: vector.store {{.*}} : memref<?xf32>, vector<16xf32>
 // CHECK: vector.maskedstore
+// CHECK: memref.dealloc
 // AVX512-LABEL: func.func @mm__p1(
 // AVX512: iter_args({{.*}}) -> (vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>)
 func.func private @mm(%a: tensor<64x32xf32>, %b: tensor<32x40xf32>, %bias: tensor<40xf32>) -> tensor<64x40xf32>

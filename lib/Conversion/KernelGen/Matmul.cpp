@@ -47,8 +47,8 @@ namespace {
 constexpr int64_t kMinUnits = 8;
 /// A k slice of A at most this large stays in L2 across column blocks.
 constexpr int64_t kL2SliceBytes = 256 * 1024;
-/// The slice of B a work unit packs lives on the stack of the thread that
-/// runs it, which may be the caller's: it is kept this small.
+/// The slice of B a work unit packs is kept this small, so that it stays
+/// in L2.
 constexpr int64_t kMaxBSliceBytes = 256 * 1024;
 /// Column blocks are not narrowed below this many panels.
 constexpr int64_t kMinPanelsPerBlock = 4;
@@ -277,24 +277,24 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
     b.setInsertionPointToStart(rpLoop.getBody());
     Value rp = rpLoop.getInductionVar();
     Value srcBase = mul(b, loc, ab, s.m * s.k);
-    auto ksLoop = scf::ForOp::create(b, loc, zero, cidx(b, loc, kSlices), one);
-    b.setInsertionPointToStart(ksLoop.getBody());
-    Value ks = ksLoop.getInductionVar();
-    Value kc = mul(b, loc, ks, kKC);
-    Value kb = minv(b, loc, cidx(b, loc, kKC),
-                    arith::SubIOp::create(b, loc, cidx(b, loc, s.k), kc));
+    // One loop over all of K (a short loop over the slices, its trip count
+    // known, would be unrolled by LLVM at a cost of compile time).
+    auto kLoop = scf::ForOp::create(b, loc, zero, cidx(b, loc, s.k), one);
+    b.setInsertionPointToStart(kLoop.getBody());
+    Value k = kLoop.getInductionVar();
+    Value ks = arith::DivUIOp::create(b, loc, k, cidx(b, loc, kKC));
+    Value kk = arith::RemUIOp::create(b, loc, k, cidx(b, loc, kKC));
     Value dstBase = mul(
         b, loc,
         add(b, loc, mul(b, loc, add(b, loc, mul(b, loc, ab, kSlices), ks),
                         mPanels),
             rp),
         kKC * kMR);
-    auto kLoop = scf::ForOp::create(b, loc, zero, kb, one);
-    b.setInsertionPointToStart(kLoop.getBody());
-    Value kk = kLoop.getInductionVar();
-    Value k = add(b, loc, kc, kk);
-    // Rows past M read the last row and store zero: no branch.
+    // Rows past M read the last row and store zero: no branch. The MR
+    // values of one k are stored as one vector (and so LLVM does not try
+    // to vectorize this loop itself, which costs seconds of compile time).
     Value lastRow = cidx(b, loc, s.m - 1);
+    SmallVector<Value> lanes;
     for (int64_t r = 0; r < kMR; ++r) {
       Value row = add(b, loc, mul(b, loc, rp, kMR), cidx(b, loc, r));
       Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
@@ -306,11 +306,13 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
                      : add(b, loc, srcBase,
                            add(b, loc, mul(b, loc, srcRow, s.k), k));
       Value v = memref::LoadOp::create(b, loc, aBuf, idx);
-      v = arith::SelectOp::create(b, loc, inside, v, zeroF);
-      Value dst = add(b, loc, add(b, loc, dstBase, mul(b, loc, kk, kMR)),
-                      cidx(b, loc, r));
-      memref::StoreOp::create(b, loc, v, packed, dst);
+      lanes.push_back(arith::SelectOp::create(b, loc, inside, v, zeroF));
     }
+    vector::StoreOp::create(
+        b, loc,
+        vector::FromElementsOp::create(b, loc, VectorType::get({kMR}, f32),
+                                       lanes),
+        packed, ValueRange{add(b, loc, dstBase, mul(b, loc, kk, kMR))});
   }
 
   //===--- Phase 1: pack B slices, micro-kernel over the tiles --------------===//
@@ -358,8 +360,10 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   Value packedA = memref::ViewOp::create(
       b, loc, MemRefType::get({ShapedType::kDynamic}, f32), ws, cidx(b, loc, 0),
       ValueRange{cidx(b, loc, packedAFloats)});
-  // Aligned to a cache line, so that no row of a panel straddles two.
-  Value packedB = memref::AllocaOp::create(
+  // On the heap, once per call (a stack array this large makes LLVM's
+  // optimizer take seconds), and aligned to a cache line, so that no row
+  // of a panel straddles two.
+  Value packedB = memref::AllocOp::create(
       b, loc, MemRefType::get({kKC * ppb * kNR}, f32), ValueRange{},
       b.getI64IntegerAttr(64));
   Value zero = cidx(b, loc, 0), one = cidx(b, loc, 1);
@@ -699,5 +703,7 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
     }
     storeRow(out, rowOffset[r], ifLast.getResult(0));
   }
+  b.setInsertionPoint(entry.getTerminator());
+  memref::DeallocOp::create(b, loc, packedB);
   return success();
 }
