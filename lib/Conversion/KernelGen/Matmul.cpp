@@ -360,9 +360,8 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   Value packedA = memref::ViewOp::create(
       b, loc, MemRefType::get({ShapedType::kDynamic}, f32), ws, cidx(b, loc, 0),
       ValueRange{cidx(b, loc, packedAFloats)});
-  // On the heap, once per call (a stack array this large makes LLVM's
-  // optimizer take seconds), and aligned to a cache line, so that no row
-  // of a panel straddles two.
+  // On the heap, once per call (the calling thread's stack may be small),
+  // and aligned to a cache line, so that no row of a panel straddles two.
   Value packedB = memref::AllocOp::create(
       b, loc, MemRefType::get({kKC * ppb * kNR}, f32), ValueRange{},
       b.getI64IntegerAttr(64));
