@@ -321,12 +321,12 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   // slice of K it packs its columns of B into panels of NR columns (one
   // vector per row, masked on the last panel; 8x8 transposes, and gathers
   // at the edges, when B is transposed; element by element when B is
-  // dequantized). Every
-  // row block of packed A then passes over that slice, and each panel of
-  // it stays in L1 while the MC/MR row panels of a row block run the
-  // micro-kernel against it. When the k slice of all of A fits in L2, a
-  // narrow column block keeps the slice of B there beside it; otherwise a
-  // wider block lets each row block of A (read from L3) serve more panels.
+  // dequantized). Every row block of packed A then passes over that slice,
+  // and each panel of it stays in L1 while the MC/MR row panels of a row
+  // block run the micro-kernel against it. When the k slice of all of A
+  // fits in L2, a narrow column block keeps the slice of B there beside
+  // it; otherwise a wider block lets each row block of A (read from L3)
+  // serve more panels.
   bool aFitsL2 = s.m * kKC * 4 <= kL2SliceBytes;
   int64_t ppb = std::min<int64_t>(
       std::max<int64_t>((aFitsL2 ? tiling.ncSmallM : tiling.nc) / kNR, 1),
@@ -368,6 +368,32 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   Value zero = cidx(b, loc, 0), one = cidx(b, loc, 1);
   Value zeroF = constantOf(b, loc, f32, 0.0);
   Value zeroVec = constantOf(b, loc, vecT, 0.0);
+  // A row of NR lanes of a panel: whole when the panel is (`full`), masked
+  // (zeros past N) on the last one. Masked stores are microcoded and slow on
+  // AVX2 machines, and the branch goes the same way for a whole panel.
+  auto loadRow = [&](Value buf, Value idx, Value full, Value mask) -> Value {
+    auto ifFull = scf::IfOp::create(b, loc, TypeRange{vecT}, full, true);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&ifFull.getThenRegion().front());
+    scf::YieldOp::create(
+        b, loc, vector::LoadOp::create(b, loc, vecT, buf, ValueRange{idx})
+                    .getResult());
+    b.setInsertionPointToStart(&ifFull.getElseRegion().front());
+    scf::YieldOp::create(b, loc,
+                         vector::MaskedLoadOp::create(b, loc, vecT, buf,
+                                                      ValueRange{idx}, mask,
+                                                      zeroVec)
+                             .getResult());
+    return ifFull.getResult(0);
+  };
+  auto storeRow = [&](Value buf, Value idx, Value v, Value full, Value mask) {
+    auto ifFull = scf::IfOp::create(b, loc, TypeRange{}, full, true);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&ifFull.getThenRegion().front());
+    vector::StoreOp::create(b, loc, v, buf, ValueRange{idx});
+    b.setInsertionPointToStart(&ifFull.getElseRegion().front());
+    vector::MaskedStoreOp::create(b, loc, buf, ValueRange{idx}, mask, v);
+  };
 
   auto units =
       scf::ForOp::create(b, loc, entry.getArgument(0), entry.getArgument(1), one);
@@ -410,7 +436,13 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   // transposed B panel by panel, each of its NR stored rows read along k.
   {
     OpBuilder::InsertionGuard g(b);
-    Value p, kk;
+    Value p, kk, n0, panelBase;
+    auto panelAt = [&](Value panel) {
+      p = panel;
+      n0 = mul(b, loc, p, kNR);
+      panelBase =
+          mul(b, loc, arith::SubIOp::create(b, loc, p, pBegin), kKC * kNR);
+    };
     if (bT) {
       // B is stored as [N, K]. On a whole panel, 8 x 8 blocks (8 stored
       // rows, 8 consecutive k) are loaded as 8 vectors and transposed with
@@ -418,8 +450,7 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
       // panel, are gathered below.
       auto pLoop = scf::ForOp::create(b, loc, pBegin, pEnd, one);
       b.setInsertionPointToStart(pLoop.getBody());
-      p = pLoop.getInductionVar();
-      Value n0 = mul(b, loc, p, kNR);
+      panelAt(pLoop.getInductionVar());
       Value whole = arith::CmpIOp::create(
           b, loc, arith::CmpIPredicate::ule, add(b, loc, n0, cidx(b, loc, kNR)),
           cidx(b, loc, s.n));
@@ -428,8 +459,6 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
           arith::SubIOp::create(b, loc, kb,
                                 arith::RemUIOp::create(b, loc, kb, cidx(b, loc, 8))),
           zero);
-      Value panelBase =
-          mul(b, loc, arith::SubIOp::create(b, loc, p, pBegin), kKC * kNR);
       {
         OpBuilder::InsertionGuard g2(b);
         auto blkLoop = scf::ForOp::create(b, loc, zero, kMain, cidx(b, loc, 8));
@@ -462,17 +491,13 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
       b.setInsertionPointToStart(kLoop.getBody());
       auto pLoop = scf::ForOp::create(b, loc, pBegin, pEnd, one);
       b.setInsertionPointToStart(pLoop.getBody());
-      p = pLoop.getInductionVar();
+      panelAt(pLoop.getInductionVar());
       kk = kLoop.getInductionVar();
     }
     Value k = add(b, loc, kc, kk);
-    Value n0 = mul(b, loc, p, kNR);
     Value cols = minv(b, loc, cidx(b, loc, kNR),
                       arith::SubIOp::create(b, loc, cidx(b, loc, s.n), n0));
-    Value rowDst =
-        add(b, loc, mul(b, loc, arith::SubIOp::create(b, loc, p, pBegin),
-                        kKC * kNR),
-            mul(b, loc, kk, kNR));
+    Value rowDst = add(b, loc, panelBase, mul(b, loc, kk, kNR));
     if (bT) {
       // B is stored as [N, K]: a row of the panel gathers one element from
       // each of NR stored rows. Columns past N read the last one and are
@@ -500,23 +525,9 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
             vector::CreateMaskOp::create(b, loc, maskT, ValueRange{cols});
         Value full = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                            cols, cidx(b, loc, kNR));
-        auto ifFull = scf::IfOp::create(b, loc, TypeRange{vecT}, full, true);
-        {
-          OpBuilder::InsertionGuard g2(b);
-          b.setInsertionPointToStart(&ifFull.getThenRegion().front());
-          scf::YieldOp::create(b, loc,
-                               vector::LoadOp::create(b, loc, vecT, src.values,
-                                                      ValueRange{rowSrc})
-                                   .getResult());
-          b.setInsertionPointToStart(&ifFull.getElseRegion().front());
-          scf::YieldOp::create(
-              b, loc,
-              vector::MaskedLoadOp::create(b, loc, vecT, src.values,
-                                           ValueRange{rowSrc}, colMask, zeroVec)
-                  .getResult());
-        }
-        vector::StoreOp::create(b, loc, ifFull.getResult(0), packedB,
-                                ValueRange{rowDst});
+        vector::StoreOp::create(b, loc,
+                                loadRow(src.values, rowSrc, full, colMask),
+                                packedB, ValueRange{rowDst});
       } else {
         auto cLoop = scf::ForOp::create(b, loc, zero, cidx(b, loc, kNR), one);
         b.setInsertionPointToStart(cLoop.getBody());
@@ -555,33 +566,9 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
                     arith::SubIOp::create(b, loc, cidx(b, loc, s.n), n0));
   Value colMask = vector::CreateMaskOp::create(b, loc, maskT, ValueRange{cols});
   // Rows of C and of the epilogue's operands are read and written whole on
-  // every panel but the last: a masked store is microcoded and slow on
-  // AVX2 machines, and the branch is taken the same way for a whole panel.
+  // every panel but the last.
   Value fullPanel = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                           cols, cidx(b, loc, kNR));
-  auto loadRow = [&](Value buf, Value idx) -> Value {
-    auto ifFull = scf::IfOp::create(b, loc, TypeRange{vecT}, fullPanel, true);
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(&ifFull.getThenRegion().front());
-    scf::YieldOp::create(
-        b, loc, vector::LoadOp::create(b, loc, vecT, buf, ValueRange{idx})
-                    .getResult());
-    b.setInsertionPointToStart(&ifFull.getElseRegion().front());
-    scf::YieldOp::create(b, loc,
-                         vector::MaskedLoadOp::create(b, loc, vecT, buf,
-                                                      ValueRange{idx}, colMask,
-                                                      zeroVec)
-                             .getResult());
-    return ifFull.getResult(0);
-  };
-  auto storeRow = [&](Value buf, Value idx, Value v) {
-    auto ifFull = scf::IfOp::create(b, loc, TypeRange{}, fullPanel, true);
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(&ifFull.getThenRegion().front());
-    vector::StoreOp::create(b, loc, v, buf, ValueRange{idx});
-    b.setInsertionPointToStart(&ifFull.getElseRegion().front());
-    vector::MaskedStoreOp::create(b, loc, buf, ValueRange{idx}, colMask, v);
-  };
   Value bPanel = mul(b, loc, arith::SubIOp::create(b, loc, p, pBegin),
                      kKC * kNR);
   auto irLoop = scf::ForOp::create(b, loc, rbLoop.getInductionVar(), rbEnd, one);
@@ -665,7 +652,7 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
       b.setInsertionPointToStart(&ifFirst.getThenRegion().front());
       scf::YieldOp::create(b, loc, acc);
       b.setInsertionPointToStart(&ifFirst.getElseRegion().front());
-      Value partial = loadRow(out, rowOffset[r]);
+      Value partial = loadRow(out, rowOffset[r], fullPanel, colMask);
       scf::YieldOp::create(
           b, loc, arith::AddFOp::create(b, loc, acc, partial).getResult());
       acc = ifFirst.getResult(0);
@@ -682,7 +669,7 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
                          mul(b, loc, row, l.strides[l.strides.size() - 2]));
         Value buf = arg(slotOf[i]);
         if (l.strides.back() != 0)
-          return loadRow(buf, add(b, loc, base, n0));
+          return loadRow(buf, add(b, loc, base, n0), fullPanel, colMask);
         Value scalar = memref::LoadOp::create(b, loc, buf, base);
         return vector::BroadcastOp::create(b, loc, vecT, scalar);
       });
@@ -700,7 +687,7 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
       b.setInsertionPointToStart(&ifLast.getElseRegion().front());
       scf::YieldOp::create(b, loc, acc);
     }
-    storeRow(out, rowOffset[r], ifLast.getResult(0));
+    storeRow(out, rowOffset[r], ifLast.getResult(0), fullPanel, colMask);
   }
   b.setInsertionPoint(entry.getTerminator());
   memref::DeallocOp::create(b, loc, packedB);
