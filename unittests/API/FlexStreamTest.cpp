@@ -87,14 +87,20 @@ TEST(FlexStreamTest, UnaryLoops) {
 
 TEST(FlexStreamTest, BinaryLoops) {
   std::vector<float> a = inputs(1024, 2), b = inputs(1024, 3);
+  // Positive bases too, which pow takes in blocks past the special values.
+  std::vector<float> positive(a.size());
+  for (size_t i = 0; i < a.size(); ++i)
+    positive[i] = std::fabs(a[i]) + 0.25f;
   for (int k = 0; k <= static_cast<int>(Binary::Atan2); ++k)
     for (int64_t sb : {0, 1})
-      expectSameBits<float>("binary " + std::to_string(k) +
-                                (sb ? "" : ", scalar rhs"),
-                            [&](float *out, int64_t n, Store store) {
-                              binaryF32(static_cast<Binary>(k), a.data(), 1,
-                                        b.data(), sb, out, n, store);
-                            });
+      for (const std::vector<float> *lhs : {&a, &positive})
+        expectSameBits<float>("binary " + std::to_string(k) +
+                                  (sb ? "" : ", scalar rhs") +
+                                  (lhs == &a ? "" : ", positive lhs"),
+                              [&](float *out, int64_t n, Store store) {
+                                binaryF32(static_cast<Binary>(k), lhs->data(),
+                                          1, b.data(), sb, out, n, store);
+                              });
 }
 
 TEST(FlexStreamTest, WhereClampAndCasts) {

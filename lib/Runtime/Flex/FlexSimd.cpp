@@ -138,6 +138,71 @@ HWY_INLINE void Drive(DO d, hn::TFromD<DO> *HWY_RESTRICT out, int64_t n,
     hwy::FlushStream();
 }
 
+/// The lanes of a block of DriveStaged: 16 vectors of AVX2.
+constexpr int64_t kStageBlock = 128;
+
+/// Drive for the ops whose operations per vector form one long dependent
+/// chain (a division, a polynomial, then more). Run in one pass, such a
+/// chain keeps the core waiting: its out-of-order window holds too few
+/// vectors of it to overlap them. So blocks of kStageBlock lanes run in
+/// two passes: `first(i, y, z)` over the whole block computes the first
+/// half of the chain for lanes [i, i + N) into y and z, which wait in
+/// buffers that stay in L1, and returns the lanes where the op is
+/// ordinary; with kMiddle, `middle(i, y, z)` takes them a step further in
+/// a pass of its own; then `second(i, y, z)` finishes each vector. Chains
+/// half as long overlap twice as well (1.2 to 1.5 times the speed of one
+/// pass here, the most for pow). A block with a lane that is not ordinary, the head that aligns
+/// streaming stores and the tail take `whole(from, to)`, the one-pass form,
+/// which gives the same results.
+template <bool kStream, bool kMiddle, class First, class Middle,
+          class Second, class Whole>
+HWY_INLINE void DriveStaged(D d, float *HWY_RESTRICT out, int64_t n,
+                            const First &first, const Middle &middle,
+                            const Second &second, const Whole &whole) {
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  int64_t i = 0;
+  if constexpr (kStream) {
+    const size_t vecBytes = hn::Lanes(d) * sizeof(float);
+    const size_t mis = reinterpret_cast<uintptr_t>(out) % vecBytes;
+    if (mis) {
+      i = std::min<int64_t>(n, (vecBytes - mis) / sizeof(float));
+      whole(0, i);
+    }
+  }
+  HWY_ALIGN float ys[kStageBlock], zs[kStageBlock];
+  for (; i + kStageBlock <= n; i += kStageBlock) {
+    M ordinary = hn::FirstN(d, hn::Lanes(d));
+    for (int64_t j = 0; j < kStageBlock; j += N) {
+      V y, z;
+      ordinary = hn::And(ordinary, first(i + j, y, z));
+      hn::Store(y, d, ys + j);
+      hn::Store(z, d, zs + j);
+    }
+    if (HWY_UNLIKELY(!hn::AllTrue(d, ordinary))) {
+      whole(i, i + kStageBlock);
+      continue;
+    }
+    if constexpr (kMiddle)
+      for (int64_t j = 0; j < kStageBlock; j += N) {
+        V y = hn::Load(d, ys + j), z = hn::Load(d, zs + j);
+        middle(i + j, y, z);
+        hn::Store(y, d, ys + j);
+        hn::Store(z, d, zs + j);
+      }
+    for (int64_t j = 0; j < kStageBlock; j += N) {
+      const V r = second(i + j, hn::Load(d, ys + j), hn::Load(d, zs + j));
+      if constexpr (kStream)
+        hn::Stream(r, d, out + i + j);
+      else
+        hn::StoreU(r, d, out + i + j);
+    }
+  }
+  if constexpr (kStream)
+    hwy::FlushStream();
+  if (i < n)
+    whole(i, n);
+}
+
 /// Drive for bool results: out[i, i + N) = mask(i, count).
 template <class F>
 HWY_INLINE void DriveMask(D d, bool *HWY_RESTRICT out, int64_t n, const F &f) {
@@ -217,6 +282,9 @@ HWY_INLINE V SafeExp(D d, V x) {
 /// which the low mantissa bits of the sum then hold (two's complement).
 constexpr float kRoundMagic = 12582912.0f; // 1.5 * 2^23
 
+/// The least positive normal f32.
+constexpr float kMinNormal = 1.17549435e-38f;
+
 /// e^r for |r| <= ln2 / 2 (a little beyond is fine): 1 + r + r^2 P(r), P of
 /// degree 4, minimax for the relative error (under 4e-9 with these f32
 /// coefficients); Horner's scheme, as the loops overlap two vectors anyway.
@@ -230,19 +298,31 @@ HWY_INLINE V ExpPoly(D d, V r) {
   return hn::MulAdd(p, r, hn::Set(d, 1.0f));
 }
 
+/// ExpNormal's reduction: r (returned) and k, which holds n in its low
+/// bits.
+HWY_INLINE V ExpReduce(D d, V x, V &k) {
+  const V magic = hn::Set(d, kRoundMagic);
+  k = hn::MulAdd(x, hn::Set(d, 1.44269504089f), magic);
+  const V n = hn::Sub(k, magic);
+  const V r = hn::NegMulAdd(n, hn::Set(d, 0.693147182464599609375f), x);
+  return hn::NegMulAdd(n, hn::Set(d, -1.904654299957768e-09f), r);
+}
+
+/// e^r 2^n from ExpReduce's r and k.
+HWY_INLINE V ExpScale(D d, V r, V k) {
+  const DI di;
+  return hn::BitCast(d, hn::Add(hn::BitCast(di, ExpPoly(d, r)),
+                                hn::ShiftLeft<23>(hn::BitCast(di, k))));
+}
+
 /// e^x for x in [-86.5, 88]: n = round(x / ln2) by the magic addition,
 /// r = x - n ln2 (ln2 in two parts), e^r by ExpPoly, and 2^n added to the
 /// exponent field as an integer, which is exact because e^r 2^n stays
 /// normal in that range (n in [-125, 127]).
 HWY_INLINE V ExpNormal(D d, V x) {
-  const DI di;
-  const V magic = hn::Set(d, kRoundMagic);
-  const V k = hn::MulAdd(x, hn::Set(d, 1.44269504089f), magic);
-  const V n = hn::Sub(k, magic);
-  V r = hn::NegMulAdd(n, hn::Set(d, 0.693147182464599609375f), x);
-  r = hn::NegMulAdd(n, hn::Set(d, -1.904654299957768e-09f), r);
-  return hn::BitCast(d, hn::Add(hn::BitCast(di, ExpPoly(d, r)),
-                                hn::ShiftLeft<23>(hn::BitCast(di, k))));
+  V k;
+  const V r = ExpReduce(d, x, k);
+  return ExpScale(d, r, k);
 }
 
 /// x clamped to [lo, hi]. On x86 min and max return their second operand
@@ -283,14 +363,19 @@ HWY_INLINE V ExpNegCore(D d, V x) {
                                 hn::ShiftLeft<23>(hn::BitCast(di, k))));
 }
 
+/// 1 / (1 + e) for e = e^-x.
+HWY_INLINE V SigmoidOf(D d, V e) {
+  const V one = hn::Set(d, 1.0f);
+  return hn::Div(one, hn::Add(one, e));
+}
+
 /// 1 / (1 + e^-x): one exponential and one division (cheaper here than a
 /// reciprocal estimate and a Newton step, which take the FMA ports). Below
 /// -88.37 the exponential is clamped and the result (under 4e-39 there)
 /// flushed to 0. NaN is not handled here.
 HWY_INLINE V SigmoidCore(D d, V x) {
-  const V one = hn::Set(d, 1.0f);
   const V cx = hn::Min(hn::Max(x, hn::Set(d, kExpNegLo)), hn::Set(d, kExpNegHi));
-  const V s = hn::Div(one, hn::Add(one, ExpNegCore(d, cx)));
+  const V s = SigmoidOf(d, ExpNegCore(d, cx));
   return hn::IfThenZeroElse(hn::Lt(x, hn::Set(d, kExpNegLo)), s);
 }
 
@@ -302,49 +387,65 @@ template <size_t N> HWY_INLINE V Horner(D d, V z, const float (&c)[N]) {
   return p;
 }
 
-/// x P(x^2) / Q(x^2) with x clamped to [-limit, limit]: the odd rational
-/// forms of erf and tanh, which round to +-1 in f32 beyond their limit.
+/// x P(x^2) (returned) and Q(x^2) (in `den`) with x clamped to [-limit,
+/// limit]: the odd rational forms of erf and tanh, which round to +-1 in
+/// f32 beyond their limit.
 template <size_t NP, size_t NQ>
 HWY_INLINE V OddRational(D d, V x, float limit, const float (&p)[NP],
-                         const float (&q)[NQ]) {
+                         const float (&q)[NQ], V &den) {
   const V c = Clamp(d, x, -limit, limit);
   const V z = hn::Mul(c, c);
-  return hn::Div(hn::Mul(c, Horner(d, z, p)), Horner(d, z, q));
+  den = Horner(d, z, q);
+  return hn::Mul(c, Horner(d, z, p));
 }
 
 /// erf(x) = x P(x^2) / Q(x^2) on |x| <= 3.93, P and Q of degree 5: a
 /// rational minimax fit for the relative error (5.4e-8 with these f32
 /// coefficients, most of it the rounding of 2/sqrt(pi)). Beyond 3.93, erf
 /// rounds to +-1 in f32: x is clamped there. No branches, one division.
-/// NaN stays NaN where Clamp keeps it (see KeepClampedNaN).
-HWY_INLINE V Erf(D d, V x) {
+/// NaN stays NaN where Clamp keeps it (see KeepClampedNaN). ErfParts
+/// gives the numerator and the denominator, Erf the quotient.
+HWY_INLINE V ErfParts(D d, V x, V &den) {
   static constexpr float kP[] = {1.12837911f,    0.190780848f,
                                  0.052789852f,   0.00377947185f,
                                  0.000284804031f, 2.0419734e-06f};
   static constexpr float kQ[] = {1.0f,           0.502407849f,
                                  0.114256255f,   0.0149971619f,
                                  0.00116517674f, 3.80038655e-05f};
-  return OddRational(d, x, 3.93f, kP, kQ);
+  return OddRational(d, x, 3.93f, kP, kQ, den);
+}
+
+HWY_INLINE V Erf(D d, V x) {
+  V den;
+  const V num = ErfParts(d, x, den);
+  return hn::Div(num, den);
 }
 
 /// tanh(x) = x P(x^2) / Q(x^2) on |x| <= 9.02, P and Q of degree 4: a
 /// rational minimax fit for the relative error (5e-8 with these f32
 /// coefficients). From 9.02 on tanh rounds to +-1 in f32: x is clamped
-/// there. No exponential, no branches, one division. NaN as Erf.
-HWY_INLINE V Tanh(D d, V x) {
+/// there. No exponential, no branches, one division. NaN and the parts as
+/// Erf.
+HWY_INLINE V TanhParts(D d, V x, V &den) {
   static constexpr float kP[] = {1.0f, 0.133797005f, 0.0034940138f,
                                  2.0583142e-05f, 1.3318612e-08f};
   static constexpr float kQ[] = {1.0f, 0.467130154f, 0.0258709956f,
                                  0.000328305905f, 7.76182844e-07f};
-  return OddRational(d, x, 9.02f, kP, kQ);
+  return OddRational(d, x, 9.02f, kP, kQ, den);
+}
+
+HWY_INLINE V Tanh(D d, V x) {
+  V den;
+  const V num = TanhParts(d, x, den);
+  return hn::Div(num, den);
 }
 
 /// ln(1 + f) + e ln2 for f in [sqrt(1/2) - 1, sqrt2 - 1] (a little beyond
-/// is fine): ln(1 + f) = 2 atanh(s) = 2s + s^3 P(s^2), s = f / (2 + f) in
-/// [-0.1716, 0.1716], P of degree 2, minimax for the relative error
-/// (8.4e-10 with these f32 coefficients): one division and a short chain.
-HWY_INLINE V LogOf(D d, V f, V e) {
-  const V s = hn::Div(f, hn::Add(f, hn::Set(d, 2.0f)));
+/// is fine), from s = f / (2 + f) (LogRatio): ln(1 + f) = 2 atanh(s) =
+/// 2s + s^3 P(s^2), s in [-0.1716, 0.1716], P of degree 2, minimax for
+/// the relative error (8.4e-10 with these f32 coefficients): one division
+/// and a short chain.
+HWY_INLINE V LogOfRatio(D d, V s, V e) {
   const V z = hn::Mul(s, s);
   V p = hn::Set(d, 0.298713684f);
   p = hn::MulAdd(p, z, hn::Set(d, 0.399775594f));
@@ -354,6 +455,13 @@ HWY_INLINE V LogOf(D d, V f, V e) {
   return hn::MulAdd(e, hn::Set(d, 0.693147182464599609375f),
                     hn::MulAdd(e, hn::Set(d, -1.904654299957768e-09f), y));
 }
+
+/// s = f / (2 + f), the division LogOfRatio starts from.
+HWY_INLINE V LogRatio(D d, V f) {
+  return hn::Div(f, hn::Add(f, hn::Set(d, 2.0f)));
+}
+
+HWY_INLINE V LogOf(D d, V f, V e) { return LogOfRatio(d, LogRatio(d, f), e); }
 
 /// The exponent e and mantissa m in [sqrt(1/2), sqrt2) of x = m 2^e, for
 /// normal x > 0, from the bits (exact): subtracting the bits of sqrt(1/2)
@@ -367,17 +475,25 @@ HWY_INLINE hn::Vec<DI> SplitLog(D d, V x, V &m) {
   return e;
 }
 
-/// ln x for normal finite x > 0.
-HWY_INLINE V LogCore(D d, V x) {
+/// f and e of ln x = e ln2 + ln(1 + f), for normal finite x > 0.
+HWY_INLINE V LogParts(D d, V x, V &e) {
   V m;
-  const hn::Vec<DI> e = SplitLog(d, x, m);
-  return LogOf(d, hn::Sub(m, hn::Set(d, 1.0f)), hn::ConvertTo(d, e));
+  e = hn::ConvertTo(d, SplitLog(d, x, m));
+  return hn::Sub(m, hn::Set(d, 1.0f));
 }
 
-/// ln(1 + x) for x in (-1, 1e30): with u = 1 + x rounded, the part of x the
-/// rounding lost (x - (u - 1), exact) is put back into f = m - 1, scaled
-/// as m is: ln(1 + x) = e ln2 + ln(1 + f), all of x where u is 1.
-HWY_INLINE V Log1pCore(D d, V x) {
+/// ln x for normal finite x > 0.
+HWY_INLINE V LogCore(D d, V x) {
+  V e;
+  const V f = LogParts(d, x, e);
+  return LogOf(d, f, e);
+}
+
+/// f (returned) and e of ln(1 + x) = e ln2 + ln(1 + f) for x in (-1,
+/// 1e30): with u = 1 + x rounded, the part of x the rounding lost
+/// (x - (u - 1), exact) is put back into f = m - 1, scaled as m is; f is
+/// all of x where u is 1.
+HWY_INLINE V Log1pParts(D d, V x, V &ef) {
   const DI di;
   const V one = hn::Set(d, 1.0f);
   const V u = hn::Add(one, x);
@@ -387,8 +503,14 @@ HWY_INLINE V Log1pCore(D d, V x) {
   // 2^-e, normal for these u.
   const V scale = hn::BitCast(
       d, hn::Sub(hn::Set(di, 0x3F800000), hn::ShiftLeft<23>(e)));
-  const V f = hn::MulAdd(lost, scale, hn::Sub(m, one));
-  return LogOf(d, f, hn::ConvertTo(d, e));
+  ef = hn::ConvertTo(d, e);
+  return hn::MulAdd(lost, scale, hn::Sub(m, one));
+}
+
+HWY_INLINE V Log1pCore(D d, V x) {
+  V e;
+  const V f = Log1pParts(d, x, e);
+  return LogOf(d, f, e);
 }
 
 /// NaN where the input is NaN. Highway's transcendentals assume finite
@@ -405,13 +527,17 @@ HWY_INLINE V KeepClampedNaN(V x, V r) {
     return KeepNaN(x, r);
 }
 
+/// The lanes where e^x is normal (ExpNormal's range); not NaN.
+HWY_INLINE M ExpIsNormal(D d, V x) {
+  return hn::And(hn::Ge(x, hn::Set(d, -86.5f)), hn::Le(x, hn::Set(d, 88.0f)));
+}
+
 /// e^x for every x: ExpNormal where every lane's result is normal (the
 /// usual case), SafeExp for the lanes of a vector that reach the
 /// subnormals, the overflow or NaN. The other lanes of such a vector still
 /// take ExpNormal, so that a result never depends on its neighbours.
 HWY_INLINE V Exp(D d, V x) {
-  const M normal = hn::And(hn::Ge(x, hn::Set(d, -86.5f)),
-                           hn::Le(x, hn::Set(d, 88.0f)));
+  const M normal = ExpIsNormal(d, x);
   if (HWY_LIKELY(hn::AllTrue(d, normal)))
     return ExpNormal(d, x);
   return hn::IfThenElse(normal, ExpNormal(d, Clamp(d, x, -86.5f, 88.0f)),
@@ -427,14 +553,23 @@ HWY_INLINE V LogEdges(D d, V x, V pole, V r) {
   return KeepNaN(x, r);
 }
 
+/// The lanes LogCore takes: the normal positive numbers.
+HWY_INLINE M LogIsOrdinary(D d, V x) {
+  return hn::And(hn::Ge(x, hn::Set(d, kMinNormal)),
+                 hn::Lt(x, hn::Set(d, HUGE_VALF)));
+}
+
+/// The lanes Log1pCore takes: (-1, 1e30).
+HWY_INLINE M Log1pIsOrdinary(D d, V x) {
+  return hn::And(hn::Gt(x, hn::Set(d, -1.0f)), hn::Lt(x, hn::Set(d, 1e30f)));
+}
+
 /// ln x for every x: vectors with a lane outside the normal positive
 /// numbers (rare) take the edges, subnormals scaled by 2^24 first.
 HWY_INLINE V Log(D d, V x) {
-  const V minNormal = hn::Set(d, 1.17549435e-38f);
-  const V inf = hn::Set(d, HUGE_VALF);
-  if (HWY_LIKELY(hn::AllTrue(d, hn::And(hn::Ge(x, minNormal), hn::Lt(x, inf)))))
+  if (HWY_LIKELY(hn::AllTrue(d, LogIsOrdinary(d, x))))
     return LogCore(d, x);
-  const M sub = hn::Lt(x, minNormal);
+  const M sub = hn::Lt(x, hn::Set(d, kMinNormal));
   V r = LogCore(d, hn::IfThenElse(sub, hn::Mul(x, hn::Set(d, 16777216.0f)), x));
   r = hn::IfThenElse(sub, hn::Sub(r, hn::Set(d, 16.6355323f)), r); // 24 ln2
   return LogEdges(d, x, hn::Zero(d), r);
@@ -443,10 +578,10 @@ HWY_INLINE V Log(D d, V x) {
 /// ln(1 + x) for every x, as Log: the rare vectors with a lane outside
 /// (-1, 1e30) take the edges, and ln x itself from 1e30 on.
 HWY_INLINE V Log1p(D d, V x) {
-  const V minusOne = hn::Set(d, -1.0f), big = hn::Set(d, 1e30f);
-  if (HWY_LIKELY(hn::AllTrue(d, hn::And(hn::Gt(x, minusOne), hn::Lt(x, big)))))
+  if (HWY_LIKELY(hn::AllTrue(d, Log1pIsOrdinary(d, x))))
     return Log1pCore(d, x);
-  const M large = hn::Ge(x, big);
+  const V minusOne = hn::Set(d, -1.0f);
+  const M large = hn::Ge(x, hn::Set(d, 1e30f));
   V r = Log1pCore(d, hn::IfThenZeroElse(large, x));
   r = hn::IfThenElse(large, LogCore(d, x), r);
   return LogEdges(d, x, minusOne, r);
@@ -490,6 +625,27 @@ template <bool kCos> HWY_INLINE V SinCos(D d, V x) {
                                 hn::ShiftLeft<31>(hn::BitCast(di, k))));
 }
 
+/// x / sqrt2, the argument of erf in gelu.
+HWY_INLINE V GeluErfArg(D d, V x) {
+  return hn::Mul(x, hn::Set(d, 0.70710678118f));
+}
+
+/// gelu(x) = x/2 (1 + erf(x / sqrt2)) from that erf. As the scalar form
+/// (erfF32), so that a result does not depend on the layout. erf(-inf) is
+/// exactly -1, so gelu(-inf) is NaN as defined.
+HWY_INLINE V GeluOf(D d, V x, V erf) {
+  return hn::Mul(hn::Mul(hn::Set(d, 0.5f), x), hn::Add(hn::Set(d, 1.0f), erf));
+}
+
+/// The tanh form of gelu is x/2 (1 + tanh u) = x sigmoid(2u): this is 2u =
+/// x (2c + 2c 0.044715 x^2) with c = sqrt(2/pi). One exponential, and no
+/// cancellation for x < 0. NaN in x, and -inf (inf * 0), give NaN as the
+/// definition does.
+HWY_INLINE V GeluTanhArg(D d, V x) {
+  return hn::Mul(x, hn::MulAdd(hn::Mul(x, x), hn::Set(d, 0.0713548162f),
+                               hn::Set(d, 1.5957691216f)));
+}
+
 HWY_INLINE V ApplyUnary(D d, int kind, V x) {
   switch (static_cast<Unary>(kind)) {
   case Unary::Neg:
@@ -522,19 +678,9 @@ HWY_INLINE V ApplyUnary(D d, int kind, V x) {
     // max(x, 0) that keeps NaN.
     return hn::IfThenElse(hn::Lt(x, hn::Zero(d)), hn::Zero(d), x);
   case Unary::Gelu:
-    // As the scalar form (erfF32), so that a result does not depend on the
-    // layout. erf(-inf) is exactly -1, so gelu(-inf) is NaN as defined.
-    return hn::Mul(hn::Mul(hn::Set(d, 0.5f), x),
-                   hn::Add(hn::Set(d, 1.0f),
-                           Erf(d, hn::Mul(x, hn::Set(d, 0.70710678118f)))));
-  case Unary::GeluTanh: {
-    // x/2 (1 + tanh u) = x sigmoid(2u), 2u = x (2c + 2c 0.044715 x^2) with
-    // c = sqrt(2/pi): one exponential, and no cancellation for x < 0. NaN
-    // in x, and -inf (inf * 0), give NaN as the definition does.
-    const V v = hn::Mul(x, hn::MulAdd(hn::Mul(x, x), hn::Set(d, 0.0713548162f),
-                                      hn::Set(d, 1.5957691216f)));
-    return hn::Mul(x, SigmoidCore(d, v));
-  }
+    return GeluOf(d, x, Erf(d, GeluErfArg(d, x)));
+  case Unary::GeluTanh:
+    return hn::Mul(x, SigmoidCore(d, GeluTanhArg(d, x)));
   case Unary::Floor:
     return hn::Floor(x);
   case Unary::Ceil:
@@ -574,14 +720,113 @@ HWY_INLINE V FixLargeTrig(D d, int kind, V x, V r) {
   return hn::Load(d, rs);
 }
 
+/// Whether UnaryLoop runs op `kind` in two passes (DriveStaged), and its
+/// halves: UnarySecond gives ApplyUnary's result wherever UnaryFirst calls
+/// a lane ordinary.
+constexpr bool IsStagedUnary(int kind) {
+  switch (static_cast<Unary>(kind)) {
+  case Unary::Exp:
+  case Unary::Log:
+  case Unary::Log1p:
+  case Unary::Sigmoid:
+  case Unary::Silu:
+  case Unary::GeluTanh:
+  case Unary::Erf:
+  case Unary::Tanh:
+  case Unary::Gelu:
+    return true;
+  default:
+    return false;
+  }
+}
+
+HWY_INLINE M UnaryFirst(D d, int kind, V x, V &y, V &z) {
+  const M all = hn::FirstN(d, hn::Lanes(d));
+  z = hn::Zero(d);
+  switch (static_cast<Unary>(kind)) {
+  case Unary::Exp:
+    y = ExpReduce(d, x, z);
+    return ExpIsNormal(d, x);
+  case Unary::Log:
+    y = LogRatio(d, LogParts(d, x, z));
+    return LogIsOrdinary(d, x);
+  case Unary::Log1p:
+    y = LogRatio(d, Log1pParts(d, x, z));
+    return Log1pIsOrdinary(d, x);
+  case Unary::Sigmoid:
+  case Unary::Silu:
+    // From kExpNegLo on, SigmoidCore's clamp and flush leave x as it is.
+    y = ExpNegCore(d, hn::Min(x, hn::Set(d, kExpNegHi)));
+    return hn::Ge(x, hn::Set(d, kExpNegLo));
+  case Unary::GeluTanh: {
+    const V v = GeluTanhArg(d, x);
+    y = ExpNegCore(d, hn::Min(v, hn::Set(d, kExpNegHi)));
+    return hn::Ge(v, hn::Set(d, kExpNegLo));
+  }
+  case Unary::Erf:
+    y = ErfParts(d, x, z);
+    return all;
+  case Unary::Tanh:
+    y = TanhParts(d, x, z);
+    return all;
+  case Unary::Gelu:
+    y = ErfParts(d, GeluErfArg(d, x), z);
+    return all;
+  default:
+    y = x;
+    return hn::FirstN(d, 0);
+  }
+}
+
+HWY_INLINE V UnarySecond(D d, int kind, V x, V y, V z) {
+  switch (static_cast<Unary>(kind)) {
+  case Unary::Exp:
+    return ExpScale(d, y, z);
+  case Unary::Log:
+  case Unary::Log1p:
+    return LogOfRatio(d, y, z);
+  case Unary::Sigmoid:
+    return SigmoidOf(d, y);
+  case Unary::Silu:
+  case Unary::GeluTanh:
+    return hn::Mul(x, SigmoidOf(d, y));
+  case Unary::Erf:
+  case Unary::Tanh:
+    return KeepClampedNaN(x, hn::Div(y, z));
+  case Unary::Gelu:
+    return GeluOf(d, x, hn::Div(y, z));
+  default:
+    return x;
+  }
+}
+
 template <int K, bool kStream>
 void UnaryLoop(const float *in, float *out, int64_t n) {
   const D d;
-  const Arg<float> a{in, 1};
-  Drive<kStream>(d, out, n, [&](auto full, int64_t i, size_t count) HWY_ATTR {
-    const V x = Get<decltype(full)::value>(d, a, i, count);
-    return FixLargeTrig(d, K, x, ApplyUnary(d, K, x));
-  });
+  auto whole = [&](int64_t from, int64_t to) HWY_ATTR {
+    const Arg<float> a{in + from, 1};
+    Drive<kStream>(d, out + from, to - from,
+                   [&](auto full, int64_t i, size_t count) HWY_ATTR {
+                     const V x = Get<decltype(full)::value>(d, a, i, count);
+                     return FixLargeTrig(d, K, x, ApplyUnary(d, K, x));
+                   });
+  };
+  if constexpr (IsStagedUnary(K)) {
+    const Arg<float> a{in, 1};
+    const size_t N = hn::Lanes(d);
+    DriveStaged<kStream, false>(
+        d, out, n,
+        [&](int64_t i, V &y, V &z) HWY_ATTR {
+          return UnaryFirst(d, K, Get<true>(d, a, i, N), y, z);
+        },
+        [](int64_t, V &, V &) {},
+        [&](int64_t i, V y, V z) HWY_ATTR {
+          return UnarySecond(d, K, hn::LoadU(d, in + i), y, z);
+        },
+        whole);
+  } else {
+    whole(0, n);
+  }
 }
 
 using UnaryFn = void (*)(const float *, float *, int64_t);
@@ -598,39 +843,58 @@ void UnaryF32(int kind, const float *in, float *out, int64_t n, bool stream) {
       in, out, n);
 }
 
-/// The floored remainder (the sign of b), exact: q = trunc(|a| / |b|) is
-/// the true quotient or one more (the division rounds up across an
-/// integer at most once below 2^22), and |a| - q|b| in one fused rounding
-/// is then exact, as fmod is. Lanes outside that range are in `bad`.
-HWY_INLINE V Rem(D d, V a, V b, M &bad) {
+/// The lanes RemOf does not cover: infinite or NaN operands, b = 0, and
+/// quotients from 2^22 on (all lanes without fused multiply-add, where it
+/// is not exact).
+HWY_INLINE M RemBad(D d, V a, V b, V ratio) {
+#if HWY_NATIVE_FMA
+  return hn::Not(hn::And(hn::And(hn::IsFinite(a), hn::IsFinite(b)),
+                         hn::And(hn::Ne(b, hn::Zero(d)),
+                                 hn::Lt(ratio, hn::Set(d, 4194304.0f)))));
+#else
+  return hn::FirstN(d, hn::Lanes(d));
+#endif
+}
+
+/// The floored remainder (the sign of b), exact, from ratio = |a| / |b|
+/// (RemRatio): q = trunc(ratio) is the true quotient or one more (the
+/// division rounds up across an integer at most once below 2^22), and
+/// |a| - q|b| in one fused rounding is then exact, as fmod is. Lanes of
+/// RemBad are in `bad`.
+HWY_INLINE V RemOf(D d, V a, V b, V ratio, M &bad) {
   const V A = hn::Abs(a), B = hn::Abs(b);
-  const V ratio = hn::Div(A, B);
   V q = hn::Trunc(ratio);
   V r = hn::NegMulAdd(q, B, A);
   q = hn::IfThenElse(hn::Lt(r, hn::Zero(d)), hn::Sub(q, hn::Set(d, 1.0f)), q);
   r = hn::CopySign(hn::NegMulAdd(q, B, A), a); // fmod: the sign of a
   const M flip = hn::And(hn::Ne(r, hn::Zero(d)),
                          hn::Xor(hn::Lt(r, hn::Zero(d)), hn::Lt(b, hn::Zero(d))));
-  bad = hn::Not(hn::And(hn::And(hn::IsFinite(a), hn::IsFinite(b)),
-                        hn::And(hn::Ne(b, hn::Zero(d)),
-                                hn::Lt(ratio, hn::Set(d, 4194304.0f)))));
-#if !HWY_NATIVE_FMA
-  bad = hn::FirstN(d, hn::Lanes(d)); // not exact without a fused multiply-add
-#endif
+  bad = RemBad(d, a, b, ratio);
   return hn::IfThenElse(flip, hn::Add(r, b), r);
+}
+
+/// |a| / |b|, the division RemOf starts from.
+HWY_INLINE V RemRatio(V a, V b) { return hn::Div(hn::Abs(a), hn::Abs(b)); }
+
+HWY_INLINE V Rem(D d, V a, V b, M &bad) {
+  return RemOf(d, a, b, RemRatio(a, b), bad);
+}
+
+/// The lanes Atan2Of does not cover: where the quotient q is NaN (both
+/// zero or both infinite) or either input is NaN.
+HWY_INLINE M Atan2Bad(V y, V x, V q) {
+  return hn::IsNaN(hn::Add(q, hn::Add(x, y)));
 }
 
 /// atan2(y, x) from a = atan(min(|x|, |y|) / max(|x|, |y|)) in [0, pi/4]:
 /// the octant gives base + a or base - a, base in {0, pi/2, pi}, and y the
 /// sign. atan on [0, 1] is q + q^3 P(q^2), P of degree 7, minimax for the
 /// relative error (3.7e-8 with these f32 coefficients). One division and
-/// no Highway Atan (which divides again). Lanes where the quotient is NaN
-/// (both zero or both infinite) or either input is NaN are in `bad`.
-HWY_INLINE V Atan2(D d, V y, V x, M &bad) {
+/// no Highway Atan (which divides again). Lanes of Atan2Bad are in `bad`.
+HWY_INLINE V Atan2Of(D d, V y, V x, V q, M &bad) {
   const DI di;
   const V ax = hn::Abs(x), ay = hn::Abs(y);
   const M swap = hn::Gt(ay, ax);
-  const V q = hn::Div(hn::Min(ax, ay), hn::Max(ax, ay));
   const V z = hn::Mul(q, q);
   // Estrin's scheme: this chain follows a division.
   const V z2 = hn::Mul(z, z), z4 = hn::Mul(z2, z2);
@@ -652,8 +916,18 @@ HWY_INLINE V Atan2(D d, V y, V x, M &bad) {
   const V r = hn::Add(base, hn::Xor(a, flip)); // >= 0
   // The sign of y (atan2(+-0, x > 0) is +-0).
   const V sign = hn::And(y, signBit);
-  bad = hn::IsNaN(hn::Add(q, hn::Add(x, y)));
+  bad = Atan2Bad(y, x, q);
   return hn::Or(r, sign);
+}
+
+/// min(|x|, |y|) / max(|x|, |y|), the division Atan2Of starts from.
+HWY_INLINE V Atan2Ratio(V y, V x) {
+  const V ax = hn::Abs(x), ay = hn::Abs(y);
+  return hn::Div(hn::Min(ax, ay), hn::Max(ax, ay));
+}
+
+HWY_INLINE V Atan2(D d, V y, V x, M &bad) {
+  return Atan2Of(d, y, x, Atan2Ratio(y, x), bad);
 }
 
 /// The exponential's half of Pow: e^(tHi + tLo) for |tLo| tiny next to
@@ -691,18 +965,28 @@ HWY_INLINE V PowExp(D d, V tHi, V tLo) {
 /// the quotient by 2 + f rounded, and sLo from the residual
 /// f - sHi (2 + f), which two fused operations give exactly: f - 2 sHi is
 /// exact (Sterbenz), then - sHi f rounds once.
-HWY_INLINE V Pow(D d, V a, V b, M &bad) {
+///
+/// The steps, which the blocked loop runs as passes of their own: PowSplit
+/// gives sHi (returned) and sLo, PowArg t = b ln a, PowExp e^t; Pow is all
+/// three.
+HWY_INLINE V PowSplit(D d, V a, V &sLo) {
   const V one = hn::Set(d, 1.0f), two = hn::Set(d, 2.0f);
   V m;
-  const hn::Vec<DI> e = SplitLog(d, a, m);
-  const V ef = hn::ConvertTo(d, e);
+  SplitLog(d, a, m);
   const V f = hn::Sub(m, one);
   const V u = hn::Add(f, two);
   const V sHi = hn::Div(f, u);
   // sLo is under an ulp of sHi: 12 bits of 1 / u are plenty for it.
   const V inv = hn::ApproximateReciprocal(u);
   const V res = hn::NegMulAdd(sHi, f, hn::NegMulAdd(two, sHi, f));
-  const V sLo = hn::Mul(res, inv);
+  sLo = hn::Mul(res, inv);
+  return sHi;
+}
+
+/// ln a = lHi + lLo from PowSplit's s = sHi + sLo and the exponent ef of
+/// a.
+HWY_INLINE V PowLn(D d, V sHi, V sLo, V ef, V &lLo) {
+  const V two = hn::Set(d, 2.0f);
   // 2 atanh(s) = 2s + s^3 P(s^2): P minimax on |s| <= 0.1725 (relative
   // error 4e-10 of the whole); the tail is under 1% of ln m, so sHi
   // suffices in it, and its first-order change with sLo is 2 s^2 sLo.
@@ -723,16 +1007,39 @@ HWY_INLINE V Pow(D d, V a, V b, M &bad) {
   // Renormalized (Fast2Sum again): rest holds the atanh tail, up to 1% of
   // ln a, and tLo below must stay within an ulp of tHi for PowExp.
   const V lHi = hn::Add(sum, rest);
-  const V lLo = hn::Sub(rest, hn::Sub(lHi, sum));
-  // t = b ln a = tHi + tLo.
-  const V tHi = hn::Mul(b, lHi);
-  const V tLo = hn::MulAdd(b, lLo, hn::MulSub(b, lHi, tHi));
-  bad = hn::Not(hn::And(hn::And(hn::Ge(a, hn::Set(d, 1.17549435e-38f)),
-                                hn::Lt(a, hn::Set(d, HUGE_VALF))),
-                        hn::Lt(hn::Abs(b), hn::Set(d, HUGE_VALF))));
-#if !HWY_NATIVE_FMA
-  bad = hn::FirstN(d, hn::Lanes(d)); // the products are not error-free
+  lLo = hn::Sub(rest, hn::Sub(lHi, sum));
+  return lHi;
+}
+
+/// The lanes Pow does not cover: bases that are not normal and positive,
+/// exponents that are not finite (all lanes without fused multiply-add,
+/// where the products are not error-free).
+HWY_INLINE M PowBad(D d, V a, V b) {
+#if HWY_NATIVE_FMA
+  return hn::Not(hn::And(hn::And(hn::Ge(a, hn::Set(d, kMinNormal)),
+                                 hn::Lt(a, hn::Set(d, HUGE_VALF))),
+                         hn::Lt(hn::Abs(b), hn::Set(d, HUGE_VALF))));
+#else
+  return hn::FirstN(d, hn::Lanes(d));
 #endif
+}
+
+/// t = b ln a = tHi (returned) + tLo, PowExp's argument, from PowSplit's
+/// sHi and sLo.
+HWY_INLINE V PowArg(D d, V a, V b, V sHi, V sLo, V &tLo) {
+  V m, lLo;
+  const V ef = hn::ConvertTo(d, SplitLog(d, a, m));
+  const V lHi = PowLn(d, sHi, sLo, ef, lLo);
+  const V tHi = hn::Mul(b, lHi);
+  tLo = hn::MulAdd(b, lLo, hn::MulSub(b, lHi, tHi));
+  return tHi;
+}
+
+HWY_INLINE V Pow(D d, V a, V b, M &bad) {
+  V sLo, tLo;
+  const V sHi = PowSplit(d, a, sLo);
+  const V tHi = PowArg(d, a, b, sHi, sLo, tLo);
+  bad = PowBad(d, a, b);
   return PowExp(d, tHi, tLo);
 }
 
@@ -783,16 +1090,95 @@ HWY_INLINE V ApplyBinary(D d, int kind, V a, V b) {
   return a;
 }
 
+/// Whether BinaryLoop runs op `kind` in two passes (DriveStaged), and its
+/// halves: BinarySecond gives ApplyBinary's result wherever BinaryFirst
+/// calls a lane ordinary.
+constexpr bool IsStagedBinary(int kind) {
+  return kind == static_cast<int>(Binary::Pow) ||
+         kind == static_cast<int>(Binary::Rem) ||
+         kind == static_cast<int>(Binary::Atan2);
+}
+
+HWY_INLINE M BinaryFirst(D d, int kind, V a, V b, V &y, V &z) {
+  z = hn::Zero(d);
+  switch (static_cast<Binary>(kind)) {
+  case Binary::Pow:
+    y = PowSplit(d, a, z);
+    return hn::Not(PowBad(d, a, b));
+  case Binary::Rem:
+    y = RemRatio(a, b);
+    return hn::Not(RemBad(d, a, b, y));
+  case Binary::Atan2:
+    y = Atan2Ratio(a, b);
+    return hn::Not(Atan2Bad(a, b, y));
+  default:
+    y = a;
+    return hn::FirstN(d, 0);
+  }
+}
+
+/// Whether op `kind` has a third pass between BinaryFirst and
+/// BinarySecond, BinaryMiddle: the chain of Pow is long enough for it.
+constexpr bool HasBinaryMiddle(int kind) {
+  return kind == static_cast<int>(Binary::Pow);
+}
+
+HWY_INLINE void BinaryMiddle(D d, int kind, V a, V b, V &y, V &z) {
+  if (static_cast<Binary>(kind) == Binary::Pow)
+    y = PowArg(d, a, b, y, z, z);
+}
+
+HWY_INLINE V BinarySecond(D d, int kind, V a, V b, V y, V z) {
+  M bad; // BinaryFirst has seen to it
+  switch (static_cast<Binary>(kind)) {
+  case Binary::Pow:
+    return PowExp(d, y, z);
+  case Binary::Rem:
+    return RemOf(d, a, b, y, bad);
+  case Binary::Atan2:
+    return Atan2Of(d, a, b, y, bad);
+  default:
+    return a;
+  }
+}
+
+/// Lanes [i, i + N) of an operand already loaded once (no prefetch).
+HWY_INLINE V Reload(D d, Arg<float> a, int64_t i) {
+  return a.s ? hn::LoadU(d, a.p + i) : hn::Set(d, a.p[0]);
+}
+
 template <int K, bool kStream>
 void BinaryLoop(const float *a, int64_t sa, const float *b, int64_t sb,
                 float *out, int64_t n) {
   const D d;
   const Arg<float> x{a, sa}, y{b, sb};
-  Drive<kStream>(d, out, n, [&](auto full, int64_t i, size_t count) HWY_ATTR {
-    constexpr bool kFull = decltype(full)::value;
-    return ApplyBinary(d, K, Get<kFull>(d, x, i, count),
-                       Get<kFull>(d, y, i, count));
-  });
+  auto whole = [&](int64_t from, int64_t to) HWY_ATTR {
+    const Arg<float> xs{a + from * sa, sa}, ys{b + from * sb, sb};
+    Drive<kStream>(d, out + from, to - from,
+                   [&](auto full, int64_t i, size_t count) HWY_ATTR {
+                     constexpr bool kFull = decltype(full)::value;
+                     return ApplyBinary(d, K, Get<kFull>(d, xs, i, count),
+                                        Get<kFull>(d, ys, i, count));
+                   });
+  };
+  if constexpr (IsStagedBinary(K)) {
+    const size_t N = hn::Lanes(d);
+    DriveStaged<kStream, HasBinaryMiddle(K)>(
+        d, out, n,
+        [&](int64_t i, V &u, V &v) HWY_ATTR {
+          return BinaryFirst(d, K, Get<true>(d, x, i, N),
+                             Get<true>(d, y, i, N), u, v);
+        },
+        [&](int64_t i, V &u, V &v) HWY_ATTR {
+          BinaryMiddle(d, K, Reload(d, x, i), Reload(d, y, i), u, v);
+        },
+        [&](int64_t i, V u, V v) HWY_ATTR {
+          return BinarySecond(d, K, Reload(d, x, i), Reload(d, y, i), u, v);
+        },
+        whole);
+  } else {
+    whole(0, n);
+  }
 }
 
 using BinaryFn = void (*)(const float *, int64_t, const float *, int64_t,
