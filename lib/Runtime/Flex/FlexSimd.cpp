@@ -387,57 +387,41 @@ template <size_t N> HWY_INLINE V Horner(D d, V z, const float (&c)[N]) {
   return p;
 }
 
-/// x P(x^2) (returned) and Q(x^2) (in `den`) with x clamped to [-limit,
-/// limit]: the odd rational forms of erf and tanh, which round to +-1 in
-/// f32 beyond their limit.
+/// x P(x^2) / Q(x^2) with x clamped to [-limit, limit]: the odd rational
+/// forms of erf and tanh, which round to +-1 in f32 beyond their limit.
 template <size_t NP, size_t NQ>
 HWY_INLINE V OddRational(D d, V x, float limit, const float (&p)[NP],
-                         const float (&q)[NQ], V &den) {
+                         const float (&q)[NQ]) {
   const V c = Clamp(d, x, -limit, limit);
   const V z = hn::Mul(c, c);
-  den = Horner(d, z, q);
-  return hn::Mul(c, Horner(d, z, p));
+  return hn::Div(hn::Mul(c, Horner(d, z, p)), Horner(d, z, q));
 }
 
 /// erf(x) = x P(x^2) / Q(x^2) on |x| <= 3.93, P and Q of degree 5: a
 /// rational minimax fit for the relative error (5.4e-8 with these f32
 /// coefficients, most of it the rounding of 2/sqrt(pi)). Beyond 3.93, erf
 /// rounds to +-1 in f32: x is clamped there. No branches, one division.
-/// NaN stays NaN where Clamp keeps it (see KeepClampedNaN). ErfParts
-/// gives the numerator and the denominator, Erf the quotient.
-HWY_INLINE V ErfParts(D d, V x, V &den) {
+/// NaN stays NaN where Clamp keeps it (see KeepClampedNaN).
+HWY_INLINE V Erf(D d, V x) {
   static constexpr float kP[] = {1.12837911f,    0.190780848f,
                                  0.052789852f,   0.00377947185f,
                                  0.000284804031f, 2.0419734e-06f};
   static constexpr float kQ[] = {1.0f,           0.502407849f,
                                  0.114256255f,   0.0149971619f,
                                  0.00116517674f, 3.80038655e-05f};
-  return OddRational(d, x, 3.93f, kP, kQ, den);
-}
-
-HWY_INLINE V Erf(D d, V x) {
-  V den;
-  const V num = ErfParts(d, x, den);
-  return hn::Div(num, den);
+  return OddRational(d, x, 3.93f, kP, kQ);
 }
 
 /// tanh(x) = x P(x^2) / Q(x^2) on |x| <= 9.02, P and Q of degree 4: a
 /// rational minimax fit for the relative error (5e-8 with these f32
 /// coefficients). From 9.02 on tanh rounds to +-1 in f32: x is clamped
-/// there. No exponential, no branches, one division. NaN and the parts as
-/// Erf.
-HWY_INLINE V TanhParts(D d, V x, V &den) {
+/// there. No exponential, no branches, one division. NaN as Erf.
+HWY_INLINE V Tanh(D d, V x) {
   static constexpr float kP[] = {1.0f, 0.133797005f, 0.0034940138f,
                                  2.0583142e-05f, 1.3318612e-08f};
   static constexpr float kQ[] = {1.0f, 0.467130154f, 0.0258709956f,
                                  0.000328305905f, 7.76182844e-07f};
-  return OddRational(d, x, 9.02f, kP, kQ, den);
-}
-
-HWY_INLINE V Tanh(D d, V x) {
-  V den;
-  const V num = TanhParts(d, x, den);
-  return hn::Div(num, den);
+  return OddRational(d, x, 9.02f, kP, kQ);
 }
 
 /// ln(1 + f) + e ln2 for f in [sqrt(1/2) - 1, sqrt2 - 1] (a little beyond
@@ -625,18 +609,6 @@ template <bool kCos> HWY_INLINE V SinCos(D d, V x) {
                                 hn::ShiftLeft<31>(hn::BitCast(di, k))));
 }
 
-/// x / sqrt2, the argument of erf in gelu.
-HWY_INLINE V GeluErfArg(D d, V x) {
-  return hn::Mul(x, hn::Set(d, 0.70710678118f));
-}
-
-/// gelu(x) = x/2 (1 + erf(x / sqrt2)) from that erf. As the scalar form
-/// (erfF32), so that a result does not depend on the layout. erf(-inf) is
-/// exactly -1, so gelu(-inf) is NaN as defined.
-HWY_INLINE V GeluOf(D d, V x, V erf) {
-  return hn::Mul(hn::Mul(hn::Set(d, 0.5f), x), hn::Add(hn::Set(d, 1.0f), erf));
-}
-
 /// The tanh form of gelu is x/2 (1 + tanh u) = x sigmoid(2u): this is 2u =
 /// x (2c + 2c 0.044715 x^2) with c = sqrt(2/pi). One exponential, and no
 /// cancellation for x < 0. NaN in x, and -inf (inf * 0), give NaN as the
@@ -678,7 +650,11 @@ HWY_INLINE V ApplyUnary(D d, int kind, V x) {
     // max(x, 0) that keeps NaN.
     return hn::IfThenElse(hn::Lt(x, hn::Zero(d)), hn::Zero(d), x);
   case Unary::Gelu:
-    return GeluOf(d, x, Erf(d, GeluErfArg(d, x)));
+    // As the scalar form (erfF32), so that a result does not depend on the
+    // layout. erf(-inf) is exactly -1, so gelu(-inf) is NaN as defined.
+    return hn::Mul(hn::Mul(hn::Set(d, 0.5f), x),
+                   hn::Add(hn::Set(d, 1.0f),
+                           Erf(d, hn::Mul(x, hn::Set(d, 0.70710678118f)))));
   case Unary::GeluTanh:
     return hn::Mul(x, SigmoidCore(d, GeluTanhArg(d, x)));
   case Unary::Floor:
@@ -731,9 +707,6 @@ constexpr bool IsStagedUnary(int kind) {
   case Unary::Sigmoid:
   case Unary::Silu:
   case Unary::GeluTanh:
-  case Unary::Erf:
-  case Unary::Tanh:
-  case Unary::Gelu:
     return true;
   default:
     return false;
@@ -741,7 +714,6 @@ constexpr bool IsStagedUnary(int kind) {
 }
 
 HWY_INLINE M UnaryFirst(D d, int kind, V x, V &y, V &z) {
-  const M all = hn::FirstN(d, hn::Lanes(d));
   z = hn::Zero(d);
   switch (static_cast<Unary>(kind)) {
   case Unary::Exp:
@@ -763,15 +735,6 @@ HWY_INLINE M UnaryFirst(D d, int kind, V x, V &y, V &z) {
     y = ExpNegCore(d, hn::Min(v, hn::Set(d, kExpNegHi)));
     return hn::Ge(v, hn::Set(d, kExpNegLo));
   }
-  case Unary::Erf:
-    y = ErfParts(d, x, z);
-    return all;
-  case Unary::Tanh:
-    y = TanhParts(d, x, z);
-    return all;
-  case Unary::Gelu:
-    y = ErfParts(d, GeluErfArg(d, x), z);
-    return all;
   default:
     y = x;
     return hn::FirstN(d, 0);
@@ -790,11 +753,6 @@ HWY_INLINE V UnarySecond(D d, int kind, V x, V y, V z) {
   case Unary::Silu:
   case Unary::GeluTanh:
     return hn::Mul(x, SigmoidOf(d, y));
-  case Unary::Erf:
-  case Unary::Tanh:
-    return KeepClampedNaN(x, hn::Div(y, z));
-  case Unary::Gelu:
-    return GeluOf(d, x, hn::Div(y, z));
   default:
     return x;
   }
