@@ -52,6 +52,62 @@ func.func private @softmax(%x: tensor<4x16xf32>) -> tensor<4x16xf32>
 
 // -----
 
+// An output of 16 MiB or more made by light ops goes out through a stack
+// block and non-temporal stores, with one fence per call of the phase.
+// CHECK-LABEL: func.func @big__p0(
+// CHECK: %[[BLK:.*]] = memref.alloca() {alignment = 64 : i64} : memref<1024xf32>
+// CHECK: scf.for
+// CHECK: scf.for %[[AT:.*]] = %{{.*}} to %{{.*}} step %[[C1024:.*]] {
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to
+// CHECK: arith.mulf
+// CHECK: memref.store %{{.*}}, %[[BLK]][%[[J]]]
+// CHECK: memref.extract_aligned_pointer_as_index %arg4
+// CHECK: memref.extract_aligned_pointer_as_index %[[BLK]]
+// CHECK: call @kiln_stream_store(
+// CHECK: call @kiln_stream_fence()
+// CHECK-NEXT: return
+func.func private @big(%x: tensor<4194304xf32>, %s: tensor<f32>) -> tensor<4194304xf32>
+    attributes {kiln.kernel = "elementwise"} {
+  %0 = kiln.mul %x, %s : (tensor<4194304xf32>, tensor<f32>) -> tensor<4194304xf32>
+  return %0 : tensor<4194304xf32>
+}
+
+// -----
+
+// The same size with an exponential keeps plain stores: it is
+// compute-bound, and the block copy would cost more than it saves.
+// CHECK-LABEL: func.func @bigexp__p0(
+// CHECK-NOT: kiln_stream
+// CHECK: memref.store
+// CHECK-NOT: kiln_stream
+// CHECK: return
+func.func private @bigexp(%x: tensor<4194304xf32>) -> tensor<4194304xf32>
+    attributes {kiln.kernel = "elementwise"} {
+  %0 = kiln.exp %x : tensor<4194304xf32>
+  return %0 : tensor<4194304xf32>
+}
+
+// -----
+
+// A row kernel asks for the first 4 KiB of the next row of each operand it
+// reads along the row (into L2), and a large output it does not read back
+// is streamed.
+// CHECK-LABEL: func.func @rowcenter__p0(
+// CHECK: scf.for %[[ROW:.*]] = %arg0 to %arg1
+// CHECK: %[[NEXT:.*]] = arith.minui
+// CHECK: scf.for %[[L:.*]] = %{{.*}} to %[[REACH:.*]] step %[[LINE:.*]] {
+// CHECK: memref.prefetch %arg2[%{{.*}}], read, locality<2>, data
+// CHECK: scf.for {{.*}} iter_args
+// CHECK: call @kiln_stream_store(
+func.func private @rowcenter(%x: tensor<4096x1025xf32>) -> tensor<4096x1025xf32>
+    attributes {kiln.kernel = "reduction", kiln.reduced_axes = array<i64: 1>} {
+  %0 = kiln.sum %x [1] keepdim : tensor<4096x1025xf32> -> tensor<4096x1xf32>
+  %1 = kiln.sub %x, %0 : (tensor<4096x1025xf32>, tensor<4096x1xf32>) -> tensor<4096x1025xf32>
+  return %1 : tensor<4096x1025xf32>
+}
+
+// -----
+
 // A column reduction accumulates whole rows in a stack buffer.
 // CHECK-LABEL: func.func @colsum__p0(
 // CHECK: memref.alloca() : memref<16xf32>

@@ -199,6 +199,32 @@ TEST_P(FusionDiffTest, OpsThatDoNotFuse) {
   });
 }
 
+// Outputs of 16 MiB and more from light ops leave the Cpu kernels through
+// stack blocks and non-temporal stores: whole blocks, a short last block,
+// rows that start mid-line (1025 columns), 4- and 8-byte elements.
+TEST(FusionDiffTest, StreamedOutputs) {
+  compareOnDevices([&](Side &s) {
+    Rng rng(54);
+    auto in = [&](Shape shape, DType dtype) {
+      return s.input(randomValues(rng, shape.numel(), dtype, -2, 2), shape,
+                     dtype);
+    };
+    const int64_t n = (int64_t(1) << 22) + 13;
+    Tensor x = in({n}, DType::F32), y = in({n}, DType::F32);
+    s.check("kiln.add", DType::F32, "x * 2 + y, 16 MiB",
+            x * 2.0 + y, chainTolerance({"kiln.mul", "kiln.add"}, DType::F32));
+    Tensor i = in({n}, DType::I32), j = in({n}, DType::I32);
+    s.check("kiln.add", DType::I32, "i * 3 + j, 16 MiB", i * 3 + j);
+    Tensor d = in({n / 2}, DType::F64), e = in({n / 2}, DType::F64);
+    s.check("kiln.sub", DType::F64, "d - e * e, 16 MiB", d - e * e,
+            chainTolerance({"kiln.mul", "kiln.sub"}, DType::F64));
+    Tensor rows = in({4099, 1025}, DType::F32), v = in({4099, 1025}, DType::F32);
+    s.check("kiln.layer_norm", DType::F32, "layer_norm + residual, 16 MiB",
+            layerNorm(rows, std::nullopt, std::nullopt) + v,
+            chainTolerance({"kiln.layer_norm", "kiln.add"}, DType::F32));
+  });
+}
+
 INSTANTIATE_TEST_SUITE_P(Floats, FusionDiffTest,
                          ::testing::ValuesIn(floatDTypes()),
                          [](const auto &info) { return info.param.str(); });

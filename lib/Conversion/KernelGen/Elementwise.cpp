@@ -9,7 +9,8 @@
 // run of trailing dims along which every operand is either read in full or
 // broadcast: the inner loop is then a unit-stride loop (which LLVM turns
 // into wide vector code) with broadcast operands loaded once per run. Work
-// units are chunks of 64K elements of a run.
+// units are chunks of 64K elements of a run. Outputs past the caches' size
+// go out through stack blocks and non-temporal stores (emitStreamedStores).
 //
 //===----------------------------------------------------------------------===//
 
@@ -122,17 +123,30 @@ LogicalResult kernelgen::generateElementwise(func::FuncOp tmpl,
     if (!full[i])
       hoisted[i] = memref::LoadOp::create(b, loc, argBuf(i), offsets[i]);
 
+  // The root at position j of the run.
+  auto valueAt = [&](Value j) -> FailureOr<Value> {
+    Evaluator ev(b, loc, [&, j](BlockArgument a) -> Value {
+      unsigned i = a.getArgNumber();
+      if (!full[i])
+        return hoisted[i];
+      Value at = arith::AddIOp::create(b, loc, offsets[i], j);
+      return memref::LoadOp::create(b, loc, argBuf(i), at);
+    });
+    return ev.eval(root);
+  };
+  Type element = storageElementOf(rootType);
+  if (streamsOutput(tmpl, root, rootType.getNumElements(), element)) {
+    if (failed(emitStreamedStores(b, loc, fn, module, outBuf, outOff, lo, hi,
+                                  element, valueAt))) {
+      fn.erase();
+      return failure();
+    }
+    return success();
+  }
   auto innerLoop = scf::ForOp::create(b, loc, lo, hi, one);
   b.setInsertionPointToStart(innerLoop.getBody());
   Value j = innerLoop.getInductionVar();
-  Evaluator ev(b, loc, [&](BlockArgument a) -> Value {
-    unsigned i = a.getArgNumber();
-    if (!full[i])
-      return hoisted[i];
-    Value at = arith::AddIOp::create(b, loc, offsets[i], j);
-    return memref::LoadOp::create(b, loc, argBuf(i), at);
-  });
-  FailureOr<Value> v = ev.eval(root);
+  FailureOr<Value> v = valueAt(j);
   if (failed(v)) {
     fn.erase();
     return failure();

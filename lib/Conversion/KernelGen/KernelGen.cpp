@@ -35,6 +35,84 @@ Type kernelgen::storageElementOf(Type tensorType) {
   return storageTypeOf(llvm::cast<ShapedType>(tensorType).getElementType());
 }
 
+bool kernelgen::streamsOutput(func::FuncOp tmpl, Value root, int64_t numel,
+                              Type element) {
+  if (!element.isIntOrFloat())
+    return false;
+  int64_t bytes = element.getIntOrFloatBitWidth() / 8;
+  if (bytes < 4 || numel * bytes < kStreamOutputBytes)
+    return false;
+  ArrayRef<int64_t> shape =
+      llvm::cast<ShapedType>(root.getType()).getShape();
+  WalkResult heavy = tmpl.walk([&](Operation *op) {
+    if (op->getNumResults() != 1 ||
+        !llvm::isa<ExpOp, LogOp, Log1pOp, SinOp, CosOp, TanhOp, SigmoidOp,
+                   ErfOp, GeluOp, SiluOp, PowOp, Atan2Op>(op))
+      return WalkResult::advance();
+    auto t = llvm::dyn_cast<ShapedType>(op->getResult(0).getType());
+    return t && t.getShape() == shape ? WalkResult::interrupt()
+                                      : WalkResult::advance();
+  });
+  return !heavy.wasInterrupted();
+}
+
+/// `name(args)` returning nothing, declared in `module` on first use.
+static void callRuntime(OpBuilder &b, Location loc, ModuleOp module,
+                        StringRef name, ValueRange args) {
+  if (!module.lookupSymbol<func::FuncOp>(name)) {
+    OpBuilder mb(module.getBodyRegion());
+    auto decl = func::FuncOp::create(
+        mb, loc, name, mb.getFunctionType(TypeRange(args), {}));
+    decl.setPrivate();
+  }
+  func::CallOp::create(b, loc, name, TypeRange{}, args);
+}
+
+LogicalResult kernelgen::emitStreamedStores(
+    OpBuilder &b, Location loc, func::FuncOp fn, ModuleOp module, Value out,
+    Value outOff, Value lo, Value hi, Type element,
+    function_ref<FailureOr<Value>(Value)> value) {
+  Block &entry = fn.getBody().front();
+  Value block;
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&entry);
+    block = memref::AllocaOp::create(
+        b, loc, MemRefType::get({kStreamBlock}, element), ValueRange{},
+        b.getI64IntegerAttr(64));
+    // One fence per call of the phase, after all its units.
+    b.setInsertionPoint(entry.getTerminator());
+    callRuntime(b, loc, module, kStreamFenceFn, {});
+  }
+  Value zero = cidx(b, loc, 0), one = cidx(b, loc, 1);
+  Value step = cidx(b, loc, kStreamBlock);
+  Value size = cidx(b, loc, element.getIntOrFloatBitWidth() / 8);
+  auto blocks = scf::ForOp::create(b, loc, lo, hi, step);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(blocks.getBody());
+  Value at = blocks.getInductionVar();
+  Value n = arith::MinUIOp::create(b, loc, step,
+                                   arith::SubIOp::create(b, loc, hi, at));
+  auto fill = scf::ForOp::create(b, loc, zero, n, one);
+  {
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(fill.getBody());
+    Value j = fill.getInductionVar();
+    FailureOr<Value> v = value(arith::AddIOp::create(b, loc, at, j));
+    if (failed(v))
+      return failure();
+    memref::StoreOp::create(b, loc, *v, block, ValueRange{j});
+  }
+  Value dst = arith::AddIOp::create(
+      b, loc, memref::ExtractAlignedPointerAsIndexOp::create(b, loc, out),
+      arith::MulIOp::create(b, loc, arith::AddIOp::create(b, loc, outOff, at),
+                            size));
+  Value src = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, block);
+  callRuntime(b, loc, module, kStreamStoreFn,
+              {dst, src, arith::MulIOp::create(b, loc, n, size)});
+  return success();
+}
+
 Abi kernelgen::abiOf(func::FuncOp tmpl, bool workspace) {
   Abi abi;
   MLIRContext *ctx = tmpl.getContext();

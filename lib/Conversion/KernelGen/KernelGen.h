@@ -73,6 +73,37 @@ Value cidx(OpBuilder &b, Location loc, int64_t v);
 /// The storage element type of a kiln tensor type.
 Type storageElementOf(Type tensorType);
 
+/// Outputs of at least this many bytes are written past the caches. A
+/// plain store to a line the core does not hold reads the line from
+/// memory first (a third of a unary op's traffic); an output this large
+/// would not stay in cache for the next kernel anyway. Its elements are
+/// computed into a stack block of kStreamBlock elements, which the
+/// runtime's kStreamStoreFn(dst, src, bytes) (addresses as integers)
+/// copies out with non-temporal stores; kStreamFenceFn() at the end of the
+/// phase orders them before the phase's end is seen by other threads.
+constexpr int64_t kStreamOutputBytes = int64_t(16) << 20;
+constexpr int64_t kStreamBlock = 1024;
+constexpr const char kStreamStoreFn[] = "kiln_stream_store";
+constexpr const char kStreamFenceFn[] = "kiln_stream_fence";
+
+/// Whether the output `root` of template `tmpl`, with `numel` elements of
+/// storage type `element`, is streamed: elements of 4 bytes or more, and
+/// no transcendental op at its full shape. Such ops make a kernel
+/// compute-bound at one thread, and copying the stack block out cost it
+/// more than the memory traffic it saved (exp and ew_chain ran 10-25%
+/// slower streamed; a negation 1.3-1.45 times faster).
+bool streamsOutput(func::FuncOp tmpl, Value root, int64_t numel,
+                   Type element);
+
+/// Writes out[outOff + i] = value(i) for i in [lo, hi) through stack blocks
+/// and kStreamStoreFn, in phase function `fn` of `module`. `value` builds
+/// the element at position i inside the loop that fills a block.
+LogicalResult
+emitStreamedStores(OpBuilder &b, Location loc, func::FuncOp fn,
+                   ModuleOp module, Value out, Value outOff, Value lo,
+                   Value hi, Type element,
+                   function_ref<FailureOr<Value>(Value)> value);
+
 /// Emits the kiln ops of a template at one position. Block arguments are
 /// read through `load`; values bound with `bind` are taken as they are.
 /// Results are memoized, so each op is emitted once per evaluator.

@@ -11,7 +11,8 @@
 // evaluated inside that loop), per-row ops run once on the reduced values,
 // and a last loop writes the full-shape result. A row of a softmax or a
 // layer_norm is small enough to stay in cache between the loops, so memory
-// sees one read and one write.
+// sees one read and one write; outputs past the caches' size are written
+// with non-temporal stores unless the last loop reads the row back.
 //
 // Column kernels (reductions over leading or middle axes) give each unit a
 // chunk of the inner columns and accumulate whole rows into a stack buffer,
@@ -31,6 +32,9 @@ namespace {
 ArrayRef<int64_t> shapeOf(Value v) {
   return llvm::cast<RankedTensorType>(v.getType()).getShape();
 }
+
+/// How much of the next row of each operand a row kernel prefetches.
+constexpr int64_t kPrefetchRowBytes = 4 << 10;
 
 LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
                            ArrayRef<int64_t> full, ArrayRef<int64_t> axes) {
@@ -104,6 +108,33 @@ LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
   Value row = rowLoop.getInductionVar();
   SmallVector<Value> offsets =
       offsetsFromLinear(b, loc, row, outerExt, outerStrides);
+  // The next row's operands are requested into L2 while this row is
+  // computed, up to kPrefetchRowBytes of each: the loops over a row are
+  // compute, and without it each row's first loop waited on memory
+  // (layer_norm at one thread took its memory time plus its compute time).
+  // Into L1 they would push out the row at work.
+  if (rows > 1) {
+    Value next = arith::MinUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, row, one), cidx(b, loc, rows - 1));
+    SmallVector<Value> nextOffsets =
+        offsetsFromLinear(b, loc, next, outerExt, outerStrides);
+    for (auto [i, a] : llvm::enumerate(tmpl.getArguments())) {
+      if (!innerFull[i])
+        continue;
+      Type e = storageElementOf(a.getType());
+      int64_t bytes = std::max<int64_t>(1, e.getIntOrFloatBitWidth() / 8);
+      int64_t reach = std::min(len, kPrefetchRowBytes / bytes);
+      auto lines = scf::ForOp::create(b, loc, zero, cidx(b, loc, reach),
+                                      cidx(b, loc, std::max<int64_t>(1, 64 / bytes)));
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(lines.getBody());
+      memref::PrefetchOp::create(
+          b, loc, argBuf(i),
+          ValueRange{arith::AddIOp::create(b, loc, nextOffsets[i],
+                                           lines.getInductionVar())},
+          /*isWrite=*/false, /*localityHint=*/2, /*isDataCache=*/true);
+    }
+  }
 
   // Per-row values computed so far, shared by every loop over the row.
   llvm::DenseMap<Value, Value> rowValues;
@@ -212,6 +243,17 @@ LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
     return success();
   }
   Value outOff = outOffset;
+  Type element = storageElementOf(root.getType());
+  if (!cached && streamsOutput(tmpl, root, rows * len, element)) {
+    // Nothing reads the output row back: it can go past the caches.
+    if (failed(emitStreamedStores(
+            b, loc, fn, module, outBuf, outOff, zero, lenV, element,
+            [&](Value j) { return elementEvaluator(j).eval(root); }))) {
+      fn.erase();
+      return failure();
+    }
+    return success();
+  }
   auto loop = scf::ForOp::create(b, loc, zero, lenV, one);
   b.setInsertionPointToStart(loop.getBody());
   Value j = loop.getInductionVar();

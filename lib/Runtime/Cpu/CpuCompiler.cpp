@@ -42,12 +42,18 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <mutex>
 #include <vector>
+
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#include <xmmintrin.h>
+#endif
 
 using namespace kiln;
 using namespace kiln::detail;
@@ -335,6 +341,40 @@ extern "C" __bf16 kilnTruncDfBf2(double d) {
   return kilnTruncSfBf2(f);
 }
 
+/// kiln_stream_store(dst, src, bytes): the block of a streamed output
+/// (kernelgen::emitStreamedStores) copied with non-temporal stores, which
+/// write whole lines without reading them first; the unaligned head and
+/// tail as plain stores.
+extern "C" void kilnStreamStore(int64_t dst, int64_t src, int64_t bytes) {
+  char *d = reinterpret_cast<char *>(dst);
+  const char *s = reinterpret_cast<const char *>(src);
+#if defined(__x86_64__)
+  int64_t head = static_cast<int64_t>(
+      (16 - (reinterpret_cast<uintptr_t>(d) & 15)) & 15);
+  head = std::min(head, bytes);
+  std::memcpy(d, s, static_cast<size_t>(head));
+  d += head;
+  s += head;
+  bytes -= head;
+  for (; bytes >= 64; bytes -= 64, d += 64, s += 64)
+    for (int k = 0; k < 4; ++k)
+      _mm_stream_si128(reinterpret_cast<__m128i *>(d) + k,
+                       _mm_loadu_si128(reinterpret_cast<const __m128i *>(s) + k));
+  for (; bytes >= 16; bytes -= 16, d += 16, s += 16)
+    _mm_stream_si128(reinterpret_cast<__m128i *>(d),
+                     _mm_loadu_si128(reinterpret_cast<const __m128i *>(s)));
+#endif
+  std::memcpy(d, s, static_cast<size_t>(bytes));
+}
+
+/// kiln_stream_fence(): non-temporal stores are weakly ordered; this makes
+/// a phase's visible before it reports its end.
+extern "C" void kilnStreamFence() {
+#if defined(__x86_64__)
+  _mm_sfence();
+#endif
+}
+
 /// memref.copy of non-contiguous buffers lowers to a call of `memrefCopy`
 /// (MLIR's C runner utilities). Kiln's own: a strided copy of `elemSize`-byte
 /// elements between two unranked descriptors
@@ -406,6 +446,8 @@ public:
     add("__truncsfbf2", reinterpret_cast<void *>(&kilnTruncSfBf2));
     add("__truncdfbf2", reinterpret_cast<void *>(&kilnTruncDfBf2));
     add("memrefCopy", reinterpret_cast<void *>(&kilnMemrefCopy));
+    add("kiln_stream_store", reinterpret_cast<void *>(&kilnStreamStore));
+    add("kiln_stream_fence", reinterpret_cast<void *>(&kilnStreamFence));
     if (llvm::Error e = dylib->define(llvm::orc::absoluteSymbols(runtime)))
       throw Error("cpu: " + llvm::toString(std::move(e)));
     auto buffer = llvm::MemoryBuffer::getMemBufferCopy(object, name);
