@@ -93,6 +93,17 @@ template <bool kFull> HWY_INLINE M GetMask(D d, Arg<bool> a, int64_t i,
   return hn::RebindMask(d, hn::Ne(wide, hn::Zero(di)));
 }
 
+/// The lanes of `out` before its first vector-aligned one (at most n).
+template <class DO>
+HWY_INLINE int64_t AlignedHead(DO d, const hn::TFromD<DO> *out, int64_t n) {
+  const size_t vecBytes = hn::Lanes(d) * sizeof(hn::TFromD<DO>);
+  const size_t mis = reinterpret_cast<uintptr_t>(out) % vecBytes;
+  return mis ? std::min<int64_t>(
+                   n, static_cast<int64_t>((vecBytes - mis) /
+                                           sizeof(hn::TFromD<DO>)))
+             : 0;
+}
+
 /// Runs out[i, i + N) = f(i, count) over n lanes of the type of `d`, where
 /// f computes a whole vector (lanes past count are not stored). With
 /// kStream, the stores are non-temporal; a first partial vector aligns them.
@@ -103,14 +114,12 @@ HWY_INLINE void Drive(DO d, hn::TFromD<DO> *HWY_RESTRICT out, int64_t n,
   const int64_t N = static_cast<int64_t>(hn::Lanes(d));
   int64_t i = 0;
   if constexpr (kStream) {
-    const size_t vecBytes = hn::Lanes(d) * sizeof(T);
-    const size_t mis = reinterpret_cast<uintptr_t>(out) % vecBytes;
-    if (mis) {
-      const size_t head =
-          static_cast<size_t>(std::min<int64_t>(n, (vecBytes - mis) / sizeof(T)));
-      hn::BlendedStore(f(std::false_type(), 0, head), hn::FirstN(d, head), d,
+    const int64_t head = AlignedHead(d, out, n);
+    if (head) {
+      const size_t count = static_cast<size_t>(head);
+      hn::BlendedStore(f(std::false_type(), 0, count), hn::FirstN(d, count), d,
                        out);
-      i = static_cast<int64_t>(head);
+      i = head;
     }
   }
   auto put = [&](hn::Vec<DO> r, T *at) HWY_ATTR {
@@ -162,12 +171,9 @@ HWY_INLINE void DriveStaged(D d, float *HWY_RESTRICT out, int64_t n,
   const int64_t N = static_cast<int64_t>(hn::Lanes(d));
   int64_t i = 0;
   if constexpr (kStream) {
-    const size_t vecBytes = hn::Lanes(d) * sizeof(float);
-    const size_t mis = reinterpret_cast<uintptr_t>(out) % vecBytes;
-    if (mis) {
-      i = std::min<int64_t>(n, (vecBytes - mis) / sizeof(float));
+    i = AlignedHead(d, out, n);
+    if (i)
       whole(0, i);
-    }
   }
   HWY_ALIGN float ys[kStageBlock], zs[kStageBlock];
   for (; i + kStageBlock <= n; i += kStageBlock) {
