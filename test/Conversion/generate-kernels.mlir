@@ -52,6 +52,21 @@ func.func private @softmax(%x: tensor<4x16xf32>) -> tensor<4x16xf32>
 
 // -----
 
+// With more than one k slice, each tile first asks for a row of the next
+// slice of its block of B (into L2), so that packing it does not wait on
+// memory.
+// CHECK-LABEL: func.func @mmk__p1(
+// CHECK: scf.if
+// CHECK: memref.prefetch %{{.*}}, read, locality<2>, data
+// CHECK: scf.for {{.*}} iter_args
+func.func private @mmk(%a: tensor<12x600xf32>, %b: tensor<600x64xf32>) -> tensor<12x64xf32>
+    attributes {kiln.kernel = "matmul"} {
+  %0 = kiln.matmul %a, %b : (tensor<12x600xf32>, tensor<600x64xf32>) -> tensor<12x64xf32>
+  return %0 : tensor<12x64xf32>
+}
+
+// -----
+
 // An output of 16 MiB or more made by light ops goes out through a stack
 // block and non-temporal stores, with one fence per call of the phase.
 // CHECK-LABEL: func.func @big__p0(

@@ -20,7 +20,9 @@
 // lanes (8x32: 16 AVX-512 registers; 6x16: 12 AVX2 registers) updated with
 // one broadcast and NR/lanes FMAs per row and k. The block of B stays in
 // L2 (or L3 when it is wide) while row blocks of A pass over it, and each
-// of its panels stays in L1 for the MC/MR row panels of a row block.
+// of its panels stays in L1 for the MC/MR row panels of a row block. Each
+// tile also asks for one row (B transposed: one column) of the block's
+// next slice of B, into L2, so that packing it finds it there.
 // The accumulators start at zero; the tile's rows of C (the partial sums of
 // earlier K slices) are prefetched before the k loop and added after it.
 // On the last slice the epilogue (bias, activation, residual...) is
@@ -579,6 +581,54 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
       mul(b, loc,
           add(b, loc, mul(b, loc, kcLoop.getInductionVar(), mPanels), ir),
           kKC * kMR));
+
+  // Each tile asks for one row (a transposed B: one column) of the next k
+  // slice of this block's B, so that packing it does not wait on memory.
+  if (!scheme && kSlices > 1) {
+    Value t = add(b, loc,
+                  arith::MulIOp::create(
+                      b, loc, arith::SubIOp::create(b, loc, p, pBegin),
+                      arith::SubIOp::create(b, loc, rpEnd, rpBegin)),
+                  arith::SubIOp::create(b, loc, ir, rpBegin));
+    Value kNext = add(b, loc, add(b, loc, kc, cidx(b, loc, kKC)), t);
+    Value n0Block = mul(b, loc, pBegin, kNR);
+    int64_t blockCols = ppb * kNR;
+    Value want = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, t,
+                              cidx(b, loc, bT ? blockCols : kKC)),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                              bT ? add(b, loc, n0Block, t) : kNext,
+                              cidx(b, loc, bT ? s.n : s.k)));
+    if (bT)
+      want = arith::AndIOp::create(
+          b, loc, want,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                add(b, loc, kc, cidx(b, loc, kKC)),
+                                cidx(b, loc, s.k)));
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, want, false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    Value start,
+        lastIdx = cidx(b, loc, s.k * s.n * std::max<int64_t>(1, s.bBatches) - 1);
+    int64_t span;
+    if (bT) {
+      start = add(b, loc, add(b, loc, bSrcBase,
+                              mul(b, loc, add(b, loc, n0Block, t), s.k)),
+                  add(b, loc, kc, cidx(b, loc, kKC)));
+      span = kKC;
+    } else {
+      start = add(b, loc, add(b, loc, bSrcBase, mul(b, loc, kNext, s.n)),
+                  n0Block);
+      span = blockCols;
+    }
+    for (int64_t off = 0; off < span; off += 16) // one per 64-byte line
+      memref::PrefetchOp::create(
+          b, loc, src.values,
+          ValueRange{minv(b, loc, add(b, loc, start, cidx(b, loc, off)),
+                          lastIdx)},
+          /*isWrite=*/false, /*localityHint=*/2, /*isDataCache=*/true);
+  }
 
   // Row r of the tile lives at C[ir*MR + r, n0 : n0 + NR].
   SmallVector<Value> rowOf, rowValid, rowOffset;
