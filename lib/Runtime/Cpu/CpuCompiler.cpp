@@ -15,6 +15,7 @@
 
 #include "CpuCompiler.h"
 #include "kiln/API/Types.h"
+#include "lib/Conversion/KernelGen/KernelGen.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -341,7 +342,7 @@ extern "C" __bf16 kilnTruncDfBf2(double d) {
   return kilnTruncSfBf2(f);
 }
 
-/// kiln_stream_store(dst, src, bytes): the block of a streamed output
+/// kStreamStoreFn(dst, src, bytes): the block of a streamed output
 /// (kernelgen::emitStreamedStores) copied with non-temporal stores, which
 /// write whole lines without reading them first; the unaligned head and
 /// tail as plain stores.
@@ -367,8 +368,8 @@ extern "C" void kilnStreamStore(int64_t dst, int64_t src, int64_t bytes) {
   std::memcpy(d, s, static_cast<size_t>(bytes));
 }
 
-/// kiln_stream_fence(): non-temporal stores are weakly ordered; this makes
-/// a phase's visible before it reports its end.
+/// kStreamFenceFn(): non-temporal stores are weakly ordered; this makes a
+/// phase's stores visible before it reports its end.
 extern "C" void kilnStreamFence() {
 #if defined(__x86_64__)
   _mm_sfence();
@@ -446,8 +447,10 @@ public:
     add("__truncsfbf2", reinterpret_cast<void *>(&kilnTruncSfBf2));
     add("__truncdfbf2", reinterpret_cast<void *>(&kilnTruncDfBf2));
     add("memrefCopy", reinterpret_cast<void *>(&kilnMemrefCopy));
-    add("kiln_stream_store", reinterpret_cast<void *>(&kilnStreamStore));
-    add("kiln_stream_fence", reinterpret_cast<void *>(&kilnStreamFence));
+    add(mlir::kiln::kernelgen::kStreamStoreFn,
+        reinterpret_cast<void *>(&kilnStreamStore));
+    add(mlir::kiln::kernelgen::kStreamFenceFn,
+        reinterpret_cast<void *>(&kilnStreamFence));
     if (llvm::Error e = dylib->define(llvm::orc::absoluteSymbols(runtime)))
       throw Error("cpu: " + llvm::toString(std::move(e)));
     auto buffer = llvm::MemoryBuffer::getMemBufferCopy(object, name);
