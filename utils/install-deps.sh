@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build ccache git python3
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22
+  libclang-rt-22-dev
   libzstd-dev libomp-22-dev
   libhwy-dev libgtest-dev libbenchmark-dev
 )
