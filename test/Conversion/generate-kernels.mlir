@@ -157,9 +157,17 @@ func.func private @colsum(%x: tensor<8x16xf32>) -> tensor<16xf32>
 // CHECK: vector.store {{.*}} : memref<12288xf32>, vector<16xf32>
 // CHECK: vector.create_mask {{.*}} : vector<16xi1>
 // CHECK: memref.prefetch {{.*}} write, locality<3>, data
-// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// The micro-kernel's main loop takes 4 k steps (4 x 6 FMAs) per iteration,
+// then a loop of single steps finishes the slice.
+// CHECK: scf.for {{.*}} step %c4{{[_0-9]*}} iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
 // CHECK: vector.broadcast {{.*}} : f32 to vector<16xf32>
-// CHECK: vector.fma
+// CHECK-COUNT-24: vector.fma
+// CHECK-NOT: vector.fma
+// CHECK: scf.yield
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK-COUNT-6: vector.fma
+// CHECK-NOT: vector.fma
+// CHECK: scf.yield
 // CHECK: vector.load {{.*}} : memref<?xf32>, vector<16xf32>
 // CHECK: vector.maskedload
 // CHECK: arith.addf
