@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Outputs larger than half the last-level cache are written with
+// Outputs of 16 MiB or half the last-level cache are written with
 // non-temporal stores, which need an aligned start: the loops store a
 // partial vector first. Every loop that takes a Store must give the same
 // bits either way, for every length and misalignment of the output.
@@ -103,7 +103,7 @@ TEST(FlexStreamTest, BinaryLoops) {
                               });
 }
 
-TEST(FlexStreamTest, WhereClampAndCasts) {
+TEST(FlexStreamTest, WhereNotClampAndCasts) {
   std::vector<float> a = inputs(1024, 4), b = inputs(1024, 5);
   std::vector<char> c(1024);
   for (size_t i = 0; i < c.size(); ++i)
@@ -111,6 +111,9 @@ TEST(FlexStreamTest, WhereClampAndCasts) {
   const bool *cond = reinterpret_cast<const bool *>(c.data());
   expectSameBits<float>("where", [&](float *out, int64_t n, Store store) {
     whereF32(cond, 1, a.data(), 1, b.data(), 1, out, n, store);
+  });
+  expectSameBits<bool>("not", [&](bool *out, int64_t n, Store store) {
+    notBool(cond, out, n, store);
   });
   expectSameBits<float>("clamp", [&](float *out, int64_t n, Store store) {
     clampF32(a.data(), -1.0f, 2.0f, out, n, store);

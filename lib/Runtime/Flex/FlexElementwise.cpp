@@ -365,11 +365,12 @@ Step buildNot(mlir::Operation *op) {
   return [=](llvm::ArrayRef<const Buffer *> ops,
              llvm::MutableArrayRef<Buffer> results, StepContext &ctx) {
     Buffer out = elementwiseOutput(ops, ctx, DType::Bool, shape);
-    elementwiseLoop(out, {*ops[0]}, [](char **p, const int64_t *s, int64_t n) {
+    const simd::Store store = storeFor(out);
+    elementwiseLoop(out, {*ops[0]}, [=](char **p, const int64_t *s, int64_t n) {
       bool *o = reinterpret_cast<bool *>(p[0]);
       const bool *a = reinterpret_cast<const bool *>(p[1]);
       if (s[1] == 1) {
-        simd::notBool(a, o, n);
+        simd::notBool(a, o, n, store);
         return;
       }
       for (int64_t i = 0; i < n; ++i)

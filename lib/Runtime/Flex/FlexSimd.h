@@ -54,8 +54,8 @@ enum class Logic : int { And, Or };
 enum class Store : int { Cached, Stream };
 
 /// True when an output of `bytes` should be written with Store::Stream: it
-/// is larger than half the last-level cache, so a later reader would find
-/// little of it cached anyway.
+/// is at least half the last-level cache or 16 MiB, so a later reader
+/// would find little of it cached anyway.
 bool streamStores(int64_t bytes);
 
 // In every loop below the operands' strides (sa, sb, sc) are 0 (one value
@@ -80,7 +80,7 @@ void compareF32(Compare kind, const float *a, int64_t sa, const float *b,
 void logicBool(Logic kind, const bool *a, int64_t sa, const bool *b,
                int64_t sb, bool *out, int64_t n);
 /// out[i] = !in[i].
-void notBool(const bool *in, bool *out, int64_t n);
+void notBool(const bool *in, bool *out, int64_t n, Store store);
 
 /// out[i] = in[i] is NaN.
 void isNanF32(const float *in, bool *out, int64_t n);
