@@ -53,6 +53,20 @@ void fillUniform(float *out, int64_t n, uint64_t seed, float lo, float hi);
 /// the STREAM way (3 arrays of `n` floats per pass, no write-allocate).
 /// `passes` gets the time of each timed pass.
 double triadBytesPerSec(int threads, int64_t n, int reps, Stats &passes);
+/// One STREAM triad pass at a time over arrays allocated once: the
+/// bandwidth of this moment, for rows that pair every timed run with a
+/// pass of their own (the machine's speed moves between runs).
+class TriadPass {
+public:
+  explicit TriadPass(int64_t n);
+  ~TriadPass();
+  /// Bytes per second of one pass on `threads` threads.
+  double bytesPerSec(int threads);
+
+private:
+  float *a, *b, *c;
+  int64_t n;
+};
 /// Best FMA throughput in FLOP/s (2 per lane per FMA) over `reps` bursts.
 double fmaFlopsPerSec(int threads, int reps, Stats &bursts);
 /// The vector ISA the FMA probe picked ("avx512f", "avx2+fma", "scalar").

@@ -171,6 +171,37 @@ double bench::triadBytesPerSec(int threads, int64_t n, int reps,
   return best;
 }
 
+bench::TriadPass::TriadPass(int64_t n) : n(n) {
+  a = allocate(n).release();
+  b = allocate(n).release();
+  c = allocate(n).release();
+  for (int64_t i = 0; i < n; ++i) {
+    a[i] = 0.f;
+    b[i] = 1.f;
+    c[i] = 2.f;
+  }
+}
+
+bench::TriadPass::~TriadPass() {
+  std::free(a);
+  std::free(b);
+  std::free(c);
+}
+
+double bench::TriadPass::bytesPerSec(int threads) {
+  float *pa = a, *pb = b, *pc = c;
+  const float s = 3.f;
+  double t0 = nowMs();
+  parallelFor(threads, n, [&](int64_t lo, int64_t hi) {
+    for (int64_t i = lo; i < hi; ++i)
+      pa[i] = pb[i] + s * pc[i];
+  });
+  double ms = nowMs() - t0;
+  volatile float sink = pa[n / 2];
+  (void)sink;
+  return 3.0 * 4.0 * double(n) / (ms * 1e-3);
+}
+
 double bench::fmaFlopsPerSec(int threads, int reps, Stats &bursts) {
   double best = 0;
   for (int r = 0; r < reps; ++r) {
