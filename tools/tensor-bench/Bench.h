@@ -60,6 +60,8 @@ class TriadPass {
 public:
   explicit TriadPass(int64_t n);
   ~TriadPass();
+  TriadPass(const TriadPass &) = delete;
+  TriadPass &operator=(const TriadPass &) = delete;
   /// Bytes per second of one pass on `threads` threads.
   double bytesPerSec(int threads);
 

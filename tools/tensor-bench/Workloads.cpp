@@ -1573,9 +1573,12 @@ void Suite::ewOps() {
     return 0;
   };
   // The paired triad passes touch twice the last-level cache, so that each
-  // op's operands come from memory, however large the cache.
+  // op's operands come from memory, however large the cache (a smoke test
+  // with --quick keeps them small).
   long llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
-  TriadPass triad(std::max<int64_t>(n, 2 * int64_t(std::max(llc, 0L)) / 12));
+  TriadPass triad(opts.quick ? n
+                             : std::max<int64_t>(
+                                   n, 2 * int64_t(std::max(llc, 0L)) / 12));
   for (const EwOp &op : ewOpTable()) {
     double bytes = double(bytesOf(op.out)) * n;
     for (In in : op.inputs)
