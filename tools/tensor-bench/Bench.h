@@ -58,7 +58,8 @@ double triadBytesPerSec(int threads, int64_t n, int reps, Stats &passes);
 /// pass of their own (the machine's speed moves between runs).
 class TriadPass {
 public:
-  explicit TriadPass(int64_t n);
+  /// Arrays of `n` floats, first touched by `threads` threads.
+  explicit TriadPass(int64_t n, int threads = 1);
   ~TriadPass();
   TriadPass(const TriadPass &) = delete;
   TriadPass &operator=(const TriadPass &) = delete;
