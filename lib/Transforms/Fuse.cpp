@@ -16,24 +16,33 @@
 //                consumers of the full shape (fused on write): softmax and
 //                layer_norm become one kernel that walks each row;
 //   matmul       one matmul with elementwise consumers of its shape (the
-//                epilogue) and a dequantize of its right operand;
+//                epilogue), a dequantize of its right operand, and (with
+//                matmul-prologues) an elementwise kernel read only as its
+//                left operand (the prologue, evaluated while packing);
 //   generic      any other op, alone.
 //
 // An op whose users sit in different kernels starts its own kernel, so a
-// value is computed once and stored once; nothing is recomputed. Layout ops
+// value is computed once and stored once (or, as a prologue, not stored).
+// Nothing is recomputed, except what --kiln-checkpoint chose to recompute
+// (kiln.recomputed): such an elementwise op is copied for each of its
+// readers, so that each reading kernel computes it where it reads it. Layout ops
 // (reshape, permute, slice, squeeze, unsqueeze, flip) and constants stay in
 // the caller: the runtime turns them into views.
 //
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
+#include "kiln/Transforms/Autodiff.h"
 #include "kiln/Transforms/Fusion.h"
 #include "kiln/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/CSE.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -243,8 +252,8 @@ Group startGroup(Operation *op) {
 }
 
 /// Moves the ops of `g` into a new private function and calls it.
-void outline(func::FuncOp parent, Group &g, unsigned index,
-             OpBuilder &builder) {
+func::FuncOp outline(func::FuncOp parent, Group &g, unsigned index,
+                     OpBuilder &builder) {
   SmallVector<Operation *> ops(llvm::reverse(g.ops));
   llvm::SmallPtrSet<Operation *, 16> inGroup(ops.begin(), ops.end());
 
@@ -312,6 +321,7 @@ void outline(func::FuncOp parent, Group &g, unsigned index,
     v.replaceAllUsesWith(r);
   for (Operation *op : llvm::reverse(ops))
     op->erase();
+  return fn;
 }
 
 struct KilnFusePass : public mlir::kiln::impl::KilnFuseBase<KilnFusePass> {
@@ -327,7 +337,32 @@ struct KilnFusePass : public mlir::kiln::impl::KilnFuseBase<KilnFusePass> {
       fuse(fn);
   }
 
+  /// A value that checkpointing chose to recompute (kiln.recomputed) is
+  /// computed where it is read: each elementwise recomputed op read by
+  /// several ops gets a copy per reader, producers after consumers, so that
+  /// every backward kernel that reads it computes it itself instead of one
+  /// kernel storing it for the others. Copies that land in one kernel are
+  /// merged again after outlining.
+  static void splitRecomputed(func::FuncOp fn) {
+    SmallVector<Operation *> recomputed;
+    for (Operation &op : fn.getBody().front())
+      if (op.hasAttr(kRecomputedAttr) && isFusibleElementwise(&op) &&
+          op.getNumResults() == 1)
+        recomputed.push_back(&op);
+    for (Operation *op : llvm::reverse(recomputed)) {
+      llvm::SetVector<Operation *> readers;
+      for (Operation *u : op->getResult(0).getUsers())
+        readers.insert(u);
+      for (Operation *reader : llvm::drop_begin(readers)) {
+        OpBuilder b(reader);
+        Operation *copy = b.clone(*op);
+        reader->replaceUsesOfWith(op->getResult(0), copy->getResult(0));
+      }
+    }
+  }
+
   void fuse(func::FuncOp fn) {
+    splitRecomputed(fn);
     std::vector<Group> groups;
     llvm::DenseMap<Operation *, int> groupOf;
     SmallVector<Operation *> ops;
@@ -373,10 +408,68 @@ struct KilnFusePass : public mlir::kiln::impl::KilnFuseBase<KilnFusePass> {
         }
       }
 
+    // An elementwise kernel whose one output is read only by a matmul, as
+    // its left operand (or through that operand's transpose, which the
+    // matmul's kernel already took), joins that kernel as its prologue:
+    // the CPU code generator evaluates it while packing the operand, so the
+    // value is never stored. Balanced checkpointing's recomputation of an
+    // activation for a weight gradient is this case.
+    if (matmulPrologues)
+      for (Group &g : groups) {
+        if (g.kind != Kind::Matmul)
+          continue;
+        Value lhs = g.matmul->getOperand(0);
+        Operation *def = lhs.getDefiningOp();
+        if (isMatrixTranspose(def)) {
+          if (!llvm::is_contained(g.ops, def))
+            continue;
+          lhs = def->getOperand(0);
+          def = lhs.getDefiningOp();
+        }
+        auto it = def ? groupOf.find(def) : groupOf.end();
+        if (it == groupOf.end() || !lhs.hasOneUse() ||
+            !getElementTypeOrSelf(lhs.getType()).isF32())
+          continue;
+        Group &producer = groups[it->second];
+        if (&producer == &g || producer.kind != Kind::Elementwise ||
+            !producer.rowShape.empty() || producer.ops.empty())
+          continue;
+        // Every other value of the producer stays inside it.
+        llvm::SmallPtrSet<Operation *, 16> inProducer(producer.ops.begin(),
+                                                      producer.ops.end());
+        bool oneOutput = llvm::all_of(producer.ops, [&](Operation *op) {
+          return llvm::all_of(op->getResults(), [&](Value r) {
+            return r == lhs || llvm::all_of(r.getUsers(), [&](Operation *u) {
+                     return inProducer.contains(u);
+                   });
+          });
+        });
+        if (!oneOutput)
+          continue;
+        // Ops are collected in reverse: the producer's come last, so that
+        // they are outlined first.
+        for (Operation *op : producer.ops)
+          groupOf[op] = &g - groups.data();
+        g.ops.append(producer.ops.begin(), producer.ops.end());
+        producer.ops.clear();
+      }
+
     OpBuilder builder(fn.getContext());
     // Outline in program order so that kernel numbers read top-down.
-    for (int i = static_cast<int>(groups.size()) - 1, n = 0; i >= 0; --i, ++n)
-      outline(fn, groups[i], n, builder);
+    int n = 0;
+    for (int i = static_cast<int>(groups.size()) - 1; i >= 0; --i)
+      if (!groups[i].ops.empty()) {
+        // Copies of one recomputed value may land in this kernel.
+        bool copies = llvm::any_of(groups[i].ops, [](Operation *op) {
+          return op->hasAttr(kRecomputedAttr);
+        });
+        func::FuncOp kernel = outline(fn, groups[i], n++, builder);
+        if (copies) {
+          IRRewriter rewriter(kernel.getContext());
+          DominanceInfo dom(kernel);
+          eliminateCommonSubExpressions(rewriter, dom, kernel);
+        }
+      }
   }
 };
 

@@ -216,3 +216,72 @@ func.func private @mmt(%a: tensor<32x64xf32>, %b: tensor<40x32xf32>, %r: tensor<
   %1 = kiln.add %0, %r : (tensor<64x40xf32>, tensor<64x40xf32>) -> tensor<64x40xf32>
   return %1 : tensor<64x40xf32>
 }
+
+// -----
+
+// A prologue on a transposed A (gelu(z + bias)^T, z stored [K, M]): phase
+// 0 evaluates it instead of loading A, along each stored row of z, two row
+// panels (2 MR lanes) per evaluation: masked vector loads of z, the bias
+// (varying along M) loaded as a vector too, the gelu's tanh, rows past M
+// zeroed, and each half stored as one panel's MR values. Phase 1 is the
+// usual packed kernel.
+// CHECK-LABEL: func.func @mmpt__p0(
+// CHECK: scf.for
+// CHECK: scf.for {{.*}} step %c2
+// CHECK: vector.create_mask {{.*}} : vector<12xi1>
+// CHECK: vector.maskedload %arg2{{.*}} : memref<?xf32>, vector<12xi1>, vector<12xf32> into vector<12xf32>
+// CHECK: vector.maskedload %arg3{{.*}} : memref<?xf32>, vector<12xi1>, vector<12xf32> into vector<12xf32>
+// CHECK: math.tanh {{.*}} : vector<12xf32>
+// CHECK: arith.select {{.*}} : vector<12xi1>, vector<12xf32>
+// CHECK: vector.shuffle {{.*}} [0, 1, 2, 3, 4, 5] : vector<12xf32>, vector<12xf32>
+// CHECK: vector.store {{.*}} : memref<?xf32>, vector<6xf32>
+// CHECK: scf.if
+// CHECK: vector.shuffle {{.*}} [6, 7, 8, 9, 10, 11] : vector<12xf32>, vector<12xf32>
+// CHECK: vector.store {{.*}} : memref<?xf32>, vector<6xf32>
+// CHECK-NOT: linalg
+// CHECK-LABEL: func.func @mmpt__p1(
+// CHECK: vector.fma
+// AVX512-LABEL: func.func @mmpt__p0(
+// AVX512: math.tanh {{.*}} : vector<16xf32>
+func.func private @mmpt(%z: tensor<32x20xf32>, %bias: tensor<20xf32>, %b: tensor<32x40xf32>) -> tensor<20x40xf32>
+    attributes {kiln.kernel = "matmul"} {
+  %0 = kiln.add %z, %bias : (tensor<32x20xf32>, tensor<20xf32>) -> tensor<32x20xf32>
+  %1 = kiln.gelu %0 approximate = tanh : tensor<32x20xf32>
+  %at = kiln.permute %1 [1, 0] : tensor<32x20xf32> -> tensor<20x32xf32>
+  %2 = kiln.matmul %at, %b : (tensor<20x32xf32>, tensor<32x40xf32>) -> tensor<20x40xf32>
+  return %2 : tensor<20x40xf32>
+}
+
+// -----
+
+// A prologue on a plain A ([M, K]) with a per-row operand: phase 0
+// evaluates each of the MR rows of a panel on 8 consecutive k (the per-row
+// value broadcast, the per-k one a vector), zeroes rows past M, transposes
+// the 8 x 8 block with shuffles, and stores the MR values of each k; K is
+// not a multiple of 8, so k past K is not stored.
+// CHECK-LABEL: func.func @mmpn__p0(
+// CHECK: scf.for {{.*}} step %c8
+// CHECK: vector.create_mask {{.*}} : vector<8xi1>
+// CHECK: vector.maskedload %arg2{{.*}} : memref<?xf32>, vector<8xi1>, vector<8xf32> into vector<8xf32>
+// CHECK: memref.load %arg3
+// CHECK: vector.broadcast {{.*}} : f32 to vector<8xf32>
+// CHECK: arith.subf
+// CHECK: vector.maskedload %arg4
+// CHECK: arith.mulf
+// CHECK-COUNT-24: vector.shuffle {{.*}} : vector<8xf32>, vector<8xf32>
+// CHECK: vector.shuffle {{.*}} [0, 1, 2, 3, 4, 5] : vector<8xf32>, vector<8xf32>
+// CHECK: scf.if
+// CHECK: vector.store {{.*}} : memref<?xf32>, vector<6xf32>
+// CHECK-NOT: linalg
+// CHECK-LABEL: func.func @mmpn__p1(
+// CHECK: vector.fma
+// AVX512-LABEL: func.func @mmpn__p0(
+// AVX512-COUNT-24: vector.shuffle
+// AVX512: vector.store {{.*}} : memref<?xf32>, vector<8xf32>
+func.func private @mmpn(%x: tensor<20x30xf32>, %mean: tensor<20x1xf32>, %gamma: tensor<30xf32>, %b: tensor<30x16xf32>) -> tensor<20x16xf32>
+    attributes {kiln.kernel = "matmul"} {
+  %0 = kiln.sub %x, %mean : (tensor<20x30xf32>, tensor<20x1xf32>) -> tensor<20x30xf32>
+  %1 = kiln.mul %0, %gamma : (tensor<20x30xf32>, tensor<30xf32>) -> tensor<20x30xf32>
+  %2 = kiln.matmul %1, %b : (tensor<20x30xf32>, tensor<30x16xf32>) -> tensor<20x16xf32>
+  return %2 : tensor<20x16xf32>
+}

@@ -16,6 +16,7 @@
 #include "GradCheck.h"
 
 #include <cstdlib>
+#include <functional>
 #include <filesystem>
 
 using namespace kiln;
@@ -149,6 +150,32 @@ int64_t peakOfStep(CheckpointingStrategy s) {
   resetPeakMemory(cpu);
   residualStep(ad, 8, 128, 256);
   return memoryStats(cpu).peakBytes;
+}
+
+/// Kernels one step of `step` runs on Cpu under `strategy`, once compiled.
+int64_t kernelsOfStep(CheckpointingStrategy strategy,
+                      const std::function<void(const DispatchDevice &)> &step) {
+  DispatchDevice cpu = DispatchDevice::cpu();
+  DispatchDevice ad = DispatchDevice::autodiff(cpu, strategy);
+  step(ad);
+  int64_t before = backendCounters(cpu).executedOps;
+  step(ad);
+  return backendCounters(cpu).executedOps - before;
+}
+
+// Balanced recomputes an elementwise value inside each backward kernel that
+// reads it (a matmul's prologue or epilogue, or an elementwise kernel), so
+// on Cpu its step runs no more kernels than Disabled's: recomputation makes
+// no pass over memory of its own. (Before prologues, the MLP step's
+// recomputed gelu and its input took two kernels of their own.)
+TEST_F(CheckpointingTest, RecomputationRunsInsideBackwardKernels) {
+  auto mlp = [](const DispatchDevice &d) { mlpStep(d, 64, 256); };
+  int64_t disabled = kernelsOfStep(CheckpointingStrategy::Disabled, mlp);
+  int64_t balanced = kernelsOfStep(CheckpointingStrategy::Balanced, mlp);
+  std::printf("kernels of an MLP step: disabled %lld, balanced %lld\n",
+              static_cast<long long>(disabled),
+              static_cast<long long>(balanced));
+  EXPECT_LE(balanced, disabled);
 }
 
 TEST_F(CheckpointingTest, BudgetKeepsPeakUnderBudget) {

@@ -8,9 +8,10 @@
 // matmul for every numeric dtype (f32 takes the packed micro-kernel, the
 // others the generic path), with shapes that leave partial register tiles
 // and K slices, batched and broadcast batch dims, 1-D operands, strided
-// operands, and epilogues (bias, gelu, residual) that fuse into the tile
-// store. quantize and dequantize for every scheme and scale dtype, and a
-// dequantize that the matmul unpacks while packing B.
+// operands, epilogues (bias, gelu, residual) that fuse into the tile
+// store, and prologues (elementwise producers of the left operand) that
+// fuse into packing it. quantize and dequantize for every scheme and scale
+// dtype, and a dequantize that the matmul unpacks while packing B.
 //
 //===----------------------------------------------------------------------===//
 
@@ -194,6 +195,55 @@ TEST(MatmulDiffTest, DequantizeFeedsMatmul) {
                      dequantize(wq)),
               tolerance("kiln.matmul", DType::F32));
     }
+  });
+}
+
+TEST_P(MatmulDiffTest, Prologues) {
+  DType dtype = GetParam();
+  if (!dtype.isFloat())
+    GTEST_SKIP() << "the prologues here are float ops";
+  // On Cpu an elementwise kernel read only as the left operand (or its
+  // transpose) is evaluated while packing A: partial row panels and k
+  // blocks, broadcasts along either axis, several K slices and row panel
+  // groups, batches.
+  compareOnDevices([&](Side &s) {
+    Rng rng(22);
+    auto in = [&](Shape shape) {
+      return s.input(randomValues(rng, shape.numel(), dtype, -1, 1), shape,
+                     dtype);
+    };
+    Tolerance tol = tolerance("kiln.matmul", dtype);
+    s.check("gelu(A + bias along k) x B",
+            matmul(gelu(in({19, 40}) + in({40}), true), in({40, 45})), tol);
+    s.check("K not a multiple of 8",
+            matmul(tanh(in({13, 37}) * 0.5), in({37, 20})), tol);
+    s.check("row-wise normalization",
+            matmul((in({21, 24}) - in({21, 1})) * in({21, 1}) * in({24}) +
+                       in({24}),
+                   in({24, 30})),
+            tol);
+    s.check("gelu(A + bias)^T x B, odd row panels",
+            matmul(gelu(in({40, 21}) + in({21}), true).transpose(),
+                   in({40, 33})),
+            tol);
+    s.check("transposed, a column broadcast along stored rows",
+            matmul((in({24, 70}) * in({24, 1})).transpose(), in({24, 16})),
+            tol);
+    s.check("several K slices and panel groups",
+            matmul(sigmoid(in({70, 600})), in({600, 40})), tol);
+    s.check("transposed, several K slices and panel groups",
+            matmul(sigmoid(in({600, 70})).transpose(), in({600, 40})), tol);
+    s.check("batched",
+            matmul(exp(in({2, 9, 14}) * 0.5), in({2, 14, 5})), tol);
+    s.check("batched, transposed, broadcast operand",
+            matmul((in({2, 14, 9}) + in({1, 1, 9})).transpose(),
+                   in({14, 6})),
+            tol);
+    // The prologue's value is also an output: it is stored by its own
+    // kernel and the matmul reads it.
+    Tensor shared = relu(in({12, 16}) - 0.25);
+    s.check("kiln.relu", dtype, "shared prologue value", shared);
+    s.check("matmul of a shared value", matmul(shared, in({16, 8})), tol);
   });
 }
 

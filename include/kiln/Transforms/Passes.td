@@ -53,11 +53,19 @@ def KilnFuse : Pass<"kiln-fuse", "::mlir::ModuleOp"> {
     - `generic`: any other op, alone.
 
     An op whose users are in different kernels is computed once, in its own
-    kernel; nothing is recomputed. Layout ops and constants stay outside,
+    kernel; nothing is recomputed, except values that `--kiln-checkpoint`
+    chose to recompute (ops tagged `kiln.recomputed`): an elementwise one is
+    copied for each op that reads it, so that every kernel that reads it
+    computes it there, and copies that land in one kernel are merged (CSE). Layout ops and constants stay outside,
     except that with `transposed-operands` a permute that swaps the last two
     dims of a matmul operand, and has no other user, joins the matmul's
     kernel: the CPU code generator reads the operand transposed while
-    packing it, instead of copying it first.
+    packing it, instead of copying it first; and with `matmul-prologues` an
+    elementwise kernel whose one output is read only as a matmul's left
+    operand (directly or through that transpose) joins the matmul's kernel:
+    the CPU code generator evaluates it while packing the operand, so the
+    value is never stored (Balanced checkpointing's recomputation of an
+    activation for a weight gradient costs no pass over memory).
 
     Before:
     ```mlir
@@ -82,6 +90,10 @@ def KilnFuse : Pass<"kiln-fuse", "::mlir::ModuleOp"> {
     Option<"transposedOperands", "transposed-operands", "bool",
            /*default=*/"false",
            "Let a matmul kernel take its operands' last-two-dims transposes">,
+    Option<"matmulPrologues", "matmul-prologues", "bool",
+           /*default=*/"false",
+           "Let a matmul kernel take the elementwise kernel that only its "
+           "left operand reads">,
   ];
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }

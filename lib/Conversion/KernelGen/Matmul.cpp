@@ -6,11 +6,16 @@
 //===----------------------------------------------------------------------===//
 //
 // C = A x B (+ epilogue), f32, batched with broadcast batch dims. A and B
-// are arguments or transposes of arguments (read in place while packing).
+// are arguments or transposes of arguments (read in place while packing);
+// A may also be an elementwise expression of arguments, or its transpose
+// (the prologue), which packing evaluates instead of loading A.
 //
 // Phase 0 packs A once, into panels of MR rows zero-padded past M, each
 // KC-deep slice of a panel MR-interleaved and the panels of one slice
-// contiguous, so that a row block of A streams in order.
+// contiguous, so that a row block of A streams in order. A prologue is
+// evaluated on vectors: along A's stored rows (2 MR lanes, two panels at a
+// time) when A is transposed, else on 8 consecutive k of each row, each
+// 8 x 8 block then transposed with shuffles.
 // Phase 1 gives each work unit a block of columns of C (and a group of row
 // panels when there are too few column blocks for the threads). For every
 // KC-deep slice of K it packs its columns of B into a cache-aligned buffer
@@ -37,6 +42,7 @@
 #include "kiln/Transforms/Fusion.h"
 
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace mlir::kiln;
@@ -154,6 +160,216 @@ static BlockArgument transposableArg(Value operand, bool &transposed) {
                                                   : operand);
 }
 
+/// Does an operand of `shape` broadcast against `target` (its dims, right
+/// aligned, equal or 1)?
+static bool fitsAgainst(ArrayRef<int64_t> shape, ArrayRef<int64_t> target) {
+  if (shape.size() > target.size())
+    return false;
+  size_t lead = target.size() - shape.size();
+  for (size_t d = 0; d < shape.size(); ++d)
+    if (shape[d] != 1 && shape[d] != target[lead + d])
+      return false;
+  return true;
+}
+
+/// The ops of A's prologue: the elementwise ops (and splat constants) that
+/// compute `root` from the template's arguments, defs before uses. Fails
+/// when another kind of op is among them, when one of them has a shape
+/// other than `root`'s, or when a value of theirs other than `root` is read
+/// outside them (the epilogue would then need it too).
+static LogicalResult collectPrologue(Value root,
+                                     llvm::SetVector<Operation *> &ops) {
+  auto rootType = llvm::cast<RankedTensorType>(root.getType());
+  if (!rootType.getElementType().isF32())
+    return failure();
+  SmallVector<std::pair<Operation *, bool>> stack;
+  stack.push_back({root.getDefiningOp(), false});
+  while (!stack.empty()) {
+    auto [op, visited] = stack.pop_back_val();
+    if (ops.contains(op))
+      continue;
+    if (visited) {
+      ops.insert(op);
+      continue;
+    }
+    if (llvm::isa<ConstantOp>(op)) {
+      auto c = llvm::cast<ConstantOp>(op);
+      auto dense = llvm::dyn_cast<DenseElementsAttr>(c.getValue());
+      if (!dense || !dense.isSplat())
+        return failure();
+      ops.insert(op);
+      continue;
+    }
+    if (!isFusibleElementwise(op) || op->getNumResults() != 1 ||
+        llvm::cast<RankedTensorType>(op->getResult(0).getType()).getShape() !=
+            rootType.getShape())
+      return failure();
+    stack.push_back({op, true});
+    for (Value v : op->getOperands())
+      if (Operation *def = v.getDefiningOp())
+        stack.push_back({def, false});
+  }
+  for (Operation *op : ops)
+    for (Operation *u : op->getResult(0).getUsers())
+      if (!ops.contains(u) &&
+          !(op->getResult(0) == root &&
+            (llvm::isa<MatmulOp>(u) || isMatrixTranspose(u))))
+        return failure();
+  return success();
+}
+
+/// Phase 0's body for a prologue: packs row panels [rpFrom, rpTo) of A
+/// (batch `ab`) by evaluating `root` on vectors of the prologue's arguments
+/// instead of loading A. A transposed A ([K, M] as stored) is walked along
+/// its stored rows, two panels (2 MR lanes) at a time; a plain one
+/// ([M, K]) panel by panel, one row of 8 k at a time, each 8 x 8 block
+/// then transposed. `dstOf(k, rp)` is where the MR values of panel rp at k
+/// go in `packed`.
+static LogicalResult packPrologue(OpBuilder &b, Location loc, Block &entry,
+                                  Value root, bool aT, int64_t m, int64_t k,
+                                  int64_t kMR, Value ab, Value rpFrom,
+                                  Value rpTo, ArrayRef<int64_t> aBatchShape,
+                                  ArrayRef<Layout> proLayouts,
+                                  ArrayRef<unsigned> slotOf, Value packed,
+                                  function_ref<Value(Value, Value)> dstOf) {
+  if (!aT && kMR > 8)
+    return failure();
+  Type f32 = b.getF32Type();
+  int64_t rank = aBatchShape.size() + 2;
+  int64_t width = aT ? 2 * kMR : 8;
+  auto vecT = VectorType::get({width}, f32);
+  auto maskT = VectorType::get({width}, b.getI1Type());
+  Value zero = cidx(b, loc, 0), one = cidx(b, loc, 1);
+  Value zeros = constantOf(b, loc, vecT, 0.0);
+
+  // The prologue's arguments, offset to batch `ab`.
+  SmallVector<unsigned> args;
+  SmallVector<SmallVector<int64_t>> batchStrides;
+  for (auto [i, l] : llvm::enumerate(proLayouts))
+    if (!l.strides.empty()) {
+      args.push_back(i);
+      batchStrides.push_back(
+          SmallVector<int64_t>(l.strides.begin(), l.strides.end() - 2));
+    }
+  SmallVector<Value> offs =
+      offsetsFromLinear(b, loc, ab, aBatchShape, batchStrides);
+  llvm::DenseMap<unsigned, Value> batchOff;
+  for (auto [a, o] : llvm::zip(args, offs))
+    batchOff[a] = o;
+  // `width` lanes of argument `a` along A's stored rows from `col` of the
+  // stored row `row` (masked), or one element broadcast when `a` is
+  // broadcast along them.
+  auto lanesOf = [&](unsigned a, Value row, Value col, Value mask) -> Value {
+    const Layout &l = proLayouts[a];
+    Value buf = entry.getArgument(2 + slotOf[a]);
+    Type et = llvm::cast<MemRefType>(buf.getType()).getElementType();
+    auto vt = VectorType::get({width}, et);
+    Value base = add(b, loc, batchOff.lookup(a),
+                     mul(b, loc, row, l.strides[rank - 2]));
+    if (l.strides.back() == 0)
+      return vector::BroadcastOp::create(
+          b, loc, vt, memref::LoadOp::create(b, loc, buf, base));
+    return vector::MaskedLoadOp::create(b, loc, vt, buf,
+                                        ValueRange{add(b, loc, base, col)},
+                                        mask, constantOf(b, loc, vt, 0.0));
+  };
+  auto evalAt = [&](Value row, Value col, Value mask) -> FailureOr<Value> {
+    Evaluator ev(b, loc, [&](BlockArgument a) {
+      return lanesOf(a.getArgNumber(), row, col, mask);
+    });
+    ev.setVectorWidth(width);
+    FailureOr<Value> v = ev.eval(root);
+    if (failed(v) || v->getType() != vecT)
+      return failure();
+    return v;
+  };
+  auto lanes = [](int64_t from, int64_t n) {
+    SmallVector<int64_t> l;
+    for (int64_t i = 0; i < n; ++i)
+      l.push_back(from + i);
+    return l;
+  };
+
+  OpBuilder::InsertionGuard g(b);
+  if (aT) {
+    // Stored row k holds the rows of A side by side: each k reads the
+    // panels' part of it in order, two panels per evaluation.
+    auto kLoop = scf::ForOp::create(b, loc, zero, cidx(b, loc, k), one);
+    b.setInsertionPointToStart(kLoop.getBody());
+    Value kv = kLoop.getInductionVar();
+    auto rpLoop = scf::ForOp::create(b, loc, rpFrom, rpTo, cidx(b, loc, 2));
+    b.setInsertionPointToStart(rpLoop.getBody());
+    Value rp = rpLoop.getInductionVar();
+    Value m0 = mul(b, loc, rp, kMR);
+    Value mask = vector::CreateMaskOp::create(
+        b, loc, maskT,
+        ValueRange{minv(b, loc, cidx(b, loc, width),
+                        arith::SubIOp::create(b, loc, cidx(b, loc, m), m0))});
+    FailureOr<Value> v = evalAt(kv, m0, mask);
+    if (failed(v))
+      return failure();
+    // Rows past M are zero.
+    Value both = arith::SelectOp::create(b, loc, mask, *v, zeros);
+    vector::StoreOp::create(
+        b, loc, vector::ShuffleOp::create(b, loc, both, both, lanes(0, kMR)),
+        packed, ValueRange{dstOf(kv, rp)});
+    Value rp1 = add(b, loc, rp, one);
+    auto second = scf::IfOp::create(
+        b, loc, TypeRange{},
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, rp1, rpTo),
+        false);
+    b.setInsertionPointToStart(&second.getThenRegion().front());
+    vector::StoreOp::create(
+        b, loc,
+        vector::ShuffleOp::create(b, loc, both, both, lanes(kMR, kMR)),
+        packed, ValueRange{dstOf(kv, rp1)});
+    return success();
+  }
+  // Stored row r of a panel gives 8 consecutive k; the 8 x 8 block's
+  // transpose gives the MR rows at each of those k.
+  auto rpLoop = scf::ForOp::create(b, loc, rpFrom, rpTo, one);
+  b.setInsertionPointToStart(rpLoop.getBody());
+  Value rp = rpLoop.getInductionVar();
+  auto kLoop =
+      scf::ForOp::create(b, loc, zero, cidx(b, loc, k), cidx(b, loc, 8));
+  b.setInsertionPointToStart(kLoop.getBody());
+  Value k0 = kLoop.getInductionVar();
+  Value mask = vector::CreateMaskOp::create(
+      b, loc, maskT,
+      ValueRange{minv(b, loc, cidx(b, loc, 8),
+                      arith::SubIOp::create(b, loc, cidx(b, loc, k), k0))});
+  SmallVector<Value> rows(8, zeros);
+  for (int64_t r = 0; r < kMR; ++r) {
+    Value row = add(b, loc, mul(b, loc, rp, kMR), cidx(b, loc, r));
+    Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row,
+                                         cidx(b, loc, m));
+    FailureOr<Value> v =
+        evalAt(minv(b, loc, row, cidx(b, loc, m - 1)), k0, mask);
+    if (failed(v))
+      return failure();
+    rows[r] = arith::SelectOp::create(b, loc, inside, *v, zeros);
+  }
+  SmallVector<Value> cols = transpose8x8(b, loc, rows);
+  for (int64_t j = 0; j < 8; ++j) {
+    Value kj = add(b, loc, k0, cidx(b, loc, j));
+    Value v = kMR == 8 ? cols[j]
+                       : Value(vector::ShuffleOp::create(b, loc, cols[j],
+                                                         cols[j], lanes(0, kMR)));
+    OpBuilder::InsertionGuard g2(b);
+    if (k % 8 != 0) {
+      // k past K is not stored.
+      auto inK = scf::IfOp::create(
+          b, loc, TypeRange{},
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, kj,
+                                cidx(b, loc, k)),
+          false);
+      b.setInsertionPointToStart(&inK.getThenRegion().front());
+    }
+    vector::StoreOp::create(b, loc, v, packed, ValueRange{dstOf(kj, rp)});
+  }
+  return success();
+}
+
 LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
                                         const MatmulTiling &tiling) {
   const int64_t kNR = tiling.nr, kMR = tiling.mr, kMC = tiling.mc,
@@ -171,10 +387,19 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
       llvm::cast<RankedTensorType>(root.getType()) != cType)
     return generateGeneric(tmpl, module);
 
-  // Operands: A must be an argument or its transpose; B an argument, its
-  // transpose, or a dequantized argument.
+  // Operands: A must be an argument, an elementwise expression of
+  // arguments (the prologue, evaluated while packing), or the transpose of
+  // either; B an argument, its transpose, or a dequantized argument.
   bool aT = false, bT = false;
-  auto aArg = transposableArg(mm.getLhs(), aT);
+  Value aValue = mm.getLhs(); // what packing A reads, before any transpose
+  if (isMatrixTranspose(aValue.getDefiningOp())) {
+    aT = true;
+    aValue = aValue.getDefiningOp()->getOperand(0);
+  }
+  auto aArg = llvm::dyn_cast<BlockArgument>(aValue);
+  llvm::SetVector<Operation *> prologue;
+  if (!aArg && failed(collectPrologue(aValue, prologue)))
+    return generateGeneric(tmpl, module);
   BlockArgument bArg;
   QuantSchemeAttr scheme;
   if (auto deq = mm.getRhs().getDefiningOp<DequantizeOp>()) {
@@ -183,7 +408,7 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   } else {
     bArg = transposableArg(mm.getRhs(), bT);
   }
-  if (!aArg || !bArg)
+  if (!bArg)
     return generateGeneric(tmpl, module);
   if (cType.getNumElements() == 0)
     return generateGeneric(tmpl, module);
@@ -205,10 +430,28 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
     cBatches *= d;
 
   // The epilogue's other operands, laid out against C.
-  SmallVector<Layout> layouts;
+  // The prologue's operands, laid out against A as stored (before any
+  // transpose); an argument only the prologue reads has no layout against
+  // C.
+  auto readOutside = [&](BlockArgument a) {
+    return llvm::any_of(a.getUsers(), [&](Operation *u) {
+      return !prologue.contains(u);
+    });
+  };
+  ArrayRef<int64_t> aStored =
+      llvm::cast<RankedTensorType>(aValue.getType()).getShape();
+  SmallVector<Layout> layouts, proLayouts;
   for (BlockArgument a : tmpl.getArguments()) {
     auto t = llvm::cast<RankedTensorType>(a.getType());
-    if (getQuantScheme(t) || t.getRank() > cType.getRank())
+    bool forPrologue = llvm::any_of(a.getUsers(), [&](Operation *u) {
+      return prologue.contains(u);
+    });
+    if (forPrologue &&
+        (getQuantScheme(t) || !fitsAgainst(t.getShape(), aStored)))
+      return generateGeneric(tmpl, module);
+    proLayouts.push_back(forPrologue ? layoutOf(t.getShape(), aStored)
+                                     : Layout{});
+    if (getQuantScheme(t) || t.getRank() > cType.getRank() || !readOutside(a))
       layouts.push_back({});
     else
       layouts.push_back(layoutOf(t.getShape(), cs));
@@ -220,7 +463,8 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   for (BlockArgument a : tmpl.getArguments()) {
     const Layout &l = layouts[a.getArgNumber()];
     bool readByEpilogue = llvm::any_of(a.getUsers(), [&](Operation *u) {
-      return u != mm.getOperation() && !llvm::isa<DequantizeOp, PermuteOp>(u);
+      return u != mm.getOperation() && !prologue.contains(u) &&
+             !llvm::isa<DequantizeOp, PermuteOp>(u);
     });
     if (readByEpilogue && l.strides.size() >= 2 &&
         l.strides[l.strides.size() - 2] != 0 && l.strides.back() != 0)
@@ -261,7 +505,6 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
     Block &entry = fn.getBody().front();
     b.setInsertionPoint(entry.getTerminator());
     Value zeroF = constantOf(b, loc, f32, 0.0);
-    Value aBuf = entry.getArgument(2 + slotOf[aArg.getArgNumber()]);
     Value ws = entry.getArgument(2 + abi.args.size() - 1);
     Value packed = memref::ViewOp::create(
         b, loc, MemRefType::get({ShapedType::kDynamic}, f32), ws,
@@ -277,46 +520,61 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
                        kRowPanelGroup);
     Value rpTo = minv(b, loc, add(b, loc, rpFrom, cidx(b, loc, kRowPanelGroup)),
                       cidx(b, loc, mPanels));
-    auto rpLoop = scf::ForOp::create(b, loc, rpFrom, rpTo, one);
-    b.setInsertionPointToStart(rpLoop.getBody());
-    Value rp = rpLoop.getInductionVar();
-    Value srcBase = mul(b, loc, ab, s.m * s.k);
-    // One loop over all of K (a short loop over the slices, its trip count
-    // known, would be unrolled by LLVM at a cost of compile time).
-    auto kLoop = scf::ForOp::create(b, loc, zero, cidx(b, loc, s.k), one);
-    b.setInsertionPointToStart(kLoop.getBody());
-    Value k = kLoop.getInductionVar();
-    Value ks = arith::DivUIOp::create(b, loc, k, cidx(b, loc, kKC));
-    Value kk = arith::RemUIOp::create(b, loc, k, cidx(b, loc, kKC));
-    Value dstBase = mul(
-        b, loc,
-        add(b, loc, mul(b, loc, add(b, loc, mul(b, loc, ab, kSlices), ks),
-                        mPanels),
-            rp),
-        kKC * kMR);
-    // Rows past M read the last row and store zero: no branch. The MR
-    // values of one k are stored as one vector (and so LLVM does not try
-    // to vectorize this loop itself, which costs seconds of compile time).
-    Value lastRow = cidx(b, loc, s.m - 1);
-    SmallVector<Value> lanes;
-    for (int64_t r = 0; r < kMR; ++r) {
-      Value row = add(b, loc, mul(b, loc, rp, kMR), cidx(b, loc, r));
-      Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                           row, cidx(b, loc, s.m));
-      Value srcRow = minv(b, loc, row, lastRow);
-      // A is stored as [M, K], or as [K, M] when transposed.
-      Value idx = aT ? add(b, loc, srcBase,
-                           add(b, loc, mul(b, loc, k, s.m), srcRow))
-                     : add(b, loc, srcBase,
-                           add(b, loc, mul(b, loc, srcRow, s.k), k));
-      Value v = memref::LoadOp::create(b, loc, aBuf, idx);
-      lanes.push_back(arith::SelectOp::create(b, loc, inside, v, zeroF));
+    // Where the MR values of row panel rp at k go.
+    auto dstOf = [&](Value k, Value rp) {
+      Value ks = arith::DivUIOp::create(b, loc, k, cidx(b, loc, kKC));
+      Value kk = arith::RemUIOp::create(b, loc, k, cidx(b, loc, kKC));
+      return add(b, loc,
+                 mul(b, loc,
+                     add(b, loc,
+                         mul(b, loc, add(b, loc, mul(b, loc, ab, kSlices), ks),
+                             mPanels),
+                         rp),
+                     kKC * kMR),
+                 mul(b, loc, kk, kMR));
+    };
+    if (aArg) {
+      auto rpLoop = scf::ForOp::create(b, loc, rpFrom, rpTo, one);
+      b.setInsertionPointToStart(rpLoop.getBody());
+      Value rp = rpLoop.getInductionVar();
+      Value aBuf = entry.getArgument(2 + slotOf[aArg.getArgNumber()]);
+      Value srcBase = mul(b, loc, ab, s.m * s.k);
+      // One loop over all of K (a short loop over the slices, its trip count
+      // known, would be unrolled by LLVM at a cost of compile time).
+      auto kLoop = scf::ForOp::create(b, loc, zero, cidx(b, loc, s.k), one);
+      b.setInsertionPointToStart(kLoop.getBody());
+      Value k = kLoop.getInductionVar();
+      // Rows past M read the last row and store zero: no branch. The MR
+      // values of one k are stored as one vector (and so LLVM does not try
+      // to vectorize this loop itself, which costs seconds of compile time).
+      Value lastRow = cidx(b, loc, s.m - 1);
+      SmallVector<Value> lanes;
+      for (int64_t r = 0; r < kMR; ++r) {
+        Value row = add(b, loc, mul(b, loc, rp, kMR), cidx(b, loc, r));
+        Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                             row, cidx(b, loc, s.m));
+        Value srcRow = minv(b, loc, row, lastRow);
+        // A is stored as [M, K], or as [K, M] when transposed.
+        Value idx = aT ? add(b, loc, srcBase,
+                             add(b, loc, mul(b, loc, k, s.m), srcRow))
+                       : add(b, loc, srcBase,
+                             add(b, loc, mul(b, loc, srcRow, s.k), k));
+        Value v = memref::LoadOp::create(b, loc, aBuf, idx);
+        lanes.push_back(arith::SelectOp::create(b, loc, inside, v, zeroF));
+      }
+      vector::StoreOp::create(
+          b, loc,
+          vector::FromElementsOp::create(b, loc, VectorType::get({kMR}, f32),
+                                         lanes),
+          packed, ValueRange{dstOf(k, rp)});
+    } else if (failed(packPrologue(b, loc, entry, aValue, aT, s.m, s.k, kMR,
+                                   ab, rpFrom, rpTo,
+                                   aType.getShape().drop_back(2),
+                                   proLayouts, slotOf, packed, dstOf))) {
+      module.lookupSymbol<func::FuncOp>((tmpl.getName() + "__p0").str())
+          .erase();
+      return generateGeneric(tmpl, module);
     }
-    vector::StoreOp::create(
-        b, loc,
-        vector::FromElementsOp::create(b, loc, VectorType::get({kMR}, f32),
-                                       lanes),
-        packed, ValueRange{add(b, loc, dstBase, mul(b, loc, kk, kMR))});
   }
 
   //===--- Phase 1: pack B slices, micro-kernel over the tiles --------------===//

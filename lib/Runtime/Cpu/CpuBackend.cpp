@@ -50,7 +50,7 @@ using namespace kiln::detail;
 using namespace kiln::detail::cpu;
 
 /// Bump when generated code changes, so that stale disk caches miss.
-static const char *const kCodegenVersion = "kiln-codegen-14";
+static const char *const kCodegenVersion = "kiln-codegen-15";
 
 namespace {
 
@@ -304,6 +304,7 @@ public:
       mlir::PassManager pm(ctx);
       mlir::kiln::KilnFuseOptions fuse;
       fuse.transposedOperands = true;
+      fuse.matmulPrologues = true;
       pm.addPass(mlir::kiln::createKilnFuse(fuse));
       pm.addPass(mlir::kiln::createKilnDedupeKernels());
       if (mlir::failed(pm.run(module)))
