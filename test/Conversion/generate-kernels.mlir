@@ -142,7 +142,8 @@ func.func private @colsum(%x: tensor<8x16xf32>) -> tensor<16xf32>
 // its column block of B into a cache-line-aligned heap buffer (one vector per
 // row of a panel, masked on the last panel), then runs the register-tiled
 // micro-kernel (6x16 on 256-bit vectors, 8x32 on 512-bit ones) from zeroed
-// accumulators, prefetching the tile's rows of C, adds the partial sums
+// accumulators, prefetching the tile's rows of C (before the k loop: K is
+// too short to spread them over it), adds the partial sums
 // after the k loop and applies the epilogue to each tile row before
 // storing it: whole rows on full panels, masked ones on the last.
 // CHECK-LABEL: func.func @mm__p0(
@@ -284,4 +285,30 @@ func.func private @mmpn(%x: tensor<20x30xf32>, %mean: tensor<20x1xf32>, %gamma: 
   %1 = kiln.mul %0, %gamma : (tensor<20x30xf32>, tensor<30xf32>) -> tensor<20x30xf32>
   %2 = kiln.matmul %1, %b : (tensor<20x30xf32>, tensor<30x16xf32>) -> tensor<20x16xf32>
   return %2 : tensor<20x16xf32>
+}
+
+// -----
+
+// A k slice long enough (K = 128: 32 iterations of 4 steps, 12 lines of C
+// per 6-row tile) asks for the tile's rows of C and of the residual during
+// its k loop, not before it: an outer loop of 8-step chunks, each asking
+// for one line of C (for writing) and, on the last slice, one of the
+// residual, then running its steps 4 at a time.
+// CHECK-LABEL: func.func @mmpf__p1(
+// CHECK-NOT: memref.prefetch %arg5
+// CHECK: scf.for {{.*}} step %c8{{[_0-9]*}} iter_args
+// CHECK: memref.prefetch %arg5{{.*}} write, locality<3>, data
+// CHECK-NOT: memref.prefetch %arg5
+// CHECK: scf.if
+// CHECK: memref.prefetch %arg4{{.*}} read, locality<3>, data
+// CHECK-NOT: memref.prefetch
+// CHECK: scf.for {{.*}} step %c4{{[_0-9]*}} iter_args
+// CHECK-COUNT-24: vector.fma
+// CHECK-NOT: memref.prefetch
+// CHECK: return
+func.func private @mmpf(%a: tensor<16x128xf32>, %b: tensor<128x40xf32>, %r: tensor<16x40xf32>) -> tensor<16x40xf32>
+    attributes {kiln.kernel = "matmul"} {
+  %0 = kiln.matmul %a, %b : (tensor<16x128xf32>, tensor<128x40xf32>) -> tensor<16x40xf32>
+  %1 = kiln.add %0, %r : (tensor<16x40xf32>, tensor<16x40xf32>) -> tensor<16x40xf32>
+  return %1 : tensor<16x40xf32>
 }

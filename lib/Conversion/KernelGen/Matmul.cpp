@@ -902,34 +902,70 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   }
   // The accumulators start at zero. The tile's rows of C (partial sums of
   // earlier K slices, read after the k loop; on every slice, lines about to
-  // be stored) are prefetched now, and on the last slice so are the rows of
-  // the epilogue's operands, so that their cache misses overlap the FMAs.
+  // be stored) and, on the last slice, the rows of the epilogue's operands
+  // are prefetched while the k loop runs, so that their cache misses
+  // overlap the FMAs: one line of each every 2^pfShift iterations, not all
+  // at once (32 misses at the start of a tile fill the line fill buffers
+  // and stall the micro-kernel's own loads). A slice too short for that
+  // asks for them all before its k loop.
   SmallVector<Value> init(kMR, zeroVec);
-  auto prefetchRows = [&](Value buf, ArrayRef<Value> offsets, bool write) {
-    for (Value o : offsets)
-      for (int64_t off : {int64_t(0), kNR - 1})
-        memref::PrefetchOp::create(b, loc, buf,
-                                   ValueRange{add(b, loc, o, cidx(b, loc, off))},
-                                   write, /*localityHint=*/3,
-                                   /*isDataCache=*/true);
+  struct RowStream {
+    Value buf, base; ///< the tile's first row, at its first column
+    int64_t stride;  ///< between rows
+    bool write, lastSliceOnly;
   };
-  prefetchRows(out, rowOffset, /*write=*/true);
-  if (!epilogueArgs.empty()) {
-    auto ifLast = scf::IfOp::create(b, loc, TypeRange{}, last, false);
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(&ifLast.getThenRegion().front());
-    for (unsigned i : epilogueArgs) {
-      const Layout &l = layouts[i];
-      SmallVector<Value> offsets;
-      for (int64_t r = 0; r < kMR; ++r)
-        offsets.push_back(add(
-            b, loc,
-            add(b, loc, boffs[2 + i],
-                mul(b, loc, rowOf[r], l.strides[l.strides.size() - 2])),
-            n0));
-      prefetchRows(arg(slotOf[i]), offsets, /*write=*/false);
-    }
+  SmallVector<RowStream> streams;
+  streams.push_back({out, rowOffset[0], s.n, true, false});
+  for (unsigned i : epilogueArgs) {
+    const Layout &l = layouts[i];
+    int64_t stride = l.strides[l.strides.size() - 2];
+    streams.push_back({arg(slotOf[i]),
+                       add(b, loc, add(b, loc, boffs[2 + i],
+                                       mul(b, loc, rowOf[0], stride)),
+                           n0),
+                       stride, false, true});
   }
+  // Two lines per row: its first and last element.
+  int64_t pfLines = 2 * kMR;
+  int64_t pfIters = std::max<int64_t>(std::min(kKC, s.k) / kUnroll, 1);
+  int64_t pfShift = -1;
+  if (pfIters >= pfLines) {
+    pfShift = 0;
+    while ((pfLines << (pfShift + 1)) <= pfIters)
+      ++pfShift;
+  }
+  // Asks for line q of each stream (all lines when q is null).
+  auto prefetchLines = [&](Value q) {
+    for (const RowStream &st : streams) {
+      OpBuilder::InsertionGuard g(b);
+      if (st.lastSliceOnly) {
+        auto ifLast = scf::IfOp::create(b, loc, TypeRange{}, last, false);
+        b.setInsertionPointToStart(&ifLast.getThenRegion().front());
+      }
+      auto one = [&](Value row, Value col) {
+        memref::PrefetchOp::create(
+            b, loc, st.buf,
+            ValueRange{add(b, loc, add(b, loc, st.base,
+                                       arith::MulIOp::create(
+                                           b, loc, row,
+                                           cidx(b, loc, st.stride))),
+                           col)},
+            st.write, /*localityHint=*/3, /*isDataCache=*/true);
+      };
+      if (!q) {
+        for (int64_t r = 0; r < kMR; ++r)
+          for (int64_t off : {int64_t(0), kNR - 1})
+            one(cidx(b, loc, r), cidx(b, loc, off));
+        continue;
+      }
+      Value row = arith::DivUIOp::create(b, loc, q, cidx(b, loc, 2));
+      Value col = mul(b, loc, arith::RemUIOp::create(b, loc, q, cidx(b, loc, 2)),
+                      kNR - 1);
+      one(row, col);
+    }
+  };
+  if (pfShift < 0)
+    prefetchLines(Value());
   // The k loop runs kUnroll steps per iteration (so that its counter and
   // branch take fewer of the cycles the FMA ports need), then the rest of
   // the slice one step at a time.
@@ -949,17 +985,47 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
     }
     return next;
   };
+  // Chunks of kUnroll << pfShift steps, each asking for one line of each
+  // row stream and then running its steps kUnroll at a time; whole groups
+  // of kUnroll steps after the last chunk; then single steps.
+  int64_t chunk = kUnroll << std::max<int64_t>(pfShift, 0);
+  Value kbChunks = arith::SubIOp::create(
+      b, loc, kb, arith::RemUIOp::create(b, loc, kb, cidx(b, loc, chunk)));
   Value kbMain = arith::SubIOp::create(
       b, loc, kb, arith::RemUIOp::create(b, loc, kb, cidx(b, loc, kUnroll)));
-  auto kMainLoop =
-      scf::ForOp::create(b, loc, zero, kbMain, cidx(b, loc, kUnroll), init);
-  {
+  // Runs [from, to) kUnroll steps per iteration.
+  auto unrolledLoop = [&](Value from, Value to, ValueRange acc) {
+    auto loop =
+        scf::ForOp::create(b, loc, from, to, cidx(b, loc, kUnroll), acc);
     OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(kMainLoop.getBody());
-    scf::YieldOp::create(b, loc,
-                         kSteps(kMainLoop.getInductionVar(),
-                                kMainLoop.getRegionIterArgs(), kUnroll));
+    b.setInsertionPointToStart(loop.getBody());
+    scf::YieldOp::create(
+        b, loc,
+        kSteps(loop.getInductionVar(), loop.getRegionIterArgs(), kUnroll));
+    return loop;
+  };
+  ValueRange accs = init;
+  Value mainFrom = zero;
+  if (pfShift >= 0) {
+    auto chunkLoop =
+        scf::ForOp::create(b, loc, zero, kbChunks, cidx(b, loc, chunk), init);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(chunkLoop.getBody());
+      Value kk = chunkLoop.getInductionVar();
+      prefetchLines(minv(
+          b, loc, arith::DivUIOp::create(b, loc, kk, cidx(b, loc, chunk)),
+          cidx(b, loc, pfLines - 1)));
+      scf::YieldOp::create(
+          b, loc,
+          unrolledLoop(kk, add(b, loc, kk, cidx(b, loc, chunk)),
+                       chunkLoop.getRegionIterArgs())
+              .getResults());
+    }
+    accs = chunkLoop.getResults();
+    mainFrom = kbChunks;
   }
+  auto kMainLoop = unrolledLoop(mainFrom, kbMain, accs);
   auto kLoop =
       scf::ForOp::create(b, loc, kbMain, kb, one, kMainLoop.getResults());
   {
