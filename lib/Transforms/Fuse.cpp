@@ -25,9 +25,9 @@
 // value is computed once and stored once (or, as a prologue, not stored).
 // Nothing is recomputed, except what --kiln-checkpoint chose to recompute
 // (kiln.recomputed): such an elementwise op is copied for each of its
-// readers, so that each reading kernel computes it where it reads it. Layout ops
-// (reshape, permute, slice, squeeze, unsqueeze, flip) and constants stay in
-// the caller: the runtime turns them into views.
+// readers, so that each reading kernel computes it where it reads it.
+// Layout ops (reshape, permute, slice, squeeze, unsqueeze, flip) and
+// constants stay in the caller: the runtime turns them into views.
 //
 //===----------------------------------------------------------------------===//
 
@@ -343,6 +343,10 @@ struct KilnFusePass : public mlir::kiln::impl::KilnFuseBase<KilnFusePass> {
   /// every backward kernel that reads it computes it itself instead of one
   /// kernel storing it for the others. Copies that land in one kernel are
   /// merged again after outlining.
+  /// A value read by more ops than this is computed once and stored: the
+  /// copies of a chain multiply with the readers of each of its values.
+  static constexpr size_t kMaxReadersToCopy = 8;
+
   static void splitRecomputed(func::FuncOp fn) {
     SmallVector<Operation *> recomputed;
     for (Operation &op : fn.getBody().front())
@@ -353,6 +357,8 @@ struct KilnFusePass : public mlir::kiln::impl::KilnFuseBase<KilnFusePass> {
       llvm::SetVector<Operation *> readers;
       for (Operation *u : op->getResult(0).getUsers())
         readers.insert(u);
+      if (readers.size() > kMaxReadersToCopy)
+        continue;
       for (Operation *reader : llvm::drop_begin(readers)) {
         OpBuilder b(reader);
         Operation *copy = b.clone(*op);

@@ -67,3 +67,51 @@ func.func @main(%z: tensor<8x6xf32>, %b: tensor<6xf32>, %dy: tensor<8x5xf32>, %w
   %5 = kiln.mul %4, %0 : (tensor<8x6xf32>, tensor<8x6xf32>) -> tensor<8x6xf32>
   return %2, %5 : tensor<6x5xf32>, tensor<8x6xf32>
 }
+
+// -----
+
+// A recomputed value with more than 8 readers is computed once, in its own
+// kernel: copies of a chain would multiply with the readers of each value.
+// CHECK-LABEL: func.func private @main_kernel0_elementwise
+// CHECK: kiln.add
+// CHECK-NOT: kiln.exp
+// CHECK-LABEL: func.func private @main_kernel1_elementwise
+// CHECK-NOT: kiln.add
+// CHECK: kiln.exp
+// CHECK-LABEL: func.func @main
+func.func @main(%a: tensor<8xf32>, %b: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) {
+  %0 = kiln.add %a, %b {kiln.recomputed} : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  %1 = kiln.exp %0 : tensor<8xf32>
+  %2 = kiln.tanh %0 : tensor<8xf32>
+  %3 = kiln.neg %0 : tensor<8xf32>
+  %4 = kiln.abs %0 : tensor<8xf32>
+  %5 = kiln.sqrt %0 : tensor<8xf32>
+  %6 = kiln.sigmoid %0 : tensor<8xf32>
+  %7 = kiln.relu %0 : tensor<8xf32>
+  %8 = kiln.sin %0 : tensor<8xf32>
+  %9 = kiln.cos %0 : tensor<8xf32>
+  return %1, %2, %3, %4, %5, %6, %7, %8, %9 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
+// With 8 readers each computes it.
+// CHECK-LABEL: func.func private @main_kernel0_elementwise
+// CHECK: kiln.add
+// CHECK: kiln.exp
+// CHECK-LABEL: func.func private @main_kernel7_elementwise
+// CHECK: kiln.add
+// CHECK: kiln.sin
+// CHECK-NOT: func.func private
+func.func @main(%a: tensor<8xf32>, %b: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) {
+  %0 = kiln.add %a, %b {kiln.recomputed} : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  %1 = kiln.exp %0 : tensor<8xf32>
+  %2 = kiln.tanh %0 : tensor<8xf32>
+  %3 = kiln.neg %0 : tensor<8xf32>
+  %4 = kiln.abs %0 : tensor<8xf32>
+  %5 = kiln.sqrt %0 : tensor<8xf32>
+  %6 = kiln.sigmoid %0 : tensor<8xf32>
+  %7 = kiln.relu %0 : tensor<8xf32>
+  %8 = kiln.sin %0 : tensor<8xf32>
+  return %1, %2, %3, %4, %5, %6, %7, %8 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
+}

@@ -54,9 +54,10 @@ def KilnFuse : Pass<"kiln-fuse", "::mlir::ModuleOp"> {
 
     An op whose users are in different kernels is computed once, in its own
     kernel; nothing is recomputed, except values that `--kiln-checkpoint`
-    chose to recompute (ops tagged `kiln.recomputed`): an elementwise one is
-    copied for each op that reads it, so that every kernel that reads it
-    computes it there, and copies that land in one kernel are merged (CSE). Layout ops and constants stay outside,
+    chose to recompute (ops tagged `kiln.recomputed`): an elementwise one
+    read by at most 8 ops is copied for each of them, so that every kernel
+    that reads it computes it there, and copies that land in one kernel are
+    merged (CSE). Layout ops and constants stay outside,
     except that with `transposed-operands` a permute that swaps the last two
     dims of a matmul operand, and has no other user, joins the matmul's
     kernel: the CPU code generator reads the operand transposed while
