@@ -39,6 +39,7 @@
 
 #include "KernelGen.h"
 #include "kiln/Conversion/ElementwiseEmitter.h"
+#include "kiln/Support/ShapeRules.h"
 #include "kiln/Transforms/Fusion.h"
 
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -151,25 +152,12 @@ static SmallVector<Value> transpose8x8(OpBuilder &b, Location loc,
   return out;
 }
 
-/// The argument an operand reads: itself, or the input of a matrix
-/// transpose (then `transposed` is set).
-static BlockArgument transposableArg(Value operand, bool &transposed) {
+/// The value packing reads for an operand: itself, or the input of a
+/// matrix transpose (then `transposed` is set).
+static Value untransposed(Value operand, bool &transposed) {
   Operation *def = operand.getDefiningOp();
   transposed = isMatrixTranspose(def);
-  return llvm::dyn_cast<BlockArgument>(transposed ? def->getOperand(0)
-                                                  : operand);
-}
-
-/// Does an operand of `shape` broadcast against `target` (its dims, right
-/// aligned, equal or 1)?
-static bool fitsAgainst(ArrayRef<int64_t> shape, ArrayRef<int64_t> target) {
-  if (shape.size() > target.size())
-    return false;
-  size_t lead = target.size() - shape.size();
-  for (size_t d = 0; d < shape.size(); ++d)
-    if (shape[d] != 1 && shape[d] != target[lead + d])
-      return false;
-  return true;
+  return transposed ? def->getOperand(0) : operand;
 }
 
 /// The ops of A's prologue: the elementwise ops (and splat constants) that
@@ -391,11 +379,7 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   // arguments (the prologue, evaluated while packing), or the transpose of
   // either; B an argument, its transpose, or a dequantized argument.
   bool aT = false, bT = false;
-  Value aValue = mm.getLhs(); // what packing A reads, before any transpose
-  if (isMatrixTranspose(aValue.getDefiningOp())) {
-    aT = true;
-    aValue = aValue.getDefiningOp()->getOperand(0);
-  }
+  Value aValue = untransposed(mm.getLhs(), aT);
   auto aArg = llvm::dyn_cast<BlockArgument>(aValue);
   llvm::SetVector<Operation *> prologue;
   if (!aArg && failed(collectPrologue(aValue, prologue)))
@@ -406,7 +390,7 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
     bArg = llvm::dyn_cast<BlockArgument>(deq.getInput());
     scheme = getQuantScheme(deq.getInput().getType());
   } else {
-    bArg = transposableArg(mm.getRhs(), bT);
+    bArg = llvm::dyn_cast<BlockArgument>(untransposed(mm.getRhs(), bT));
   }
   if (!bArg)
     return generateGeneric(tmpl, module);
@@ -446,8 +430,10 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
     bool forPrologue = llvm::any_of(a.getUsers(), [&](Operation *u) {
       return prologue.contains(u);
     });
+    ::kiln::rules::Dims expanded;
     if (forPrologue &&
-        (getQuantScheme(t) || !fitsAgainst(t.getShape(), aStored)))
+        (getQuantScheme(t) ||
+         !::kiln::rules::expand(t.getShape(), aStored, expanded).empty()))
       return generateGeneric(tmpl, module);
     proLayouts.push_back(forPrologue ? layoutOf(t.getShape(), aStored)
                                      : Layout{});
