@@ -52,17 +52,44 @@ func.func private @softmax(%x: tensor<4x16xf32>) -> tensor<4x16xf32>
 
 // -----
 
-// With more than one k slice, each tile first asks for a row of the next
-// slice of its block of B (into L2), so that packing it does not wait on
-// memory.
+// The tiles of a k slice share out the B that their unit packs next and
+// ask for it (into L2) before their k loops, so that packing does not wait
+// on memory: the block's next slice (rows from kc + 256), or on the last
+// slice (of 3 here) the first slice of the next unit, when this thread
+// runs one. The 2 tiles of a unit (2 panels of 16 columns, one row panel:
+// the 2 row panels are split between 2 units) share 256 rows, 128 each,
+// and ask for the 2 lines of the block's 32 columns in each row.
 // CHECK-LABEL: func.func @mmk__p1(
+// CHECK: scf.for %[[UNIT:.*]] = %arg0 to %arg1
+// CHECK: scf.for %[[KS:.*]] = %c0{{[_0-9]*}} to %c3
+// CHECK: %[[LAST:.*]] = arith.cmpi eq, %[[KS]], %c2
+// CHECK: %[[NEXT:.*]] = arith.addi %[[UNIT]], %c1
+// CHECK: arith.select %[[LAST]], %c0{{[_0-9]*}}, %{{.*}} : index
+// CHECK: %[[MORE:.*]] = arith.cmpi ult, %[[NEXT]], %arg1 : index
+// CHECK: arith.select %[[LAST]], %[[MORE]], %true
+// CHECK: scf.for %{{.*}} = %c0{{[_0-9]*}} to %c128
 // CHECK: scf.if
-// CHECK: memref.prefetch %{{.*}}, read, locality<2>, data
+// CHECK-COUNT-2: memref.prefetch %arg3[%{{.*}}], read, locality<2>, data
+// CHECK-NOT: memref.prefetch %arg3
 // CHECK: scf.for {{.*}} iter_args
-func.func private @mmk(%a: tensor<12x600xf32>, %b: tensor<600x64xf32>) -> tensor<12x64xf32>
+func.func private @mmk(%a: tensor<12x600xf32>, %b: tensor<600x32xf32>) -> tensor<12x32xf32>
     attributes {kiln.kernel = "matmul"} {
-  %0 = kiln.matmul %a, %b : (tensor<12x600xf32>, tensor<600x64xf32>) -> tensor<12x64xf32>
-  return %0 : tensor<12x64xf32>
+  %0 = kiln.matmul %a, %b : (tensor<12x600xf32>, tensor<600x32xf32>) -> tensor<12x32xf32>
+  return %0 : tensor<12x32xf32>
+}
+
+// -----
+
+// With one k slice there is no next slice of the block; the tiles still
+// ask for the first (only) slice of the next unit's block of B.
+// CHECK-LABEL: func.func @mmk1__p1(
+// CHECK: scf.if
+// CHECK: memref.prefetch %arg3[%{{.*}}], read, locality<2>, data
+// CHECK: scf.for {{.*}} iter_args
+func.func private @mmk1(%a: tensor<12x100xf32>, %b: tensor<100x1024xf32>) -> tensor<12x1024xf32>
+    attributes {kiln.kernel = "matmul"} {
+  %0 = kiln.matmul %a, %b : (tensor<12x100xf32>, tensor<100x1024xf32>) -> tensor<12x1024xf32>
+  return %0 : tensor<12x1024xf32>
 }
 
 // -----

@@ -25,9 +25,10 @@
 // lanes (8x32: 16 AVX-512 registers; 6x16: 12 AVX2 registers) updated with
 // one broadcast and NR/lanes FMAs per row and k. The block of B stays in
 // L2 (or L3 when it is wide) while row blocks of A pass over it, and each
-// of its panels stays in L1 for the MC/MR row panels of a row block. Each
-// tile also asks for one row (B transposed: one column) of the block's
-// next slice of B, into L2, so that packing it finds it there.
+// of its panels stays in L1 for the MC/MR row panels of a row block. The
+// tiles of a slice share out the B that the unit packs next (the block's
+// next slice, or the first slice of the next unit) and ask for it into L2,
+// so that packing finds it there.
 // The accumulators start at zero; the tile's rows of C (the partial sums of
 // earlier K slices) are prefetched before the k loop and added after it.
 // On the last slice the epilogue (bias, activation, residual...) is
@@ -828,46 +829,68 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
           add(b, loc, mul(b, loc, kcLoop.getInductionVar(), mPanels), ir),
           kKC * kMR));
 
-  // Each tile asks for one row (a transposed B: one column) of the next k
-  // slice of this block's B, so that packing it does not wait on memory.
-  if (!scheme && kSlices > 1) {
+  // The tiles of a k slice share out the B this unit packs next, so that
+  // packing it finds it in L2: this block's next k slice or, on the last
+  // slice, the first slice of the next unit this thread runs. Each tile
+  // asks for `perTile` of its rows (a transposed B: its columns).
+  if (!scheme) {
+    int64_t blockCols = ppb * kNR;
+    int64_t items = bT ? blockCols : kKC;
+    int64_t tiles = ppb * rpPerGroup;
+    int64_t perTile = (items + tiles - 1) / tiles;
     Value t = add(b, loc,
                   arith::MulIOp::create(
                       b, loc, arith::SubIOp::create(b, loc, p, pBegin),
                       arith::SubIOp::create(b, loc, rpEnd, rpBegin)),
                   arith::SubIOp::create(b, loc, ir, rpBegin));
-    Value kNext = add(b, loc, add(b, loc, kc, cidx(b, loc, kKC)), t);
-    Value n0Block = mul(b, loc, pBegin, kNR);
-    int64_t blockCols = ppb * kNR;
-    Value want = arith::AndIOp::create(
+    Value nextUnit = add(b, loc, units.getInductionVar(), one);
+    Value nextIn = arith::RemUIOp::create(b, loc, nextUnit,
+                                          cidx(b, loc, nBlocks * mGroups));
+    Value nextBlock0 = mul(
         b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, t,
-                              cidx(b, loc, bT ? blockCols : kKC)),
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                              bT ? add(b, loc, n0Block, t) : kNext,
-                              cidx(b, loc, bT ? s.n : s.k)));
-    if (bT)
-      want = arith::AndIOp::create(
-          b, loc, want,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                add(b, loc, kc, cidx(b, loc, kKC)),
-                                cidx(b, loc, s.k)));
-    auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, want, false);
+        mul(b, loc, arith::DivUIOp::create(b, loc, nextIn, cidx(b, loc, mGroups)),
+            ppb),
+        kNR);
+    Value nextSrcBase = mul(
+        b, loc,
+        offsetsFromLinear(b, loc,
+                          arith::DivUIOp::create(
+                              b, loc, nextUnit, cidx(b, loc, nBlocks * mGroups)),
+                          s.batch, {s.bBatchStrides})[0],
+        s.k * s.n);
+    auto pick = [&](Value ifLast, Value otherwise) -> Value {
+      return arith::SelectOp::create(b, loc, last, ifLast, otherwise);
+    };
+    Value k0 = pick(zero, add(b, loc, kc, cidx(b, loc, kKC)));
+    Value col0 = pick(nextBlock0, mul(b, loc, pBegin, kNR));
+    Value srcBase = pick(nextSrcBase, bSrcBase);
+    Value valid = pick(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                             nextUnit, entry.getArgument(1)),
+                       arith::ConstantIntOp::create(b, loc, 1, 1));
+    Value lastIdx =
+        cidx(b, loc, s.k * s.n * std::max<int64_t>(1, s.bBatches) - 1);
+    auto pfLoop = scf::ForOp::create(b, loc, zero, cidx(b, loc, perTile), one);
     OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(pfLoop.getBody());
+    Value i = add(b, loc, mul(b, loc, t, perTile), pfLoop.getInductionVar());
+    Value inside = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ult, bT ? add(b, loc, col0, i) : add(b, loc, k0, i),
+        cidx(b, loc, bT ? s.n : s.k));
+    Value want = arith::AndIOp::create(
+        b, loc, valid,
+        arith::AndIOp::create(b, loc, inside,
+                              arith::CmpIOp::create(b, loc,
+                                                    arith::CmpIPredicate::ult,
+                                                    i, cidx(b, loc, items))));
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, want, false);
     b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    Value start,
-        lastIdx = cidx(b, loc, s.k * s.n * std::max<int64_t>(1, s.bBatches) - 1);
-    int64_t span;
-    if (bT) {
-      start = add(b, loc, add(b, loc, bSrcBase,
-                              mul(b, loc, add(b, loc, n0Block, t), s.k)),
-                  add(b, loc, kc, cidx(b, loc, kKC)));
-      span = kKC;
-    } else {
-      start = add(b, loc, add(b, loc, bSrcBase, mul(b, loc, kNext, s.n)),
-                  n0Block);
-      span = blockCols;
-    }
+    Value start = bT ? add(b, loc, add(b, loc, srcBase,
+                                       mul(b, loc, add(b, loc, col0, i), s.k)),
+                           k0)
+                     : add(b, loc, add(b, loc, srcBase,
+                                       mul(b, loc, add(b, loc, k0, i), s.n)),
+                           col0);
+    int64_t span = bT ? std::min(kKC, s.k) : blockCols;
     for (int64_t off = 0; off < span; off += 16) // one per 64-byte line
       memref::PrefetchOp::create(
           b, loc, src.values,
