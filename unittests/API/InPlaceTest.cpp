@@ -106,6 +106,20 @@ TEST(InPlaceTest, AddInPlaceWritesTheSameStorage) {
   EXPECT_TRUE(t.can_mut());
 }
 
+TEST(InPlaceTest, LargeBuffersStartOnAHugePageBoundary) {
+  // 3 MiB: on a 2 MiB boundary (huge pages), and counted at its own size,
+  // not rounded up to the next 2 MiB.
+  MemoryStats m0 = memoryStats(flexDevice());
+  Tensor big = fresh(3 << 18);
+  MemoryStats m1 = memoryStats(flexDevice());
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(dataOf(big)) % (2 << 20), 0u);
+  EXPECT_EQ(m1.currentBytes - m0.currentBytes, 3 << 20);
+  // Small ones on a cache line.
+  Tensor small = fresh(100);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(dataOf(small)) % 64, 0u);
+  EXPECT_EQ(big.toVector<float>()[(3 << 18) - 1], float(3 << 18));
+}
+
 TEST(InPlaceTest, InPlaceOnASharedTensorCopies) {
   Tensor t = fresh(64);
   Tensor other = t;
