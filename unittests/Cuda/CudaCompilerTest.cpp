@@ -269,6 +269,38 @@ TEST_F(CudaCompiler, EveryCaseGivesPlanLaunchesAndPTX) {
     }
 }
 
+// Kiln compiles in per-thread contexts, and a new context may be given the
+// address of a destroyed one. The second context here is built in the very
+// storage of the first: it must still be given the GPU dialects' conversion
+// interfaces, or softmax's loops lower with unconverted branches.
+TEST_F(CudaCompiler, AContextAtTheAddressOfADestroyedOneStillLowers) {
+  const Case &c = kCases[1];
+  ASSERT_STREQ(c.name, "softmax");
+  auto proto = createContext();
+  alignas(mlir::MLIRContext) unsigned char storage[sizeof(mlir::MLIRContext)];
+  for (int round = 0; round < 2; ++round) {
+    SCOPED_TRACE("context " + std::to_string(round));
+    auto *ctx = new (storage) mlir::MLIRContext(
+        proto->getDialectRegistry(), mlir::MLIRContext::Threading::DISABLED);
+    ctx->loadAllAvailableDialects();
+    {
+      mlir::OwningOpRef<mlir::ModuleOp> module =
+          mlir::parseSourceString<mlir::ModuleOp>(c.ir, ctx);
+      ASSERT_TRUE(module);
+      std::string key = "test|reused-context|" + std::to_string(round);
+      try {
+        Program p = compile(*module, key, "sm_80");
+        EXPECT_FALSE(p.diskHit);
+        EXPECT_EQ(p.kernels.size(), c.kernels);
+        EXPECT_FALSE(p.ptx.empty());
+      } catch (const Error &e) {
+        ADD_FAILURE() << e.what();
+      }
+    }
+    ctx->~MLIRContext();
+  }
+}
+
 TEST_F(CudaCompiler, EveryGraphOfTheGPULitTests) {
   std::error_code ec;
   std::vector<std::string> files;

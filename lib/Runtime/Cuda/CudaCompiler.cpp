@@ -32,7 +32,6 @@
 
 #include <chrono>
 #include <mutex>
-#include <set>
 
 using namespace kiln;
 using namespace kiln::detail;
@@ -51,16 +50,20 @@ double msSince(std::chrono::steady_clock::time_point t) {
 
 /// The GPU pipeline needs the gpu, nvgpu, NVVM and LLVM dialects, their
 /// conversion interfaces and translations to LLVM IR. The per-thread
-/// contexts Kiln compiles in know only what the CPU needs, so they are
-/// extended the first time they compile for a GPU.
+/// contexts Kiln compiles in know only what the CPU needs, so each compile
+/// for a GPU appends them (a registry the context already holds adds
+/// nothing). A context is not remembered by its address: a new context can
+/// be given the address of a destroyed one, and would then go without the
+/// conversion interfaces (cf.br left unconverted, "type mismatch for bb
+/// argument").
 void prepareContext(mlir::MLIRContext *ctx) {
-  static thread_local std::set<mlir::MLIRContext *> prepared;
-  if (!prepared.insert(ctx).second)
-    return;
-  mlir::DialectRegistry registry;
-  mlir::registerAllDialects(registry);
-  mlir::registerAllExtensions(registry);
-  mlir::registerAllToLLVMIRTranslations(registry);
+  static mlir::DialectRegistry registry;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    mlir::registerAllDialects(registry);
+    mlir::registerAllExtensions(registry);
+    mlir::registerAllToLLVMIRTranslations(registry);
+  });
   ctx->appendDialectRegistry(registry);
 }
 
