@@ -16,6 +16,14 @@
 
 #include "Differential.h"
 
+#include <cstdlib>
+
+// From kiln/Conversion/Passes.h, declared here so that this test needs no
+// MLIR headers or libraries.
+namespace mlir::kiln {
+bool streamStoresOnHost();
+} // namespace mlir::kiln
+
 using namespace kiln;
 using namespace kiln::test;
 
@@ -202,7 +210,10 @@ TEST_P(FusionDiffTest, OpsThatDoNotFuse) {
 // Outputs of 16 MiB and more from light ops leave the Cpu kernels through
 // stack blocks and non-temporal stores: whole blocks, a short last block,
 // rows that start mid-line (1025 columns), 4- and 8-byte elements.
+// KILN_STREAM_STORES=1 asks for them whatever the host prefers.
 TEST(FusionDiffTest, StreamedOutputs) {
+  ASSERT_EQ(setenv("KILN_STREAM_STORES", "1", 1), 0);
+  ASSERT_TRUE(mlir::kiln::streamStoresOnHost());
   compareOnDevices([&](Side &s) {
     Rng rng(54);
     auto in = [&](Shape shape, DType dtype) {
@@ -223,6 +234,7 @@ TEST(FusionDiffTest, StreamedOutputs) {
             layerNorm(rows, std::nullopt, std::nullopt) + v,
             chainTolerance({"kiln.layer_norm", "kiln.add"}, DType::F32));
   });
+  unsetenv("KILN_STREAM_STORES");
 }
 
 INSTANTIATE_TEST_SUITE_P(Floats, FusionDiffTest,

@@ -67,7 +67,11 @@ def KilnGenerateKernels : Pass<"kiln-generate-kernels", "::mlir::ModuleOp"> {
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
            "Width of the vector registers the micro-kernels target (256 or "
-           "512); 0 asks the host">
+           "512); 0 asks the host">,
+    Option<"streamStores", "stream-stores", "int64_t", /*default=*/"-1",
+           "Whether outputs of 16 MiB or more made by light ops are written "
+           "with non-temporal stores: 1 yes, 0 no, -1 asks the host (not on "
+           "AMD Zen cores, where plain stores measured faster)">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",

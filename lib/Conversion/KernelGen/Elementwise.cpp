@@ -41,9 +41,10 @@ std::optional<bool> innerKind(const Layout &l, ArrayRef<int64_t> iter,
 } // namespace
 
 LogicalResult kernelgen::generateElementwise(func::FuncOp tmpl,
-                                             ModuleOp module) {
-  if (tmpl->hasAttr(kKernelAxesAttr))
-    return generateReduction(tmpl, module); // row-scalar ops: walk rows
+                                             ModuleOp module,
+                                             bool streamStores) {
+  if (tmpl->hasAttr(kKernelAxesAttr)) // row-scalar ops: walk rows
+    return generateReduction(tmpl, module, streamStores);
   auto ret = llvm::cast<func::ReturnOp>(tmpl.getBody().front().getTerminator());
   if (ret.getNumOperands() != 1)
     return failure();
@@ -135,7 +136,8 @@ LogicalResult kernelgen::generateElementwise(func::FuncOp tmpl,
     return ev.eval(root);
   };
   Type element = storageElementOf(rootType);
-  if (streamsOutput(tmpl, root, rootType.getNumElements(), element)) {
+  if (streamsOutput(tmpl, root, rootType.getNumElements(), element,
+                    streamStores)) {
     if (failed(emitStreamedStores(b, loc, fn, module, outBuf, outOff, lo, hi,
                                   element, valueAt))) {
       fn.erase();

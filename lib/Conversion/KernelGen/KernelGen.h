@@ -93,7 +93,8 @@ constexpr const char kStreamFenceFn[] = "kiln_stream_fence";
 /// more than the memory traffic it saved (exp and ew_chain ran 10-25%
 /// slower streamed; a negation 1.3-1.45 times faster).
 bool streamsOutput(func::FuncOp tmpl, Value root, int64_t numel,
-                   Type element);
+                   Type element, bool streamStores);
+
 
 /// Writes out[outOff + i] = value(i) for i in [lo, hi) through stack blocks
 /// and kStreamStoreFn, in phase function `fn` of `module`. `value` builds
@@ -144,8 +145,12 @@ FailureOr<Value> emitKilnOp(OpBuilder &b, Location loc, Operation *op,
 
 /// The generators, one per kernel kind. Each adds phase functions to
 /// `module` and leaves `tmpl` untouched.
-LogicalResult generateElementwise(func::FuncOp tmpl, ModuleOp module);
-LogicalResult generateReduction(func::FuncOp tmpl, ModuleOp module);
+/// `streamStores`: whether large light outputs may be streamed (see
+/// streamsOutput).
+LogicalResult generateElementwise(func::FuncOp tmpl, ModuleOp module,
+                                  bool streamStores);
+LogicalResult generateReduction(func::FuncOp tmpl, ModuleOp module,
+                                bool streamStores);
 /// Register tiling of the matmul micro-kernel.
 struct MatmulTiling {
   int64_t mr, nr, mc, kc;

@@ -37,7 +37,8 @@ ArrayRef<int64_t> shapeOf(Value v) {
 constexpr int64_t kPrefetchRowBytes = 4 << 10;
 
 LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
-                           ArrayRef<int64_t> full, ArrayRef<int64_t> axes) {
+                           ArrayRef<int64_t> full, ArrayRef<int64_t> axes,
+                           bool streamStores) {
   size_t r = full.size(), nax = axes.size();
   SmallVector<int64_t> outerExt(full.begin(), full.end() - nax);
   int64_t rows = 1, len = 1;
@@ -244,7 +245,8 @@ LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
   }
   Value outOff = outOffset;
   Type element = storageElementOf(root.getType());
-  if (!cached && streamsOutput(tmpl, root, rows * len, element)) {
+  if (!cached &&
+      streamsOutput(tmpl, root, rows * len, element, streamStores)) {
     // Nothing reads the output row back: it can go past the caches.
     if (failed(emitStreamedStores(
             b, loc, fn, module, outBuf, outOff, zero, lenV, element,
@@ -392,7 +394,8 @@ LogicalResult generateColumns(func::FuncOp tmpl, ModuleOp module,
 } // namespace
 
 LogicalResult kernelgen::generateReduction(func::FuncOp tmpl,
-                                           ModuleOp module) {
+                                           ModuleOp module,
+                                           bool streamStores) {
   auto ret = llvm::cast<func::ReturnOp>(tmpl.getBody().front().getTerminator());
   if (ret.getNumOperands() != 1)
     return failure();
@@ -416,7 +419,7 @@ LogicalResult kernelgen::generateReduction(func::FuncOp tmpl,
   for (auto [i, a] : llvm::enumerate(axes))
     trailing &= a == (int64_t)(full.size() - axes.size() + i);
   if (trailing)
-    return generateRows(tmpl, module, root, full, axes);
+    return generateRows(tmpl, module, root, full, axes, streamStores);
   Operation *reduction = root.getDefiningOp();
   if (!reduction || !isFusibleReduction(reduction))
     return failure();

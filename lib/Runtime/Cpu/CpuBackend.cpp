@@ -50,7 +50,7 @@ using namespace kiln::detail;
 using namespace kiln::detail::cpu;
 
 /// Bump when generated code changes, so that stale disk caches miss.
-static const char *const kCodegenVersion = "kiln-codegen-17";
+static const char *const kCodegenVersion = "kiln-codegen-18";
 
 namespace {
 
@@ -327,7 +327,9 @@ public:
     double mlirMs = msSince(start), llvmMs = 0;
 
     std::string fullKey = key + "|" + kCodegenVersion + "|llvm" +
-                          LLVM_VERSION_STRING + "|" + hostTarget();
+                          LLVM_VERSION_STRING + "|" + hostTarget() +
+                          (mlir::kiln::streamStoresOnHost() ? "|stream"
+                                                            : "|plain");
     bool diskHit = false;
     std::string object;
     if (std::optional<std::string> cached = diskCacheLoad(fullKey)) {
