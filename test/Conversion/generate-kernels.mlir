@@ -54,12 +54,15 @@ func.func private @softmax(%x: tensor<4x16xf32>) -> tensor<4x16xf32>
 // -----
 
 // The tiles of a k slice share out the B that their unit packs next and
-// ask for it (into L2) before their k loops, so that packing does not wait
+// ask for it (into L2) during their k loops, so that packing does not wait
 // on memory: the block's next slice (rows from kc + 256), or on the last
 // slice (of 3 here) the first slice of the next unit, when this thread
 // runs one. The 2 tiles of a unit (2 panels of 16 columns, one row panel:
 // the 2 row panels are split between 2 units) share 256 rows, 128 each,
-// and ask for the 2 lines of the block's 32 columns in each row.
+// 2 lines of the block's 32 columns in each row: 256 lines a tile, 16 in
+// each of the 16 chunks (of 16 k steps) of its k loop, one prefetch per
+// line, none before the loop. Each 4-step iteration asks for the packed A
+// it reads 64 steps ahead (24 floats: 2 lines).
 // CHECK-LABEL: func.func @mmk__p1(
 // CHECK: scf.for %[[UNIT:.*]] = %arg0 to %arg1
 // CHECK: scf.for %[[KS:.*]] = %c0{{[_0-9]*}} to %c3
@@ -68,11 +71,19 @@ func.func private @softmax(%x: tensor<4x16xf32>) -> tensor<4x16xf32>
 // CHECK: arith.select %[[LAST]], %c0{{[_0-9]*}}, %{{.*}} : index
 // CHECK: %[[MORE:.*]] = arith.cmpi ult, %[[NEXT]], %arg1 : index
 // CHECK: arith.select %[[LAST]], %[[MORE]], %true
-// CHECK: scf.for %{{.*}} = %c0{{[_0-9]*}} to %c128
-// CHECK: scf.if
-// CHECK-COUNT-2: memref.prefetch %arg3[%{{.*}}], read, locality<2>, data
 // CHECK-NOT: memref.prefetch %arg3
-// CHECK: scf.for {{.*}} iter_args
+// CHECK: scf.for %[[KK:.*]] = %c0{{[_0-9]*}} to %{{.*}} step %c16{{[_0-9]*}} iter_args
+// CHECK: %[[CHUNK:.*]] = arith.divui %[[KK]], %c16
+// CHECK: memref.prefetch %arg4{{.*}} write, locality<3>, data
+// CHECK: %[[FROM:.*]] = arith.muli %[[CHUNK]], %c16
+// CHECK: %[[TO:.*]] = arith.addi %[[FROM]], %c16
+// CHECK: scf.for %{{.*}} = %[[FROM]] to %[[TO]] step %c1
+// CHECK: scf.if
+// CHECK: memref.prefetch %arg3[%{{.*}}], read, locality<2>, data
+// CHECK-NOT: memref.prefetch %arg3
+// CHECK: scf.for {{.*}} step %c4{{[_0-9]*}} iter_args
+// CHECK-COUNT-2: memref.prefetch %view[%{{.*}}], read, locality<3>, data
+// CHECK-COUNT-24: vector.fma
 func.func private @mmk(%a: tensor<12x600xf32>, %b: tensor<600x32xf32>) -> tensor<12x32xf32>
     attributes {kiln.kernel = "matmul"} {
   %0 = kiln.matmul %a, %b : (tensor<12x600xf32>, tensor<600x32xf32>) -> tensor<12x32xf32>
@@ -236,8 +247,12 @@ func.func private @mm(%a: tensor<64x32xf32>, %b: tensor<32x40xf32>, %bias: tenso
 // each). The residual varies along both dims of C, so on the last K slice
 // its tile rows are prefetched before the k loop, after C's own.
 // CHECK-LABEL: func.func @mmt__p0(
+// CHECK: scf.for
+// CHECK: scf.for {{.*}} step %c2
 // CHECK: arith.muli {{.*}}, %c64{{.*}} : index
-// CHECK: memref.load %arg2
+// CHECK: vector.maskedload %arg2{{.*}} : memref<?xf32>, vector<12xi1>, vector<12xf32> into vector<12xf32>
+// CHECK: vector.store {{.*}} : memref<?xf32>, vector<6xf32>
+// CHECK-NOT: memref.load %arg2
 // CHECK-LABEL: func.func @mmt__p1(
 // CHECK-COUNT-8: vector.load %arg3{{.*}} : memref<?xf32>, vector<8xf32>
 // CHECK-COUNT-24: vector.shuffle
@@ -334,7 +349,8 @@ func.func private @mmpn(%x: tensor<20x30xf32>, %mean: tensor<20x1xf32>, %gamma: 
 // per 6-row tile) asks for the tile's rows of C and of the residual during
 // its k loop, not before it: an outer loop of 8-step chunks, each asking
 // for one line of C (for writing) and, on the last slice, one of the
-// residual, then running its steps 4 at a time.
+// residual, then its lines of the next unit's B, then running its steps 4
+// at a time, each iteration asking for packed A ahead.
 // CHECK-LABEL: func.func @mmpf__p1(
 // CHECK-NOT: memref.prefetch %arg5
 // CHECK: scf.for {{.*}} step %c8{{[_0-9]*}} iter_args
@@ -342,10 +358,12 @@ func.func private @mmpn(%x: tensor<20x30xf32>, %mean: tensor<20x1xf32>, %gamma: 
 // CHECK-NOT: memref.prefetch %arg5
 // CHECK: scf.if
 // CHECK: memref.prefetch %arg4{{.*}} read, locality<3>, data
-// CHECK-NOT: memref.prefetch
+// CHECK-NOT: memref.prefetch %arg{{[45]}}
+// CHECK: memref.prefetch %arg3{{.*}} read, locality<2>, data
 // CHECK: scf.for {{.*}} step %c4{{[_0-9]*}} iter_args
+// CHECK-COUNT-2: memref.prefetch %view{{.*}} read, locality<3>, data
 // CHECK-COUNT-24: vector.fma
-// CHECK-NOT: memref.prefetch
+// CHECK-NOT: memref.prefetch %arg
 // CHECK: return
 func.func private @mmpf(%a: tensor<16x128xf32>, %b: tensor<128x40xf32>, %r: tensor<16x40xf32>) -> tensor<16x40xf32>
     attributes {kiln.kernel = "matmul"} {
@@ -353,3 +371,4 @@ func.func private @mmpf(%a: tensor<16x128xf32>, %b: tensor<128x40xf32>, %r: tens
   %1 = kiln.add %0, %r : (tensor<16x40xf32>, tensor<16x40xf32>) -> tensor<16x40xf32>
   return %1 : tensor<16x40xf32>
 }
+

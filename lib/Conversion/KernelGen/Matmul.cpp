@@ -12,10 +12,10 @@
 //
 // Phase 0 packs A once, into panels of MR rows zero-padded past M, each
 // KC-deep slice of a panel MR-interleaved and the panels of one slice
-// contiguous, so that a row block of A streams in order. A prologue is
-// evaluated on vectors: along A's stored rows (2 MR lanes, two panels at a
-// time) when A is transposed, else on 8 consecutive k of each row, each
-// 8 x 8 block then transposed with shuffles.
+// contiguous, so that a row block of A streams in order. A is read (or a
+// prologue evaluated) on vectors: along A's stored rows (2 MR lanes, two
+// panels at a time) when A is transposed, else on 8 consecutive k of each
+// row, each 8 x 8 block then transposed with shuffles.
 // Phase 1 gives each work unit a block of columns of C (and a group of row
 // panels when there are too few column blocks for the threads). For every
 // KC-deep slice of K it packs its columns of B into a cache-aligned buffer
@@ -23,12 +23,13 @@
 // when B is transposed, element by element when B is dequantized), then
 // runs the micro-kernel over every MR x NR tile: MR accumulators of NR
 // lanes (8x32: 16 AVX-512 registers; 6x16: 12 AVX2 registers) updated with
-// one broadcast and NR/lanes FMAs per row and k. The block of B stays in
+// one broadcast and NR/lanes FMAs per row and k, asking for the packed A
+// it reads 64 steps ahead (A streams from L2). The block of B stays in
 // L2 (or L3 when it is wide) while row blocks of A pass over it, and each
 // of its panels stays in L1 for the MC/MR row panels of a row block. The
 // tiles of a slice share out the B that the unit packs next (the block's
 // next slice, or the first slice of the next unit) and ask for it into L2,
-// so that packing finds it there.
+// a line or two per chunk of their k loops, so that packing finds it there.
 // The accumulators start at zero; the tile's rows of C (the partial sums of
 // earlier K slices) are prefetched before the k loop and added after it.
 // On the last slice the epilogue (bias, activation, residual...) is
@@ -45,6 +46,8 @@
 
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/ADT/SetVector.h"
+
+#include <functional>
 
 using namespace mlir;
 using namespace mlir::kiln;
@@ -66,6 +69,10 @@ constexpr int64_t kMinPanelsPerBlock = 4;
 constexpr int64_t kRowPanelGroup = 8;
 /// k steps per iteration of the micro-kernel's main loop.
 constexpr int64_t kUnroll = 4;
+/// How many k steps ahead the micro-kernel asks for its packed A (2 KiB
+/// ahead on AVX-512: 32 steps left a 2048^3 matmul about 2% slower, 16
+/// steps 6%).
+constexpr int64_t kAPrefetchSteps = 64;
 
 struct MatmulShape {
   SmallVector<int64_t> batch; ///< of C
@@ -428,7 +435,8 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   SmallVector<Layout> layouts, proLayouts;
   for (BlockArgument a : tmpl.getArguments()) {
     auto t = llvm::cast<RankedTensorType>(a.getType());
-    bool forPrologue = llvm::any_of(a.getUsers(), [&](Operation *u) {
+    // A itself, when it is an argument, is packed as a prologue of no ops.
+    bool forPrologue = a == aArg || llvm::any_of(a.getUsers(), [&](Operation *u) {
       return prologue.contains(u);
     });
     ::kiln::rules::Dims expanded;
@@ -491,12 +499,11 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
     fn->setAttr(kWorkspaceAttr, b.getI64IntegerAttr(packedAFloats * 4));
     Block &entry = fn.getBody().front();
     b.setInsertionPoint(entry.getTerminator());
-    Value zeroF = constantOf(b, loc, f32, 0.0);
     Value ws = entry.getArgument(2 + abi.args.size() - 1);
     Value packed = memref::ViewOp::create(
         b, loc, MemRefType::get({ShapedType::kDynamic}, f32), ws,
         cidx(b, loc, 0), ValueRange{cidx(b, loc, packedAFloats)});
-    Value zero = cidx(b, loc, 0), one = cidx(b, loc, 1);
+    Value one = cidx(b, loc, 1);
     auto units = scf::ForOp::create(b, loc, entry.getArgument(0),
                                     entry.getArgument(1), one);
     b.setInsertionPointToStart(units.getBody());
@@ -520,41 +527,7 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
                      kKC * kMR),
                  mul(b, loc, kk, kMR));
     };
-    if (aArg) {
-      auto rpLoop = scf::ForOp::create(b, loc, rpFrom, rpTo, one);
-      b.setInsertionPointToStart(rpLoop.getBody());
-      Value rp = rpLoop.getInductionVar();
-      Value aBuf = entry.getArgument(2 + slotOf[aArg.getArgNumber()]);
-      Value srcBase = mul(b, loc, ab, s.m * s.k);
-      // One loop over all of K (a short loop over the slices, its trip count
-      // known, would be unrolled by LLVM at a cost of compile time).
-      auto kLoop = scf::ForOp::create(b, loc, zero, cidx(b, loc, s.k), one);
-      b.setInsertionPointToStart(kLoop.getBody());
-      Value k = kLoop.getInductionVar();
-      // Rows past M read the last row and store zero: no branch. The MR
-      // values of one k are stored as one vector (and so LLVM does not try
-      // to vectorize this loop itself, which costs seconds of compile time).
-      Value lastRow = cidx(b, loc, s.m - 1);
-      SmallVector<Value> lanes;
-      for (int64_t r = 0; r < kMR; ++r) {
-        Value row = add(b, loc, mul(b, loc, rp, kMR), cidx(b, loc, r));
-        Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                             row, cidx(b, loc, s.m));
-        Value srcRow = minv(b, loc, row, lastRow);
-        // A is stored as [M, K], or as [K, M] when transposed.
-        Value idx = aT ? add(b, loc, srcBase,
-                             add(b, loc, mul(b, loc, k, s.m), srcRow))
-                       : add(b, loc, srcBase,
-                             add(b, loc, mul(b, loc, srcRow, s.k), k));
-        Value v = memref::LoadOp::create(b, loc, aBuf, idx);
-        lanes.push_back(arith::SelectOp::create(b, loc, inside, v, zeroF));
-      }
-      vector::StoreOp::create(
-          b, loc,
-          vector::FromElementsOp::create(b, loc, VectorType::get({kMR}, f32),
-                                         lanes),
-          packed, ValueRange{dstOf(k, rp)});
-    } else if (failed(packPrologue(b, loc, entry, aValue, aT, s.m, s.k, kMR,
+    if (failed(packPrologue(b, loc, entry, aValue, aT, s.m, s.k, kMR,
                                    ab, rpFrom, rpTo,
                                    aType.getShape().drop_back(2),
                                    proLayouts, slotOf, packed, dstOf))) {
@@ -832,7 +805,11 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   // The tiles of a k slice share out the B this unit packs next, so that
   // packing it finds it in L2: this block's next k slice or, on the last
   // slice, the first slice of the next unit this thread runs. Each tile
-  // asks for `perTile` of its rows (a transposed B: its columns).
+  // asks for `perTile` of its rows (a transposed B: its columns), a line or
+  // two per chunk of its k loop (below): asked for at once, the misses of a
+  // tile's share fill the line fill buffers and stall the micro-kernel.
+  int64_t bShareLines = 0;
+  std::function<void(Value)> prefetchBLine;
   if (!scheme) {
     int64_t blockCols = ppb * kNR;
     int64_t items = bT ? blockCols : kKC;
@@ -869,34 +846,45 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
                        arith::ConstantIntOp::create(b, loc, 1, 1));
     Value lastIdx =
         cidx(b, loc, s.k * s.n * std::max<int64_t>(1, s.bBatches) - 1);
-    auto pfLoop = scf::ForOp::create(b, loc, zero, cidx(b, loc, perTile), one);
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(pfLoop.getBody());
-    Value i = add(b, loc, mul(b, loc, t, perTile), pfLoop.getInductionVar());
-    Value inside = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::ult, bT ? add(b, loc, col0, i) : add(b, loc, k0, i),
-        cidx(b, loc, bT ? s.n : s.k));
-    Value want = arith::AndIOp::create(
-        b, loc, valid,
-        arith::AndIOp::create(b, loc, inside,
-                              arith::CmpIOp::create(b, loc,
-                                                    arith::CmpIPredicate::ult,
-                                                    i, cidx(b, loc, items))));
-    auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, want, false);
-    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    Value start = bT ? add(b, loc, add(b, loc, srcBase,
-                                       mul(b, loc, add(b, loc, col0, i), s.k)),
-                           k0)
-                     : add(b, loc, add(b, loc, srcBase,
-                                       mul(b, loc, add(b, loc, k0, i), s.n)),
-                           col0);
     int64_t span = bT ? std::min(kKC, s.k) : blockCols;
-    for (int64_t off = 0; off < span; off += 16) // one per 64-byte line
+    int64_t linesPerItem = (span + 15) / 16; // 64-byte lines
+    bShareLines = perTile * linesPerItem;
+    // Line j of this tile's share: item t * perTile + j / linesPerItem.
+    prefetchBLine = [=, &b](Value j) {
+      Value i = add(b, loc, mul(b, loc, t, perTile),
+                    arith::DivUIOp::create(b, loc, j, cidx(b, loc, linesPerItem)));
+      Value off = mul(b, loc,
+                      arith::RemUIOp::create(b, loc, j, cidx(b, loc, linesPerItem)),
+                      16);
+      Value inside = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ult,
+          bT ? add(b, loc, col0, i) : add(b, loc, k0, i),
+          cidx(b, loc, bT ? s.n : s.k));
+      Value want = arith::AndIOp::create(
+          b, loc, valid,
+          arith::AndIOp::create(
+              b, loc, inside,
+              arith::AndIOp::create(
+                  b, loc,
+                  arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, i,
+                                        cidx(b, loc, items)),
+                  arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, j,
+                                        cidx(b, loc, bShareLines)))));
+      OpBuilder::InsertionGuard g(b);
+      auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, want, false);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      Value start =
+          bT ? add(b, loc,
+                   add(b, loc, srcBase, mul(b, loc, add(b, loc, col0, i), s.k)),
+                   k0)
+             : add(b, loc,
+                   add(b, loc, srcBase, mul(b, loc, add(b, loc, k0, i), s.n)),
+                   col0);
       memref::PrefetchOp::create(
           b, loc, src.values,
-          ValueRange{minv(b, loc, add(b, loc, start, cidx(b, loc, off)),
-                          lastIdx)},
+          ValueRange{minv(b, loc, add(b, loc, start, off), lastIdx)},
           /*isWrite=*/false, /*localityHint=*/2, /*isDataCache=*/true);
+    };
   }
 
   // Row r of the tile lives at C[ir*MR + r, n0 : n0 + NR].
@@ -973,13 +961,36 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
       one(row, col);
     }
   };
-  if (pfShift < 0)
+  if (pfShift < 0) {
     prefetchLines(Value());
+    if (prefetchBLine) {
+      auto all = scf::ForOp::create(b, loc, zero, cidx(b, loc, bShareLines), one);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(all.getBody());
+      prefetchBLine(all.getInductionVar());
+    }
+  }
   // The k loop runs kUnroll steps per iteration (so that its counter and
   // branch take fewer of the cycles the FMA ports need), then the rest of
   // the slice one step at a time.
+  Value lastA = cidx(b, loc, packedAFloats - 1);
   auto kSteps = [&](Value kk, ValueRange acc, int64_t steps) {
     SmallVector<Value> next(acc.begin(), acc.end());
+    if (steps == kUnroll) {
+      // Packed A streams from L2 (a tile reads its panel once): ask for it
+      // into L1 kAPrefetchSteps ahead, one line per 16 floats this
+      // iteration reads. The next panel follows this one, so the stream
+      // runs on across tiles.
+      Value ahead = add(b, loc, aPanel,
+                        mul(b, loc, add(b, loc, kk, cidx(b, loc, kAPrefetchSteps)),
+                            kMR));
+      for (int64_t off = 0; off < kUnroll * kMR; off += 16)
+        memref::PrefetchOp::create(
+            b, loc, packedA,
+            ValueRange{minv(b, loc, add(b, loc, ahead, cidx(b, loc, off)),
+                            lastA)},
+            /*isWrite=*/false, /*localityHint=*/3, /*isDataCache=*/true);
+    }
     for (int64_t j = 0; j < steps; ++j) {
       Value kj = add(b, loc, kk, cidx(b, loc, j));
       Value bIdx = add(b, loc, bPanel, mul(b, loc, kj, kNR));
@@ -1022,9 +1033,19 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(chunkLoop.getBody());
       Value kk = chunkLoop.getInductionVar();
-      prefetchLines(minv(
-          b, loc, arith::DivUIOp::create(b, loc, kk, cidx(b, loc, chunk)),
-          cidx(b, loc, pfLines - 1)));
+      Value q = arith::DivUIOp::create(b, loc, kk, cidx(b, loc, chunk));
+      prefetchLines(minv(b, loc, q, cidx(b, loc, pfLines - 1)));
+      if (prefetchBLine) {
+        // This chunk's lines of the tile's share of the next B.
+        int64_t chunks = std::max<int64_t>(std::min(kKC, s.k) / chunk, 1);
+        int64_t perChunk = (bShareLines + chunks - 1) / chunks;
+        Value from = mul(b, loc, q, perChunk);
+        auto lines = scf::ForOp::create(
+            b, loc, from, add(b, loc, from, cidx(b, loc, perChunk)), one);
+        OpBuilder::InsertionGuard g2(b);
+        b.setInsertionPointToStart(lines.getBody());
+        prefetchBLine(lines.getInductionVar());
+      }
       scf::YieldOp::create(
           b, loc,
           unrolledLoop(kk, add(b, loc, kk, cidx(b, loc, chunk)),
