@@ -372,3 +372,40 @@ func.func private @mmpf(%a: tensor<16x128xf32>, %b: tensor<128x40xf32>, %r: tens
   return %1 : tensor<16x40xf32>
 }
 
+// -----
+
+// An SGD update as epilogue (W - lr * (A @ B)) with K in one slice: W is
+// read only by the epilogue, at C's positions, so phase 1 tells the
+// runtime that C may take W's buffer (argument 2).
+// CHECK-LABEL: func.func @sgd__p1(
+// CHECK-SAME: kiln.in_place = 2 : i64
+func.func private @sgd(%a: tensor<16x64xf32>, %b: tensor<64x32xf32>, %w: tensor<16x32xf32>, %lr: tensor<f32>) -> tensor<16x32xf32>
+    attributes {kiln.kernel = "matmul"} {
+  %0 = kiln.matmul %a, %b : (tensor<16x64xf32>, tensor<64x32xf32>) -> tensor<16x32xf32>
+  %1 = kiln.mul %0, %lr : (tensor<16x32xf32>, tensor<f32>) -> tensor<16x32xf32>
+  %2 = kiln.sub %w, %1 : (tensor<16x32xf32>, tensor<16x32xf32>) -> tensor<16x32xf32>
+  return %2 : tensor<16x32xf32>
+}
+
+// -----
+
+// With K over more than one slice, C holds partial sums before the
+// epilogue reads W, so C may not take W's buffer; nor may it take a
+// bias's (not of C's type).
+// CHECK-LABEL: func.func @sgdk__p1(
+// CHECK-NOT: kiln.in_place
+// CHECK-LABEL: func.func @bias__p1(
+// CHECK-NOT: kiln.in_place
+// CHECK: return
+func.func private @sgdk(%a: tensor<16x300xf32>, %b: tensor<300x32xf32>, %w: tensor<16x32xf32>) -> tensor<16x32xf32>
+    attributes {kiln.kernel = "matmul"} {
+  %0 = kiln.matmul %a, %b : (tensor<16x300xf32>, tensor<300x32xf32>) -> tensor<16x32xf32>
+  %1 = kiln.sub %w, %0 : (tensor<16x32xf32>, tensor<16x32xf32>) -> tensor<16x32xf32>
+  return %1 : tensor<16x32xf32>
+}
+func.func private @bias(%a: tensor<16x64xf32>, %b: tensor<64x32xf32>, %c: tensor<32xf32>) -> tensor<16x32xf32>
+    attributes {kiln.kernel = "matmul"} {
+  %0 = kiln.matmul %a, %b : (tensor<16x64xf32>, tensor<64x32xf32>) -> tensor<16x32xf32>
+  %1 = kiln.add %0, %c : (tensor<16x32xf32>, tensor<32xf32>) -> tensor<16x32xf32>
+  return %1 : tensor<16x32xf32>
+}

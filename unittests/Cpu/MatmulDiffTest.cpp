@@ -247,6 +247,62 @@ TEST_P(MatmulDiffTest, Prologues) {
   });
 }
 
+/// An SGD update, W - lr * (x^T @ dy), on weights that die at the update:
+/// with K in one slice the kernel writes the new weights over the old
+/// ones (the same storage, no second buffer of their size), and with K
+/// over several slices, where C holds partial sums first, into a buffer of
+/// its own; both agree with the update computed on Flex.
+TEST(MatmulDiffTest, UpdateOverDyingWeights) {
+  for (int64_t k : {int64_t(64), int64_t(600)}) {
+    // W (375 KiB) is much larger than the packed-A workspace (96 KiB).
+    const int64_t m = 96, n = 1000;
+    Rng rng(24);
+    std::vector<double> xv = randomValues(rng, k * m, DType::F32, -1, 1),
+                        dyv = randomValues(rng, k * n, DType::F32, -1, 1),
+                        wv = randomValues(rng, m * n, DType::F32, -1, 1);
+    auto update = [&](const DispatchDevice &dev, const void **storage,
+                      int64_t *peak) {
+      auto up = [&](const std::vector<double> &v, Shape shape) {
+        Tensor t = Tensor::fromVector<float>(
+            std::vector<float>(v.begin(), v.end()), std::move(shape), dev);
+        t.sync();
+        return t;
+      };
+      Tensor x = up(xv, {k, m}), dy = up(dyv, {k, n}), w = up(wv, {m, n});
+      *storage = w.try_into_backend<Cpu>().storage.get();
+      MemoryStats before = memoryStats(dev);
+      resetPeakMemory(dev);
+      w = w - matmul(x.transpose(), dy) * 0.01;
+      w.sync();
+      *peak = memoryStats(dev).peakBytes - before.currentBytes;
+      if (w.try_into_backend<Cpu>().storage.get() != *storage)
+        *storage = nullptr;
+      return w.toVector<float>();
+    };
+    const void *storage = nullptr;
+    int64_t peak = 0;
+    std::vector<float> got = update(DispatchDevice::cpu(), &storage, &peak);
+    std::vector<float> want(m * n);
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double acc = 0;
+        for (int64_t r = 0; r < k; ++r)
+          acc += xv[r * m + i] * dyv[r * n + j];
+        want[i * n + j] = float(float(wv[i * n + j]) - 0.01 * acc);
+      }
+    for (int64_t i = 0; i < m * n; ++i)
+      ASSERT_NEAR(got[i], want[i], 1e-5) << "K = " << k << ", element " << i;
+    if (k <= 256) {
+      EXPECT_NE(storage, nullptr) << "K = " << k << ": the update took a new "
+                                  << "buffer instead of the dying weights'";
+      EXPECT_LT(peak, m * n * 4) << "K = " << k;
+    } else {
+      EXPECT_EQ(storage, nullptr) << "K = " << k << ": partial sums over "
+                                  << "several slices wrote over the weights";
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(AllDTypes, MatmulDiffTest,
                          ::testing::ValuesIn(allDTypes()),
                          [](const auto &info) { return info.param.str(); });

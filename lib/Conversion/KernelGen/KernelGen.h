@@ -35,6 +35,10 @@ constexpr const char kGrainAttr[] = "kiln.grain";
 constexpr const char kPhaseAttr[] = "kiln.phase";
 constexpr const char kKernelAttr[] = "kiln.kernel_of";
 constexpr const char kWorkspaceAttr[] = "kiln.workspace";
+/// The input (template argument number) whose buffer the kernel's output
+/// may take when the input dies at the call: the phases read each of its
+/// elements before they write the same element of the output.
+constexpr const char kInPlaceAttr[] = "kiln.in_place";
 
 /// One flat memref argument of a phase function per buffer: every input
 /// (quantized ones as values and scales), every output, then the workspace.

@@ -30,6 +30,8 @@
 // tiles of a slice share out the B that the unit packs next (the block's
 // next slice, or the first slice of the next unit) and ask for it into L2,
 // a line or two per chunk of their k loops, so that packing finds it there.
+// When K is one slice, an argument of C's type that only the epilogue
+// reads may share C's buffer (the runtime's choice, kiln.in_place).
 // The accumulators start at zero; the tile's rows of C (the partial sums of
 // earlier K slices) are prefetched before the k loop and added after it.
 // On the last slice the epilogue (bias, activation, residual...) is
@@ -465,6 +467,22 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
         l.strides[l.strides.size() - 2] != 0 && l.strides.back() != 0)
       epilogueArgs.push_back(a.getArgNumber());
   }
+  // An argument of C's type that only the epilogue reads (an SGD update's
+  // weights) may share C's buffer when K is one slice: each tile reads its
+  // elements of it before it stores the same elements of C, and no partial
+  // sums are stored in C first. The runtime then writes C over it when it
+  // dies here, which saves the read of every line of C before its store.
+  int64_t inPlaceArg = -1;
+  if ((s.k + kKC - 1) / kKC <= 1)
+    for (BlockArgument a : tmpl.getArguments())
+      if (a.getType() == cType && !a.use_empty() &&
+          llvm::all_of(a.getUsers(), [&](Operation *u) {
+            return u != mm.getOperation() && !prologue.contains(u) &&
+                   !llvm::isa<DequantizeOp, PermuteOp>(u);
+          })) {
+        inPlaceArg = a.getArgNumber();
+        break;
+      }
 
   // Map template arguments to ABI slots (a quantized one takes two).
   SmallVector<unsigned> slotOf;
@@ -572,6 +590,8 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
 
   func::FuncOp fn = createPhase(b, module, tmpl, 1, abi,
                                 cBatches * nBlocks * mGroups, 1);
+  if (inPlaceArg >= 0)
+    fn->setAttr(kInPlaceAttr, b.getI64IntegerAttr(inPlaceArg));
   Block &entry = fn.getBody().front();
   b.setInsertionPoint(entry.getTerminator());
   auto arg = [&](unsigned i) { return entry.getArgument(2 + i); };

@@ -50,7 +50,7 @@ using namespace kiln::detail;
 using namespace kiln::detail::cpu;
 
 /// Bump when generated code changes, so that stale disk caches miss.
-static const char *const kCodegenVersion = "kiln-codegen-19";
+static const char *const kCodegenVersion = "kiln-codegen-20";
 
 namespace {
 
@@ -75,6 +75,10 @@ struct Kernel {
   std::string label; ///< kind(fused ops) and output shape, for the profile
   std::vector<Phase> phases;
   int64_t workspaceBytes = 0;
+  /// The input whose buffer an output may take when it dies at the call:
+  /// any input of an elementwise kernel, the one the generator names
+  /// (kiln.in_place) of a matmul, none (-1) otherwise.
+  int inPlaceInput = -1;
   std::vector<DType> outTypes;
   std::vector<std::vector<int64_t>> outShapes;
 };
@@ -201,10 +205,13 @@ public:
     for (const Buffer *b : operands)
       inputs.push_back(b->dtype.isQuantized() ? *b : flex::contiguous(*b, alloc));
     for (size_t i = 0; i < results.size(); ++i) {
-      // An elementwise kernel may write over an input that dies here.
+      // An output may be written over an input that dies here.
       bool reused = false;
-      if (k.kind == "elementwise")
+      bool anyInput = k.kind == "elementwise";
+      if (anyInput || k.inPlaceInput >= 0)
         for (size_t j = 0; j < inputs.size() && !reused; ++j) {
+          if (!anyInput && static_cast<int>(j) != k.inPlaceInput)
+            continue;
           const Buffer &in = inputs[j];
           int slot = s.operands[j];
           bool dies = std::find(s.dying.begin(), s.dying.end(), slot) !=
@@ -479,6 +486,7 @@ private:
       if (!first) {
         k.phases = it->second->phases;
         k.workspaceBytes = it->second->workspaceBytes;
+        k.inPlaceInput = it->second->inPlaceInput;
         continue;
       }
       for (int phase = 0;; ++phase) {
@@ -492,6 +500,8 @@ private:
         p.grain = fn->getAttrOfType<mlir::IntegerAttr>("kiln.grain").getInt();
         if (auto ws = fn->getAttrOfType<mlir::IntegerAttr>("kiln.workspace"))
           k.workspaceBytes = std::max<int64_t>(k.workspaceBytes, ws.getInt());
+        if (auto in = fn->getAttrOfType<mlir::IntegerAttr>("kiln.in_place"))
+          k.inPlaceInput = static_cast<int>(in.getInt());
         k.phases.push_back(p);
         names.push_back(name);
       }
