@@ -505,6 +505,10 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   for (int64_t d : aType.getShape().drop_back(2))
     aBatches *= d;
   int64_t packedAFloats = aBatches * kSlices * mPanels * kKC * kMR;
+  // The workspace runs on past packed A by as much as the micro-kernel
+  // asks for ahead of what it reads, so that those addresses need no
+  // clamp (integer ops on the FMA ports).
+  int64_t workspaceFloats = packedAFloats + (kAPrefetchSteps + kUnroll) * kMR;
 
   //===--- Phase 0: pack A -------------------------------------------------===//
   // Panels of MR rows of A, rows past M zero, each k slice of a panel
@@ -514,7 +518,7 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   {
     int64_t groups = (mPanels + kRowPanelGroup - 1) / kRowPanelGroup;
     func::FuncOp fn = createPhase(b, module, tmpl, 0, abi, aBatches * groups, 1);
-    fn->setAttr(kWorkspaceAttr, b.getI64IntegerAttr(packedAFloats * 4));
+    fn->setAttr(kWorkspaceAttr, b.getI64IntegerAttr(workspaceFloats * 4));
     Block &entry = fn.getBody().front();
     b.setInsertionPoint(entry.getTerminator());
     Value ws = entry.getArgument(2 + abi.args.size() - 1);
@@ -601,7 +605,7 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   Value ws = arg(abi.args.size() - 1);
   Value packedA = memref::ViewOp::create(
       b, loc, MemRefType::get({ShapedType::kDynamic}, f32), ws, cidx(b, loc, 0),
-      ValueRange{cidx(b, loc, packedAFloats)});
+      ValueRange{cidx(b, loc, workspaceFloats)});
   // On the heap, once per call (the calling thread's stack may be small),
   // and aligned to a cache line, so that no row of a panel straddles two.
   Value packedB = memref::AllocOp::create(
@@ -993,7 +997,6 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   // The k loop runs kUnroll steps per iteration (so that its counter and
   // branch take fewer of the cycles the FMA ports need), then the rest of
   // the slice one step at a time.
-  Value lastA = cidx(b, loc, packedAFloats - 1);
   auto kSteps = [&](Value kk, ValueRange acc, int64_t steps) {
     SmallVector<Value> next(acc.begin(), acc.end());
     if (steps == kUnroll) {
@@ -1006,10 +1009,9 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
                             kMR));
       for (int64_t off = 0; off < kUnroll * kMR; off += 16)
         memref::PrefetchOp::create(
-            b, loc, packedA,
-            ValueRange{minv(b, loc, add(b, loc, ahead, cidx(b, loc, off)),
-                            lastA)},
-            /*isWrite=*/false, /*localityHint=*/3, /*isDataCache=*/true);
+            b, loc, packedA, ValueRange{add(b, loc, ahead, cidx(b, loc, off))},
+            /*isWrite=*/false, /*localityHint=*/3,
+            /*isDataCache=*/true);
     }
     for (int64_t j = 0; j < steps; ++j) {
       Value kj = add(b, loc, kk, cidx(b, loc, j));
