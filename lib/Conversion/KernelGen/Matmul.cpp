@@ -438,9 +438,10 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   for (BlockArgument a : tmpl.getArguments()) {
     auto t = llvm::cast<RankedTensorType>(a.getType());
     // A itself, when it is an argument, is packed as a prologue of no ops.
-    bool forPrologue = a == aArg || llvm::any_of(a.getUsers(), [&](Operation *u) {
-      return prologue.contains(u);
-    });
+    bool forPrologue =
+        a == aArg || llvm::any_of(a.getUsers(), [&](Operation *u) {
+          return prologue.contains(u);
+        });
     ::kiln::rules::Dims expanded;
     if (forPrologue &&
         (getQuantScheme(t) ||
@@ -549,10 +550,9 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
                      kKC * kMR),
                  mul(b, loc, kk, kMR));
     };
-    if (failed(packPrologue(b, loc, entry, aValue, aT, s.m, s.k, kMR,
-                                   ab, rpFrom, rpTo,
-                                   aType.getShape().drop_back(2),
-                                   proLayouts, slotOf, packed, dstOf))) {
+    if (failed(packPrologue(b, loc, entry, aValue, aT, s.m, s.k, kMR, ab,
+                            rpFrom, rpTo, aType.getShape().drop_back(2),
+                            proLayouts, slotOf, packed, dstOf))) {
       module.lookupSymbol<func::FuncOp>((tmpl.getName() + "__p0").str())
           .erase();
       return generateGeneric(tmpl, module);
@@ -875,15 +875,16 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
     bShareLines = perTile * linesPerItem;
     // Line j of this tile's share: item t * perTile + j / linesPerItem.
     prefetchBLine = [=, &b](Value j) {
-      Value i = add(b, loc, mul(b, loc, t, perTile),
-                    arith::DivUIOp::create(b, loc, j, cidx(b, loc, linesPerItem)));
-      Value off = mul(b, loc,
-                      arith::RemUIOp::create(b, loc, j, cidx(b, loc, linesPerItem)),
-                      16);
-      Value inside = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::ult,
-          bT ? add(b, loc, col0, i) : add(b, loc, k0, i),
-          cidx(b, loc, bT ? s.n : s.k));
+      Value i =
+          add(b, loc, mul(b, loc, t, perTile),
+              arith::DivUIOp::create(b, loc, j, cidx(b, loc, linesPerItem)));
+      Value off = mul(
+          b, loc, arith::RemUIOp::create(b, loc, j, cidx(b, loc, linesPerItem)),
+          16);
+      Value inside =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                bT ? add(b, loc, col0, i) : add(b, loc, k0, i),
+                                cidx(b, loc, bT ? s.n : s.k));
       Value want = arith::AndIOp::create(
           b, loc, valid,
           arith::AndIOp::create(
@@ -988,7 +989,8 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   if (pfShift < 0) {
     prefetchLines(Value());
     if (prefetchBLine) {
-      auto all = scf::ForOp::create(b, loc, zero, cidx(b, loc, bShareLines), one);
+      auto all =
+          scf::ForOp::create(b, loc, zero, cidx(b, loc, bShareLines), one);
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(all.getBody());
       prefetchBLine(all.getInductionVar());
@@ -1004,9 +1006,9 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
       // into L1 kAPrefetchSteps ahead, one line per 16 floats this
       // iteration reads. The next panel follows this one, so the stream
       // runs on across tiles.
-      Value ahead = add(b, loc, aPanel,
-                        mul(b, loc, add(b, loc, kk, cidx(b, loc, kAPrefetchSteps)),
-                            kMR));
+      Value ahead =
+          add(b, loc, aPanel,
+              mul(b, loc, add(b, loc, kk, cidx(b, loc, kAPrefetchSteps)), kMR));
       for (int64_t off = 0; off < kUnroll * kMR; off += 16)
         memref::PrefetchOp::create(
             b, loc, packedA, ValueRange{add(b, loc, ahead, cidx(b, loc, off))},
