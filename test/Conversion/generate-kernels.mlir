@@ -61,8 +61,9 @@ func.func private @softmax(%x: tensor<4x16xf32>) -> tensor<4x16xf32>
 // the 2 row panels are split between 2 units) share 256 rows, 128 each,
 // 2 lines of the block's 32 columns in each row: 256 lines a tile, 16 in
 // each of the 16 chunks (of 16 k steps) of its k loop, one prefetch per
-// line, none before the loop. Each 4-step iteration asks for the packed A
-// it reads 64 steps ahead (24 floats: 2 lines).
+// line, none before the loop; the 12 lines of the tile's C are asked for
+// two per chunk in the first 6 chunks. Each 4-step iteration asks for the
+// packed A it reads 64 steps ahead (24 floats: 2 lines).
 // CHECK-LABEL: func.func @mmk__p1(
 // CHECK: scf.for %[[UNIT:.*]] = %arg0 to %arg1
 // CHECK: scf.for %[[KS:.*]] = %c0{{[_0-9]*}} to %c3
@@ -74,7 +75,9 @@ func.func private @softmax(%x: tensor<4x16xf32>) -> tensor<4x16xf32>
 // CHECK-NOT: memref.prefetch %arg3
 // CHECK: scf.for %[[KK:.*]] = %c0{{[_0-9]*}} to %{{.*}} step %c16{{[_0-9]*}} iter_args
 // CHECK: %[[CHUNK:.*]] = arith.divui %[[KK]], %c16
-// CHECK: memref.prefetch %arg4{{.*}} write, locality<3>, data
+// CHECK: %[[EARLY:.*]] = arith.cmpi ult, %[[CHUNK]], %c6
+// CHECK: scf.if %[[EARLY]]
+// CHECK-COUNT-2: memref.prefetch %arg4{{.*}} write, locality<3>, data
 // CHECK: %[[FROM:.*]] = arith.muli %[[CHUNK]], %c16
 // CHECK: %[[TO:.*]] = arith.addi %[[FROM]], %c16
 // CHECK: scf.for %{{.*}} = %[[FROM]] to %[[TO]] step %c1
@@ -347,15 +350,19 @@ func.func private @mmpn(%x: tensor<20x30xf32>, %mean: tensor<20x1xf32>, %gamma: 
 
 // A k slice long enough (K = 128: 32 iterations of 4 steps, 12 lines of C
 // per 6-row tile) asks for the tile's rows of C and of the residual during
-// its k loop, not before it: an outer loop of 8-step chunks, each asking
-// for one line of C (for writing) and, on the last slice, one of the
-// residual, then its lines of the next unit's B, then running its steps 4
-// at a time, each iteration asking for packed A ahead.
+// the first half of its k loop, not before it: an outer loop of 8-step
+// chunks, the first 6 of them asking for two lines of C (for writing) and,
+// on the last slice, two of the residual, each then asking for its lines
+// of the next unit's B and running its steps 4 at a time, each iteration
+// asking for packed A ahead.
 // CHECK-LABEL: func.func @mmpf__p1(
 // CHECK-NOT: memref.prefetch %arg5
 // CHECK: scf.for {{.*}} step %c8{{[_0-9]*}} iter_args
+// CHECK: arith.cmpi ult, %{{.*}}, %c6
 // CHECK: memref.prefetch %arg5{{.*}} write, locality<3>, data
-// CHECK-NOT: memref.prefetch %arg5
+// CHECK: scf.if
+// CHECK: memref.prefetch %arg4{{.*}} read, locality<3>, data
+// CHECK: memref.prefetch %arg5{{.*}} write, locality<3>, data
 // CHECK: scf.if
 // CHECK: memref.prefetch %arg4{{.*}} read, locality<3>, data
 // CHECK-NOT: memref.prefetch %arg{{[45]}}

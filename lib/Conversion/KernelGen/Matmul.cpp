@@ -947,7 +947,11 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
                            n0),
                        stride, false, true});
   }
-  // Two lines per row: its first and last element.
+  // Two lines per row: its first and last element. They are asked for two
+  // per chunk in the first half of the k loop, so that the last of them,
+  // from memory when C is a large update written in place, arrive before
+  // the tile's rows are stored (one per chunk over all of it, the last
+  // rows' loads stalled the store of a weight update's tiles).
   int64_t pfLines = 2 * kMR;
   int64_t pfIters = std::max<int64_t>(std::min(kKC, s.k) / kUnroll, 1);
   int64_t pfShift = -1;
@@ -1058,7 +1062,17 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
       b.setInsertionPointToStart(chunkLoop.getBody());
       Value kk = chunkLoop.getInductionVar();
       Value q = arith::DivUIOp::create(b, loc, kk, cidx(b, loc, chunk));
-      prefetchLines(minv(b, loc, q, cidx(b, loc, pfLines - 1)));
+      {
+        OpBuilder::InsertionGuard g2(b);
+        auto early = scf::IfOp::create(
+            b, loc, TypeRange{},
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, q,
+                                  cidx(b, loc, pfLines / 2)),
+            false);
+        b.setInsertionPointToStart(&early.getThenRegion().front());
+        prefetchLines(mul(b, loc, q, 2));
+        prefetchLines(add(b, loc, mul(b, loc, q, 2), cidx(b, loc, 1)));
+      }
       if (prefetchBLine) {
         // This chunk's lines of the tile's share of the next B.
         int64_t chunks = std::max<int64_t>(std::min(kKC, s.k) / chunk, 1);
