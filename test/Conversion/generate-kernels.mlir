@@ -25,20 +25,27 @@ func.func private @ew(%x: tensor<1024xf32>, %s: tensor<f32>) -> tensor<1024xf32>
 // -----
 
 // A row kernel (softmax): per row, a max loop and a sum loop carrying their
-// accumulators, then one loop that writes the row.
+// accumulators, then one loop that writes the row. The sum loop keeps the
+// exponentials in a row of scratch (allocated once per call of the phase),
+// which the write loop reads back instead of computing them again; the
+// output row is written only by the last loop.
 // CHECK-LABEL: func.func @softmax__p0(
 // CHECK-SAME: kiln.units = 4 : i64
+// CHECK: %[[SCRATCH:.*]] = memref.alloc() {alignment = 64 : i64} : memref<16xf32>
 // CHECK: scf.for %[[ROW:.*]] = %arg0 to %arg1
 // CHECK: %[[MAX:.*]] = scf.for {{.*}} iter_args(%[[A:.*]] = %{{.*}}) -> (f32)
 // CHECK: arith.maximumf %[[A]]
-// CHECK: %[[SUM:.*]] = scf.for {{.*}} iter_args(%[[S:.*]] = %{{.*}}) -> (f32)
+// CHECK: %[[SUM:.*]] = scf.for %[[J:.*]] = {{.*}} iter_args(%[[S:.*]] = %{{.*}}) -> (f32)
 // CHECK: arith.subf %{{.*}}, %[[MAX]]
-// CHECK: math.exp
+// CHECK: %[[E:.*]] = math.exp
+// CHECK: memref.store %[[E]], %[[SCRATCH]][%[[J]]]
 // CHECK: arith.addf %[[S]], %{{.*}} fastmath<reassoc>
 // CHECK: %[[R:.*]] = arith.divf %{{.*}}, %[[SUM]]
-// CHECK: scf.for
-// CHECK: arith.mulf %{{.*}}, %[[R]]
-// CHECK: memref.store
+// CHECK: scf.for %[[K:.*]] =
+// CHECK: %[[EK:.*]] = memref.load %[[SCRATCH]][%[[K]]]
+// CHECK: arith.mulf %[[EK]], %[[R]]
+// CHECK: memref.store %{{.*}}, %arg3
+// CHECK: memref.dealloc %[[SCRATCH]]
 func.func private @softmax(%x: tensor<4x16xf32>) -> tensor<4x16xf32>
     attributes {kiln.kernel = "reduction", kiln.reduced_axes = array<i64: 1>} {
   %0 = kiln.reduce_max %x [1] keepdim : tensor<4x16xf32> -> tensor<4x1xf32>
@@ -150,6 +157,33 @@ func.func private @bigexp(%x: tensor<4194304xf32>) -> tensor<4194304xf32>
     attributes {kiln.kernel = "elementwise"} {
   %0 = kiln.exp %x : tensor<4194304xf32>
   return %0 : tensor<4194304xf32>
+}
+
+// -----
+
+// A softmax with an output of 16 MiB or more streams it: the exponential
+// is computed in the sum loop (into scratch), and the write loop, which
+// only multiplies, goes through the stack block and non-temporal stores.
+// With plain stores it writes the output row directly.
+// CHECK-LABEL: func.func @bigsoftmax__p0(
+// CHECK: memref.alloc() {alignment = 64 : i64} : memref<4096xf32>
+// CHECK: math.exp
+// CHECK: memref.store
+// CHECK-NOT: math.exp
+// CHECK: call @kiln_stream_store(
+// PLAIN-LABEL: func.func @bigsoftmax__p0(
+// PLAIN-NOT: kiln_stream
+// PLAIN: return
+func.func private @bigsoftmax(%x: tensor<1024x4096xf32>) -> tensor<1024x4096xf32>
+    attributes {kiln.kernel = "reduction", kiln.reduced_axes = array<i64: 1>} {
+  %0 = kiln.reduce_max %x [1] keepdim : tensor<1024x4096xf32> -> tensor<1024x1xf32>
+  %1 = kiln.detach %0 : tensor<1024x1xf32>
+  %2 = kiln.sub %x, %1 : (tensor<1024x4096xf32>, tensor<1024x1xf32>) -> tensor<1024x4096xf32>
+  %3 = kiln.exp %2 : tensor<1024x4096xf32>
+  %4 = kiln.sum %3 [1] keepdim : tensor<1024x4096xf32> -> tensor<1024x1xf32>
+  %5 = kiln.recip %4 : tensor<1024x1xf32>
+  %6 = kiln.mul %3, %5 : (tensor<1024x4096xf32>, tensor<1024x1xf32>) -> tensor<1024x4096xf32>
+  return %6 : tensor<1024x4096xf32>
 }
 
 // -----

@@ -233,6 +233,12 @@ TEST(FusionDiffTest, StreamedOutputs) {
     s.check("kiln.layer_norm", DType::F32, "layer_norm + residual, 16 MiB",
             layerNorm(rows, std::nullopt, std::nullopt) + v,
             chainTolerance({"kiln.layer_norm", "kiln.add"}, DType::F32));
+    // The exponentials go to a row of scratch and the output is streamed;
+    // rows too long for the scratch keep them in the output row.
+    s.check("kiln.softmax", DType::F32, "softmax, 16 MiB",
+            softmax(in({1025, 4099}, DType::F32), 1));
+    s.check("kiln.softmax", DType::F32, "softmax of rows past the scratch",
+            softmax(in({3, 70001}, DType::F32), 1));
   });
   unsetenv("KILN_STREAM_STORES");
 }

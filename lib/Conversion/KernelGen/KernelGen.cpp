@@ -47,7 +47,7 @@ bool mlir::kiln::streamStoresOnHost() {
 }
 
 bool kernelgen::streamsOutput(func::FuncOp tmpl, Value root, int64_t numel,
-                              Type element, bool streamStores) {
+                              Type element, bool streamStores, Value given) {
   if (!streamStores || !element.isIntOrFloat())
     return false;
   int64_t bytes = element.getIntOrFloatBitWidth() / 8;
@@ -55,16 +55,36 @@ bool kernelgen::streamsOutput(func::FuncOp tmpl, Value root, int64_t numel,
     return false;
   ArrayRef<int64_t> shape =
       llvm::cast<ShapedType>(root.getType()).getShape();
-  WalkResult heavy = tmpl.walk([&](Operation *op) {
+  auto heavy = [&](Operation *op) {
     if (op->getNumResults() != 1 ||
         !llvm::isa<ExpOp, LogOp, Log1pOp, SinOp, CosOp, TanhOp, SigmoidOp,
                    ErfOp, GeluOp, SiluOp, PowOp, Atan2Op>(op))
-      return WalkResult::advance();
+      return false;
     auto t = llvm::dyn_cast<ShapedType>(op->getResult(0).getType());
-    return t && t.getShape() == shape ? WalkResult::interrupt()
-                                      : WalkResult::advance();
-  });
-  return !heavy.wasInterrupted();
+    return t && t.getShape() == shape;
+  };
+  if (!given)
+    return !tmpl.walk([&](Operation *op) {
+                  return heavy(op) ? WalkResult::interrupt()
+                                   : WalkResult::advance();
+                })
+                .wasInterrupted();
+  // Only the ops the store loop evaluates count: those between `given`
+  // (and reduced values, computed before it) and the root.
+  SmallVector<Value> work{root};
+  llvm::DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (v == given || !seen.insert(v).second)
+      continue;
+    Operation *def = v.getDefiningOp();
+    if (!def || isFusibleReduction(def))
+      continue;
+    if (heavy(def))
+      return false;
+    work.append(def->operand_begin(), def->operand_end());
+  }
+  return true;
 }
 
 /// `name(args)` returning nothing, declared in `module` on first use.

@@ -96,9 +96,10 @@ constexpr const char kStreamFenceFn[] = "kiln_stream_fence";
 /// compute-bound at one thread, and copying the stack block out cost it
 /// more than the memory traffic it saved (exp and ew_chain ran 10-25%
 /// slower streamed; a negation 1.3-1.45 times faster).
-bool streamsOutput(func::FuncOp tmpl, Value root, int64_t numel,
-                   Type element, bool streamStores);
-
+/// With `given`, a value the store loop reads instead of computing, only
+/// the ops between it and the root count.
+bool streamsOutput(func::FuncOp tmpl, Value root, int64_t numel, Type element,
+                   bool streamStores, Value given = Value());
 
 /// Writes out[outOff + i] = value(i) for i in [lo, hi) through stack blocks
 /// and kStreamStoreFn, in phase function `fn` of `module`. `value` builds

@@ -11,8 +11,11 @@
 // evaluated inside that loop), per-row ops run once on the reduced values,
 // and a last loop writes the full-shape result. A row of a softmax or a
 // layer_norm is small enough to stay in cache between the loops, so memory
-// sees one read and one write; outputs past the caches' size are written
-// with non-temporal stores unless the last loop reads the row back.
+// sees one read and one write. A value that the last reduction and the
+// result both read (a softmax's exponentials) is kept in a row of scratch
+// by the reduction loop and read back by the last loop; outputs past the
+// caches' size are written with non-temporal stores unless that last loop
+// computes a transcendental or reads the output row back.
 //
 // Column kernels (reductions over leading or middle axes) give each unit a
 // chunk of the inner columns and accumulate whole rows into a stack buffer,
@@ -35,6 +38,9 @@ ArrayRef<int64_t> shapeOf(Value v) {
 
 /// How much of the next row of each operand a row kernel prefetches.
 constexpr int64_t kPrefetchRowBytes = 4 << 10;
+/// Rows of a value that a row kernel computes once and reads again (the
+/// exponentials of a softmax) up to this size are kept in scratch.
+constexpr int64_t kRowScratchBytes = 256 << 10;
 
 LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
                            ArrayRef<int64_t> full, ArrayRef<int64_t> axes,
@@ -189,6 +195,30 @@ LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
       cached = v;
   }
   Value outOffset = arith::MulIOp::create(b, loc, row, lenV);
+  // The cached value goes to a row of scratch (allocated once per call of
+  // the phase, it stays in L1 or L2), not to the output row: a store to an
+  // output line that is not in cache reads it from memory first, and the
+  // output can then be written past the caches. A row too long for L2
+  // keeps it in the output row.
+  Value scratch;
+  Type cachedElement = cached ? storageElementOf(cached.getType()) : Type();
+  if (cached &&
+      len * std::max<int64_t>(1, cachedElement.getIntOrFloatBitWidth() / 8) <=
+          kRowScratchBytes) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(rowLoop);
+    scratch =
+        memref::AllocOp::create(b, loc, MemRefType::get({len}, cachedElement),
+                                ValueRange{}, b.getI64IntegerAttr(64));
+    b.setInsertionPoint(entry.getTerminator());
+    memref::DeallocOp::create(b, loc, scratch);
+  }
+  // Where element j of the row of the cached value is kept.
+  auto cachedAt = [&](Value j) -> std::pair<Value, Value> {
+    if (scratch)
+      return {scratch, j};
+    return {outBuf, arith::AddIOp::create(b, loc, outOffset, j)};
+  };
 
   Evaluator rowEval(b, loc, loadRowScalar);
   for (Operation &op : tmpl.getBody().front().without_terminator()) {
@@ -206,11 +236,11 @@ LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
           fn.erase();
           return failure();
         }
-        if (&op == lastReduction && cached)
-          memref::StoreOp::create(
-              b, loc, *ev.eval(cached), outBuf,
-              ValueRange{arith::AddIOp::create(b, loc, outOffset,
-                                               loop.getInductionVar())});
+        if (&op == lastReduction && cached) {
+          auto [buf, at] = cachedAt(loop.getInductionVar());
+          memref::StoreOp::create(b, loc, *ev.eval(cached), buf,
+                                  ValueRange{at});
+        }
         Value next = reductionCombine(b, loc, &op, loop.getRegionIterArg(0),
                                       widenTo(b, loc, *v, acc));
         scf::YieldOp::create(b, loc, next);
@@ -245,12 +275,20 @@ LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
   }
   Value outOff = outOffset;
   Type element = storageElementOf(root.getType());
-  if (!cached &&
-      streamsOutput(tmpl, root, rows * len, element, streamStores)) {
+  // Element j of the root, reading the cached value back.
+  auto rootAt = [&](Value j) -> FailureOr<Value> {
+    Evaluator ev = elementEvaluator(j);
+    if (cached) {
+      auto [buf, at] = cachedAt(j);
+      ev.bind(cached, memref::LoadOp::create(b, loc, buf, ValueRange{at}));
+    }
+    return ev.eval(root);
+  };
+  if ((!cached || scratch) &&
+      streamsOutput(tmpl, root, rows * len, element, streamStores, cached)) {
     // Nothing reads the output row back: it can go past the caches.
-    if (failed(emitStreamedStores(
-            b, loc, fn, module, outBuf, outOff, zero, lenV, element,
-            [&](Value j) { return elementEvaluator(j).eval(root); }))) {
+    if (failed(emitStreamedStores(b, loc, fn, module, outBuf, outOff, zero,
+                                  lenV, element, rootAt))) {
       fn.erase();
       return failure();
     }
@@ -259,12 +297,7 @@ LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
   auto loop = scf::ForOp::create(b, loc, zero, lenV, one);
   b.setInsertionPointToStart(loop.getBody());
   Value j = loop.getInductionVar();
-  Evaluator ev = elementEvaluator(j);
-  if (cached)
-    ev.bind(cached, memref::LoadOp::create(
-                        b, loc, outBuf,
-                        ValueRange{arith::AddIOp::create(b, loc, outOff, j)}));
-  FailureOr<Value> v = ev.eval(root);
+  FailureOr<Value> v = rootAt(j);
   if (failed(v)) {
     fn.erase();
     return failure();
