@@ -324,6 +324,145 @@ func::FuncOp outline(func::FuncOp parent, Group &g, unsigned index,
   return fn;
 }
 
+/// A recomputed value read by more ops than this is computed once and
+/// stored: the copies of a chain multiply with the readers of each of its
+/// values.
+constexpr size_t kMaxReadersToCopy = 8;
+
+} // namespace
+
+void mlir::kiln::splitRecomputed(func::FuncOp fn) {
+  SmallVector<Operation *> recomputed;
+  for (Operation &op : fn.getBody().front())
+    if (op.hasAttr(kRecomputedAttr) && isFusibleElementwise(&op) &&
+        op.getNumResults() == 1)
+      recomputed.push_back(&op);
+  for (Operation *op : llvm::reverse(recomputed)) {
+    llvm::SetVector<Operation *> readers;
+    for (Operation *u : op->getResult(0).getUsers())
+      readers.insert(u);
+    if (readers.size() > kMaxReadersToCopy)
+      continue;
+    for (Operation *reader : llvm::drop_begin(readers)) {
+      OpBuilder b(reader);
+      Operation *copy = b.clone(*op);
+      reader->replaceUsesOfWith(op->getResult(0), copy->getResult(0));
+    }
+  }
+}
+
+namespace {
+
+/// The groups --kiln-fuse outlines, in reverse program order.
+std::vector<Group> formGroups(func::FuncOp fn, const FusionOptions &options) {
+  std::vector<Group> groups;
+  llvm::DenseMap<Operation *, int> groupOf;
+  SmallVector<Operation *> ops;
+  for (Operation &op : fn.getBody().front())
+    if (op.getDialect() && op.getDialect()->getNamespace() == "kiln" &&
+        !isViewOp(&op) && !llvm::isa<ConstantOp>(op))
+      ops.push_back(&op);
+
+  for (Operation *op : llvm::reverse(ops)) {
+    // Every user must sit in one fusible group.
+    int target = -1;
+    bool single = true;
+    for (Operation *user : op->getUsers()) {
+      auto it = groupOf.find(user);
+      int g = it == groupOf.end() ? -2 : it->second;
+      if (target == -1)
+        target = g;
+      else if (target != g)
+        single = false;
+    }
+    if (single && target >= 0 && canJoin(op, groups[target])) {
+      groups[target].ops.push_back(op);
+      groupOf[op] = target;
+      continue;
+    }
+    Group g = startGroup(op);
+    g.ops.push_back(op);
+    groupOf[op] = groups.size();
+    groups.push_back(std::move(g));
+  }
+
+  // A transpose read only by a matmul is packed by that matmul.
+  if (options.transposedOperands)
+    for (Group &g : groups) {
+      if (g.kind != Kind::Matmul)
+        continue;
+      // Ops are collected in reverse: push the rhs first.
+      for (Value operand : llvm::reverse(g.matmul->getOperands())) {
+        Operation *def = operand.getDefiningOp();
+        if (isMatrixTranspose(def) && def->hasOneUse() &&
+            getElementTypeOrSelf(def->getOperand(0).getType()).isF32())
+          g.ops.push_back(def);
+      }
+    }
+
+  // An elementwise kernel whose one output is read only by a matmul, as
+  // its left operand (or through that operand's transpose, which the
+  // matmul's kernel already took), joins that kernel as its prologue:
+  // the CPU code generator evaluates it while packing the operand, so the
+  // value is never stored. Balanced checkpointing's recomputation of an
+  // activation for a weight gradient is this case.
+  if (options.matmulPrologues)
+    for (Group &g : groups) {
+      if (g.kind != Kind::Matmul)
+        continue;
+      Value lhs = g.matmul->getOperand(0);
+      Operation *def = lhs.getDefiningOp();
+      if (isMatrixTranspose(def)) {
+        if (!llvm::is_contained(g.ops, def))
+          continue;
+        lhs = def->getOperand(0);
+        def = lhs.getDefiningOp();
+      }
+      auto it = def ? groupOf.find(def) : groupOf.end();
+      if (it == groupOf.end() || !lhs.hasOneUse() ||
+          !getElementTypeOrSelf(lhs.getType()).isF32())
+        continue;
+      Group &producer = groups[it->second];
+      if (&producer == &g || producer.kind != Kind::Elementwise ||
+          !producer.rowShape.empty() || producer.ops.empty())
+        continue;
+      // Every other value of the producer stays inside it.
+      llvm::SmallPtrSet<Operation *, 16> inProducer(producer.ops.begin(),
+                                                    producer.ops.end());
+      bool oneOutput = llvm::all_of(producer.ops, [&](Operation *op) {
+        return llvm::all_of(op->getResults(), [&](Value r) {
+          return r == lhs || llvm::all_of(r.getUsers(), [&](Operation *u) {
+                   return inProducer.contains(u);
+                 });
+        });
+      });
+      if (!oneOutput)
+        continue;
+      // Ops are collected in reverse: the producer's come last, so that
+      // they are outlined first.
+      for (Operation *op : producer.ops)
+        groupOf[op] = &g - groups.data();
+      g.ops.append(producer.ops.begin(), producer.ops.end());
+      producer.ops.clear();
+    }
+  return groups;
+}
+
+} // namespace
+
+std::vector<KernelPlan> mlir::kiln::planKernels(func::FuncOp fn,
+                                                const FusionOptions &options) {
+  std::vector<KernelPlan> plans;
+  std::vector<Group> groups = formGroups(fn, options);
+  for (Group &g : llvm::reverse(groups))
+    if (!g.ops.empty())
+      plans.push_back({kindName(g.kind), SmallVector<Operation *>(llvm::reverse(g.ops)),
+                       g.matmul});
+  return plans;
+}
+
+namespace {
+
 struct KilnFusePass : public mlir::kiln::impl::KilnFuseBase<KilnFusePass> {
   using KilnFuseBase::KilnFuseBase;
 
@@ -337,129 +476,10 @@ struct KilnFusePass : public mlir::kiln::impl::KilnFuseBase<KilnFusePass> {
       fuse(fn);
   }
 
-  /// A value that checkpointing chose to recompute (kiln.recomputed) is
-  /// computed where it is read: each elementwise recomputed op read by
-  /// several ops gets a copy per reader, producers after consumers, so that
-  /// every backward kernel that reads it computes it itself instead of one
-  /// kernel storing it for the others. Copies that land in one kernel are
-  /// merged again after outlining.
-  /// A value read by more ops than this is computed once and stored: the
-  /// copies of a chain multiply with the readers of each of its values.
-  static constexpr size_t kMaxReadersToCopy = 8;
-
-  static void splitRecomputed(func::FuncOp fn) {
-    SmallVector<Operation *> recomputed;
-    for (Operation &op : fn.getBody().front())
-      if (op.hasAttr(kRecomputedAttr) && isFusibleElementwise(&op) &&
-          op.getNumResults() == 1)
-        recomputed.push_back(&op);
-    for (Operation *op : llvm::reverse(recomputed)) {
-      llvm::SetVector<Operation *> readers;
-      for (Operation *u : op->getResult(0).getUsers())
-        readers.insert(u);
-      if (readers.size() > kMaxReadersToCopy)
-        continue;
-      for (Operation *reader : llvm::drop_begin(readers)) {
-        OpBuilder b(reader);
-        Operation *copy = b.clone(*op);
-        reader->replaceUsesOfWith(op->getResult(0), copy->getResult(0));
-      }
-    }
-  }
-
   void fuse(func::FuncOp fn) {
     splitRecomputed(fn);
-    std::vector<Group> groups;
-    llvm::DenseMap<Operation *, int> groupOf;
-    SmallVector<Operation *> ops;
-    for (Operation &op : fn.getBody().front())
-      if (op.getDialect() && op.getDialect()->getNamespace() == "kiln" &&
-          !isViewOp(&op) && !llvm::isa<ConstantOp>(op))
-        ops.push_back(&op);
-
-    for (Operation *op : llvm::reverse(ops)) {
-      // Every user must sit in one fusible group.
-      int target = -1;
-      bool single = true;
-      for (Operation *user : op->getUsers()) {
-        auto it = groupOf.find(user);
-        int g = it == groupOf.end() ? -2 : it->second;
-        if (target == -1)
-          target = g;
-        else if (target != g)
-          single = false;
-      }
-      if (single && target >= 0 && canJoin(op, groups[target])) {
-        groups[target].ops.push_back(op);
-        groupOf[op] = target;
-        continue;
-      }
-      Group g = startGroup(op);
-      g.ops.push_back(op);
-      groupOf[op] = groups.size();
-      groups.push_back(std::move(g));
-    }
-
-    // A transpose read only by a matmul is packed by that matmul.
-    if (transposedOperands)
-      for (Group &g : groups) {
-        if (g.kind != Kind::Matmul)
-          continue;
-        // Ops are collected in reverse: push the rhs first.
-        for (Value operand : llvm::reverse(g.matmul->getOperands())) {
-          Operation *def = operand.getDefiningOp();
-          if (isMatrixTranspose(def) && def->hasOneUse() &&
-              getElementTypeOrSelf(def->getOperand(0).getType()).isF32())
-            g.ops.push_back(def);
-        }
-      }
-
-    // An elementwise kernel whose one output is read only by a matmul, as
-    // its left operand (or through that operand's transpose, which the
-    // matmul's kernel already took), joins that kernel as its prologue:
-    // the CPU code generator evaluates it while packing the operand, so the
-    // value is never stored. Balanced checkpointing's recomputation of an
-    // activation for a weight gradient is this case.
-    if (matmulPrologues)
-      for (Group &g : groups) {
-        if (g.kind != Kind::Matmul)
-          continue;
-        Value lhs = g.matmul->getOperand(0);
-        Operation *def = lhs.getDefiningOp();
-        if (isMatrixTranspose(def)) {
-          if (!llvm::is_contained(g.ops, def))
-            continue;
-          lhs = def->getOperand(0);
-          def = lhs.getDefiningOp();
-        }
-        auto it = def ? groupOf.find(def) : groupOf.end();
-        if (it == groupOf.end() || !lhs.hasOneUse() ||
-            !getElementTypeOrSelf(lhs.getType()).isF32())
-          continue;
-        Group &producer = groups[it->second];
-        if (&producer == &g || producer.kind != Kind::Elementwise ||
-            !producer.rowShape.empty() || producer.ops.empty())
-          continue;
-        // Every other value of the producer stays inside it.
-        llvm::SmallPtrSet<Operation *, 16> inProducer(producer.ops.begin(),
-                                                      producer.ops.end());
-        bool oneOutput = llvm::all_of(producer.ops, [&](Operation *op) {
-          return llvm::all_of(op->getResults(), [&](Value r) {
-            return r == lhs || llvm::all_of(r.getUsers(), [&](Operation *u) {
-                     return inProducer.contains(u);
-                   });
-          });
-        });
-        if (!oneOutput)
-          continue;
-        // Ops are collected in reverse: the producer's come last, so that
-        // they are outlined first.
-        for (Operation *op : producer.ops)
-          groupOf[op] = &g - groups.data();
-        g.ops.append(producer.ops.begin(), producer.ops.end());
-        producer.ops.clear();
-      }
-
+    std::vector<Group> groups =
+        formGroups(fn, {transposedOperands, matmulPrologues});
     OpBuilder builder(fn.getContext());
     // Outline in program order so that kernel numbers read top-down.
     int n = 0;

@@ -8,7 +8,11 @@
 #ifndef KILN_TRANSFORMS_FUSION_H
 #define KILN_TRANSFORMS_FUSION_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Operation.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <vector>
 
 namespace mlir::kiln {
 
@@ -27,6 +31,33 @@ bool isFusibleElementwise(Operation *op);
 /// A permute that swaps the last two dims and keeps the others in place:
 /// a (batched) matrix transpose, which a matmul can read while packing.
 bool isMatrixTranspose(Operation *op);
+
+/// The options of --kiln-fuse that change which kernels it forms.
+struct FusionOptions {
+  bool transposedOperands = false;
+  bool matmulPrologues = false;
+};
+
+/// One kernel --kiln-fuse would outline: its kind, its ops in program
+/// order, and its matmul (matmul kernels).
+struct KernelPlan {
+  llvm::StringRef kind;
+  llvm::SmallVector<Operation *> ops;
+  Operation *matmul = nullptr;
+};
+
+/// A value that checkpointing chose to recompute (kiln.recomputed) is
+/// computed where it is read: each elementwise recomputed op read by
+/// several (at most 8) ops gets a copy per reader, so that every backward
+/// kernel that reads it computes it itself instead of one kernel storing
+/// it for the others. --kiln-fuse does this first, and merges the copies
+/// that land in one kernel after outlining.
+void splitRecomputed(func::FuncOp fn);
+
+/// The kernels --kiln-fuse forms in `fn` (after splitRecomputed), in
+/// program order, without outlining them.
+std::vector<KernelPlan> planKernels(func::FuncOp fn,
+                                    const FusionOptions &options);
 
 } // namespace mlir::kiln
 
