@@ -9,6 +9,7 @@
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
 #include "kiln/Runtime/Compiler.h"
 #include "kiln/Runtime/MLIRContext.h"
+#include "kiln/Transforms/Autodiff.h"
 #include "kiln/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -172,12 +173,18 @@ std::string kiln::detail::printSubgraph(const Subgraph &g) {
   return s;
 }
 
-std::unique_ptr<Executable> kiln::detail::compileSubgraph(const Subgraph &g,
-                                                          Backend &backend,
-                                                          const std::string &key) {
+std::unique_ptr<Executable>
+kiln::detail::compileSubgraph(const Subgraph &g, Backend &backend,
+                              const std::string &key,
+                              const std::vector<bool> &donated) {
   mlir::MLIRContext &ctx = compileContext();
   DiagnosticCollector diags(ctx);
   auto module = buildModule(ctx, g);
+  auto main = module->lookupSymbol<mlir::func::FuncOp>("main");
+  for (size_t i = 0; i < donated.size(); ++i)
+    if (donated[i])
+      main.setArgAttr(i, mlir::kiln::kDonatedAttr,
+                      mlir::UnitAttr::get(&ctx));
   if (mlir::failed(mlir::verify(*module)))
     throw Error("internal error: the recorded graph does not verify:\n" +
                 diags.text);
@@ -204,6 +211,11 @@ std::unique_ptr<Executable> kiln::detail::compileModule(mlir::ModuleOp module,
     pm.addPass(mlir::kiln::createKilnAutodiff());
     mlir::kiln::KilnCheckpointOptions options;
     options.strategy = strategy;
+    // Budget's model of the step's memory follows what the backend runs:
+    // Flex op by op, Cuda --kiln-fuse's kernels, Cpu its own fusion.
+    options.fusion = backend.kind() == DeviceKind::Flex  ? "none"
+                     : backend.kind() == DeviceKind::Cuda ? "plain"
+                                                          : "cpu";
     pm.addPass(mlir::kiln::createKilnCheckpoint(options));
   }
   pm.addPass(mlir::kiln::createKilnDecompose());

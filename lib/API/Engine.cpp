@@ -284,6 +284,20 @@ void kiln::detail::materialize(const std::vector<NodePtr> &requested) {
     g = collectSubgraph(targets, /*throughTracked=*/true);
   Backend &backend = getBackend(g.device, g.deviceIndex);
   std::string key = structuralKey(g);
+  std::vector<bool> donated = donatableLeaves(g);
+  // Budget checkpointing plans the step's peak memory, which depends on the
+  // inputs the caller gives up (their buffers die at their last reader): a
+  // plan is kept per pattern of donated inputs.
+  bool plansMemory = std::any_of(
+      g.leaves.begin(), g.leaves.end(), [](const NodePtr &l) {
+        return l->checkpointing && l->checkpointing->kind() ==
+                                       CheckpointingStrategy::Kind::Budget;
+      });
+  if (plansMemory) {
+    key += "donated=";
+    for (bool d : donated)
+      key += d ? '1' : '0';
+  }
 
   std::shared_ptr<Executable> exe = ExecutableCache::get().lookup(key);
   if (exe) {
@@ -291,11 +305,12 @@ void kiln::detail::materialize(const std::vector<NodePtr> &requested) {
   } else {
     if (logEnabled("graph"))
       std::fprintf(stderr, "%s\n", printSubgraph(g).c_str());
-    exe = ExecutableCache::get().insert(key, compileSubgraph(g, backend, key));
+    exe = ExecutableCache::get().insert(
+        key, compileSubgraph(g, backend, key,
+                             plansMemory ? donated : std::vector<bool>()));
     backend.counters.compiles.fetch_add(1);
   }
 
-  std::vector<bool> donated = donatableLeaves(g);
   std::vector<Buffer> args;
   args.reserve(g.leaves.size());
   for (size_t i = 0; i < g.leaves.size(); ++i) {

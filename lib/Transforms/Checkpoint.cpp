@@ -23,6 +23,7 @@
 
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
 #include "kiln/Transforms/Autodiff.h"
+#include "kiln/Transforms/Fusion.h"
 #include "kiln/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -43,6 +44,9 @@ using namespace mlir::kiln;
 namespace {
 
 constexpr unsigned kMaxChain = 8;
+/// The depth of the Cpu matmul kernel's k slices: a matmul with K up to
+/// this writes its epilogue's result over a dying operand (kiln.in_place).
+constexpr int64_t kOneSliceK = 256;
 
 bool isBackward(Operation *op) { return op->hasAttr(kBackwardAttr); }
 /// Backward ops and the forward clones that feed them.
@@ -77,8 +81,9 @@ int64_t costOf(Operation *op) {
 
 class Checkpointer {
 public:
-  Checkpointer(func::FuncOp fn, llvm::DenseSet<Operation *> &saved)
-      : fn(fn), saved(saved) {}
+  Checkpointer(func::FuncOp fn, llvm::DenseSet<Operation *> &saved,
+               StringRef fusion = "none")
+      : fn(fn), saved(saved), fusion(fusion) {}
 
   /// Forward values that backward ops read, in program order.
   SmallVector<Value> readByBackward() {
@@ -143,7 +148,9 @@ public:
   /// Clones `chain` before the first reader of `v` on the backward side (a
   /// backward op or an earlier recompute clone) and points those readers
   /// at the clone.
-  void recompute(Value v, ArrayRef<Operation *> chain) {
+  /// Returns the clones, producers first (empty when nothing reads `v` on
+  /// the backward side).
+  SmallVector<Operation *> recompute(Value v, ArrayRef<Operation *> chain) {
     Operation *first = nullptr;
     for (Operation &op : fn.getBody().front())
       if (readsForBackward(&op) &&
@@ -152,55 +159,196 @@ public:
         break;
       }
     if (!first)
-      return;
+      return {};
     OpBuilder b(first);
     IRMapping map;
+    SmallVector<Operation *> clones;
     for (Operation *op : chain) {
       Operation *clone = b.clone(*op, map);
       clone->setAttr(kRecomputedAttr, b.getUnitAttr());
       clone->removeAttr(kSavedAttr);
+      clones.push_back(clone);
     }
     Value replacement = map.lookup(v);
     v.replaceUsesWithIf(replacement, [](OpOperand &use) {
       return readsForBackward(use.getOwner());
     });
+    return clones;
   }
 
-  /// Peak bytes alive when the function runs in program order with every
-  /// value materialized (an upper bound: fusion only removes buffers).
+  /// Undoes the last recompute(v, ...), which made `clones`: the backward
+  /// side reads `v` again and the clones go.
+  void undo(Value v, ArrayRef<Operation *> clones) {
+    clones.back()
+        ->getResult(llvm::cast<OpResult>(v).getResultNumber())
+        .replaceAllUsesWith(v);
+    for (Operation *op : llvm::reverse(clones))
+      op->erase();
+  }
+
+  /// Peak bytes alive when the step runs (the model the pass description
+  /// gives): the kernels the backend runs, in program order (each kiln op
+  /// alone without fusion), each output in a buffer of its own from its
+  /// kernel to its last reader.
   int64_t peakBytes() {
-    Block &block = fn.getBody().front();
-    llvm::DenseMap<Value, unsigned> lastUse;
+    if (fusion == "none")
+      return simulate(fn, {});
+    // Fusion copies recomputed values into their readers first: plan the
+    // kernels of a copy of the function.
+    auto copy = llvm::cast<func::FuncOp>(fn->clone());
+    splitRecomputed(copy);
+    bool cpu = fusion == "cpu";
+    int64_t peak = simulate(copy, planKernels(copy, {cpu, cpu}));
+    copy->erase();
+    return peak;
+  }
+
+  /// Simulates `f` as the kernels `plans` (every other kiln op a kernel of
+  /// its own): arguments live throughout, except those marked kiln.donated,
+  /// which die after their last reader like any other value; a view lives
+  /// in its source's buffer; ops whose results nothing returned reads do
+  /// not run (later passes erase them). An elementwise kernel's output
+  /// takes the buffer of a same-sized input that dies at it, as the
+  /// runtimes do, and so does a Cpu matmul's whose K is one k slice
+  /// (kiln.in_place); a Cpu matmul also holds a workspace the size of its
+  /// left operand (packed A) while it runs.
+  int64_t simulate(func::FuncOp f, std::vector<KernelPlan> plans) {
+    Block &block = f.getBody().front();
+    Operation *ret = block.getTerminator();
+    llvm::DenseMap<Operation *, unsigned> position;
     unsigned index = 0;
-    for (Operation &op : block) {
-      for (Value in : op.getOperands())
-        lastUse[in] = index;
-      ++index;
+    for (Operation &op : block)
+      position[&op] = index++;
+    // Ops that the returned values need.
+    llvm::DenseSet<Operation *> needed;
+    SmallVector<Operation *> work;
+    for (Value v : ret->getOperands())
+      if (Operation *def = v.getDefiningOp())
+        work.push_back(def);
+    while (!work.empty()) {
+      Operation *op = work.pop_back_val();
+      if (!needed.insert(op).second)
+        continue;
+      for (Value in : op->getOperands())
+        if (Operation *def = in.getDefiningOp())
+          work.push_back(def);
     }
-    int64_t live = 0, peak = 0;
+    // Steps: the planned kernels, then every other needed op alone, in the
+    // order of their last ops.
+    llvm::DenseMap<Operation *, unsigned> stepOf;
+    for (const KernelPlan &k : plans)
+      for (Operation *op : k.ops)
+        stepOf[op] = 0;
+    for (Operation &op : block)
+      if (&op != ret && needed.contains(&op) && !stepOf.count(&op) &&
+          !llvm::isa<ConstantOp>(op))
+        plans.push_back({isFusibleElementwise(&op) ? "elementwise" : "single",
+                         {&op}, llvm::dyn_cast<MatmulOp>(op)});
+    llvm::erase_if(plans, [&](const KernelPlan &k) {
+      return llvm::none_of(k.ops,
+                           [&](Operation *op) { return needed.contains(op); });
+    });
+    llvm::sort(plans, [&](const KernelPlan &x, const KernelPlan &y) {
+      return position[x.ops.back()] < position[y.ops.back()];
+    });
+    for (auto [i, k] : llvm::enumerate(plans))
+      for (Operation *op : k.ops)
+        stepOf[op] = i;
+    // A view shares its source's buffer, which lives as long as the last
+    // reader of either.
+    llvm::DenseMap<Value, Value> rootOf;
+    auto root = [&](Value v) {
+      auto it = rootOf.find(v);
+      return it == rootOf.end() ? v : it->second;
+    };
+    for (const KernelPlan &k : plans)
+      if (k.ops.size() == 1 && isViewOp(k.ops.front()))
+        rootOf[k.ops.front()->getResult(0)] = root(k.ops.front()->getOperand(0));
+    llvm::DenseMap<Value, unsigned> lastStep;
+    llvm::DenseSet<Value> returned;
+    for (Value v : ret->getOperands())
+      returned.insert(root(v));
+    for (auto [i, k] : llvm::enumerate(plans))
+      for (Operation *op : k.ops)
+        for (Value in : op->getOperands()) {
+          unsigned &last = lastStep[root(in)];
+          last = std::max<unsigned>(last, i);
+        }
+    auto mayDie = [&](Value v) {
+      if (returned.contains(v))
+        return false;
+      auto a = llvm::dyn_cast<BlockArgument>(v);
+      return !a || f.getArgAttr(a.getArgNumber(), kDonatedAttr);
+    };
+    llvm::DenseMap<Value, int64_t> held;
+    int64_t live = 0;
     for (BlockArgument a : block.getArguments())
-      live += bytesOf(a);
-    peak = live;
-    index = 0;
-    for (Operation &op : block) {
-      for (Value r : op.getResults())
-        live += bytesOf(r);
-      peak = std::max(peak, live);
-      for (Value in : op.getOperands())
-        if (!llvm::isa<BlockArgument>(in) && lastUse.lookup(in) == index &&
-            !llvm::isa<func::ReturnOp>(op))
-          live -= bytesOf(in);
-      // A result nobody reads dies at once.
-      for (Value r : op.getResults())
-        if (r.use_empty())
-          live -= bytesOf(r);
-      ++index;
+      live += held[a] = bytesOf(a);
+    for (Operation &op : block)
+      if (llvm::isa<ConstantOp>(op) && needed.contains(&op))
+        live += held[op.getResult(0)] = bytesOf(op.getResult(0));
+    int64_t peak = live;
+    bool cpu = fusion == "cpu";
+    for (auto [i, k] : llvm::enumerate(plans)) {
+      if (k.ops.size() == 1 && isViewOp(k.ops.front()))
+        continue;
+      llvm::SmallPtrSet<Operation *, 16> inKernel(k.ops.begin(), k.ops.end());
+      // Inputs that die here.
+      SmallVector<Value> dying;
+      for (Operation *op : k.ops)
+        for (Value in : op->getOperands()) {
+          Value r = root(in);
+          Operation *def = r.getDefiningOp();
+          if ((!def || !inKernel.contains(def)) && lastStep.lookup(r) == i &&
+              mayDie(r) && !llvm::is_contained(dying, r))
+            dying.push_back(r);
+        }
+      bool mayReuse = k.kind == "elementwise";
+      int64_t workspace = 0;
+      if (k.matmul) {
+        Value lhs = k.matmul->getOperand(0);
+        mayReuse = cpu && llvm::cast<RankedTensorType>(lhs.getType())
+                                  .getShape()
+                                  .back() <= kOneSliceK;
+        if (cpu)
+          workspace = bytesOf(lhs);
+      }
+      for (Operation *op : k.ops)
+        for (Value r : op->getResults()) {
+          bool output = llvm::any_of(r.getUsers(), [&](Operation *u) {
+            return !inKernel.contains(u);
+          });
+          if (!output)
+            continue;
+          int64_t bytes = bytesOf(r);
+          held[r] = bytes;
+          bool reused = false;
+          for (Value &d : dying)
+            if (mayReuse && d && held.lookup(d) == bytes &&
+                (!k.matmul || !llvm::is_contained(k.matmul->getOperands(), d))) {
+              held[d] = 0; // its buffer is r's now
+              d = Value();
+              reused = true;
+              break;
+            }
+          if (!reused)
+            live += bytes;
+        }
+      peak = std::max(peak, live + workspace);
+      for (Value d : dying)
+        if (d) {
+          live -= held.lookup(d);
+          held[d] = 0;
+        }
     }
     return peak;
   }
 
   func::FuncOp fn;
   llvm::DenseSet<Operation *> &saved;
+  /// How the backend runs the step: none (op by op), plain (--kiln-fuse),
+  /// cpu (with transposed operands and matmul prologues).
+  StringRef fusion;
 };
 
 struct KilnCheckpointPass
@@ -226,17 +374,26 @@ struct KilnCheckpointPass
           << s << "'";
       return signalPassFailure();
     }
+    if (fusion != "none" && fusion != "plain" && fusion != "cpu") {
+      getOperation()->emitError()
+          << "--kiln-checkpoint: fusion must be none, plain or cpu, got '"
+          << fusion << "'";
+      return signalPassFailure();
+    }
     getOperation()->walk([&](func::FuncOp fn) {
-      if (!fn.isExternal())
+      if (!fn.isExternal() && !fn->hasAttr(kKernelKindAttr))
         run(fn, s, budget);
     });
   }
 
   void run(func::FuncOp fn, const std::string &s, int64_t budget) {
     llvm::DenseSet<Operation *> saved;
-    Checkpointer c(fn, saved);
+    Checkpointer c(fn, saved, fusion);
     if (s == "disabled") {
       markSaved(c);
+      if (report)
+        fn.emitRemark() << "--kiln-checkpoint: " << s << " plans a peak of "
+                        << c.peakBytes() << " bytes";
       return;
     }
     // Balanced: recompute memory-bound values from saved compute-bound ones.
@@ -264,6 +421,7 @@ struct KilnCheckpointPass
                op->getDialect()->getNamespace() == "kiln";
       };
       llvm::DenseSet<Value> tried;
+      SmallVector<std::pair<Value, SmallVector<Operation *>>> pending;
       for (int64_t peak = c.peakBytes(); peak > budget;) {
         Value best;
         SmallVector<Operation *> bestChain;
@@ -287,17 +445,34 @@ struct KilnCheckpointPass
         if (!best)
           break; // nothing left to recompute: the budget cannot be met
         tried.insert(best);
-        c.recompute(best, bestChain);
-        int64_t next = c.peakBytes();
-        if (next >= peak)
+        SmallVector<Operation *> clones = c.recompute(best, bestChain);
+        if (clones.empty())
           continue;
+        int64_t next = c.peakBytes();
+        // A recompute that raises the peak (its clones live longer than
+        // the value did) is undone at once; one that leaves it where it was
+        // is kept while later ones may need it (the peak may sit at two
+        // points that each need one), and undone if none of them lowers
+        // the peak.
+        if (next > peak) {
+          c.undo(best, clones);
+          continue;
+        }
+        pending.push_back({best, clones});
+        if (next < peak)
+          pending.clear();
         peak = next;
       }
+      for (auto &[v, clones] : llvm::reverse(pending))
+        c.undo(v, clones);
       if (c.peakBytes() > budget)
         fn.emitWarning() << "--kiln-checkpoint: peak of " << c.peakBytes()
                          << " bytes stays over the budget of " << budget;
     }
     markSaved(c);
+    if (report)
+      fn.emitRemark() << "--kiln-checkpoint: " << s << " plans a peak of "
+                      << c.peakBytes() << " bytes";
   }
 
   void markSaved(Checkpointer &c) {

@@ -1,6 +1,8 @@
 // RUN: tensor-opt %s --split-input-file --kiln-autodiff --kiln-checkpoint=strategy=disabled | FileCheck %s --check-prefix=DIS
 // RUN: tensor-opt %s --split-input-file --kiln-autodiff --kiln-checkpoint=strategy=balanced | FileCheck %s --check-prefix=BAL
 // RUN: tensor-opt %s --split-input-file --kiln-autodiff --kiln-checkpoint=strategy=budget=300000 2>&1 | FileCheck %s --check-prefix=BUD
+// RUN: tensor-opt %s --split-input-file --kiln-autodiff --kiln-checkpoint="strategy=balanced report=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPBAL
+// RUN: tensor-opt %s --split-input-file --kiln-autodiff --kiln-checkpoint="strategy=budget=300000 report=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPBUD
 // RUN: tensor-opt %s --split-input-file --kiln-autodiff --kiln-checkpoint=strategy=budget=1 2>&1 | FileCheck %s --check-prefix=TIGHT
 // RUN: not tensor-opt %s --kiln-autodiff --kiln-checkpoint=strategy=sometimes 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not tensor-opt %s --kiln-autodiff --kiln-checkpoint=strategy=budget=-5 2>&1 | FileCheck %s --check-prefix=BADBUDGET
@@ -60,8 +62,10 @@ func.func @residual(%x0: tensor<64x16xf32>, %w0: tensor<16x16xf32>, %w1: tensor<
 
 // Three layers whose activations dominate memory. Balanced keeps every
 // matmul output; a budget below Balanced's peak makes Budget recompute
-// matmuls too (the simulated peak drops from 396292 to under 300000
-// bytes); a budget that nothing can meet warns.
+// matmuls too (the simulated peak falls from 331784 bytes to 267268); a
+// budget that nothing can meet warns.
+// REPBAL: remark: --kiln-checkpoint: balanced plans a peak of 331784 bytes
+// REPBUD: remark: --kiln-checkpoint: budget=300000 plans a peak of 267268 bytes
 // BAL-LABEL: func.func @three_layers(
 // BAL-COUNT-3: kiln.matmul %{{.*}} {kiln.saved}
 // BAL-NOT: kiln.matmul %{{.*}} {kiln.recomputed}

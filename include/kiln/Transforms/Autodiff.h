@@ -17,6 +17,10 @@ constexpr const char kBackwardAttr[] = "kiln.backward";
 constexpr const char kRecomputedAttr[] = "kiln.recomputed";
 /// On forward ops whose results the backward graph reads as saved.
 constexpr const char kSavedAttr[] = "kiln.saved";
+/// On an argument of a graph function whose buffer the run gives up: it
+/// dies at its last reader, and a result of its size may take it.
+/// --kiln-checkpoint's model of the step's memory reads it.
+constexpr const char kDonatedAttr[] = "kiln.donated";
 
 } // namespace mlir::kiln
 

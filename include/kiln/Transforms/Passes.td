@@ -224,12 +224,22 @@ def KilnCheckpoint : Pass<"kiln-checkpoint", "::mlir::ModuleOp"> {
       so each block is recomputed from its own input. A chain longer than
       8 ops is saved instead.
     - `strategy=budget=BYTES` starts from balanced, then simulates the
-      step's peak memory (every value materialized, freed after its last
-      reader: an upper bound, since fusion removes buffers) and, while the
-      peak is over BYTES, recomputes the saved value that frees the most
-      bytes per unit of recompute work (matmul FLOPs, elements touched by
-      other ops), compute-bound ops included. If nothing is left to
-      recompute, it warns that the budget cannot be met.
+      step's peak memory and, while it is over BYTES, recomputes the saved
+      value that frees the most bytes per unit of recompute work (matmul
+      FLOPs, elements touched by other ops), compute-bound ops included.
+      If nothing is left to recompute, it warns that the budget cannot be
+      met. The simulation runs the kernels the backend will run, in
+      program order: with `fusion=plain` or `fusion=cpu` the kernels
+      `--kiln-fuse` forms (with the Cpu backend's options for `cpu`),
+      planned on a copy of the function; with `fusion=none` (Flex) every
+      op alone. Each kernel output has a buffer of its own from its kernel
+      to its last reader; arguments live throughout, except those marked
+      `kiln.donated` (the caller gives their buffers up), which die after
+      their last reader like any other value; views live in their source's
+      buffer; an elementwise kernel's output takes the buffer of a
+      same-sized input that dies there, as the runtimes do (and for `cpu`
+      so does a matmul's when K is one 256-deep k slice, while a matmul
+      holds a workspace the size of its left operand).
 
     Before (balanced):
     ```mlir
@@ -247,7 +257,13 @@ def KilnCheckpoint : Pass<"kiln-checkpoint", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"strategy", "strategy", "std::string", /*default=*/"\"balanced\"",
-           "disabled, balanced or budget=BYTES">
+           "disabled, balanced or budget=BYTES">,
+    Option<"fusion", "fusion", "std::string", /*default=*/"\"none\"",
+           "How the backend runs the step, for Budget's model of its memory: "
+           "none (op by op), plain (--kiln-fuse) or cpu (--kiln-fuse with "
+           "transposed operands and matmul prologues)">,
+    Option<"report", "report", "bool", /*default=*/"false",
+           "Emit a remark with the peak the plan is simulated to reach">
   ];
 }
 
