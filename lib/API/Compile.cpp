@@ -183,8 +183,7 @@ kiln::detail::compileSubgraph(const Subgraph &g, Backend &backend,
   auto main = module->lookupSymbol<mlir::func::FuncOp>("main");
   for (size_t i = 0; i < donated.size(); ++i)
     if (donated[i])
-      main.setArgAttr(i, mlir::kiln::kDonatedAttr,
-                      mlir::UnitAttr::get(&ctx));
+      main.setArgAttr(i, mlir::kiln::kDonatedAttr, mlir::UnitAttr::get(&ctx));
   if (mlir::failed(mlir::verify(*module)))
     throw Error("internal error: the recorded graph does not verify:\n" +
                 diags.text);
@@ -213,7 +212,7 @@ std::unique_ptr<Executable> kiln::detail::compileModule(mlir::ModuleOp module,
     options.strategy = strategy;
     // Budget's model of the step's memory follows what the backend runs:
     // Flex op by op, Cuda --kiln-fuse's kernels, Cpu its own fusion.
-    options.fusion = backend.kind() == DeviceKind::Flex  ? "none"
+    options.fusion = backend.kind() == DeviceKind::Flex   ? "none"
                      : backend.kind() == DeviceKind::Cuda ? "plain"
                                                           : "cpu";
     pm.addPass(mlir::kiln::createKilnCheckpoint(options));

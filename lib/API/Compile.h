@@ -25,10 +25,9 @@ namespace kiln::detail {
 /// backend's pipeline, and compiles it. Throws kiln::Error on failure.
 /// `donated` (empty, or one flag per leaf) names the inputs whose buffers
 /// the run gives up, for the checkpointing plan's model of memory.
-std::unique_ptr<Executable> compileSubgraph(const Subgraph &graph,
-                                            Backend &backend,
-                                            const std::string &key,
-                                            const std::vector<bool> &donated = {});
+std::unique_ptr<Executable>
+compileSubgraph(const Subgraph &graph, Backend &backend, const std::string &key,
+                const std::vector<bool> &donated = {});
 
 /// Is KILN_LOG set to a list containing `topic` (or "all")?
 bool logEnabled(const char *topic);

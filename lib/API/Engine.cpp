@@ -288,10 +288,10 @@ void kiln::detail::materialize(const std::vector<NodePtr> &requested) {
   // Budget checkpointing plans the step's peak memory, which depends on the
   // inputs the caller gives up (their buffers die at their last reader): a
   // plan is kept per pattern of donated inputs.
-  bool plansMemory = std::any_of(
-      g.leaves.begin(), g.leaves.end(), [](const NodePtr &l) {
-        return l->checkpointing && l->checkpointing->kind() ==
-                                       CheckpointingStrategy::Kind::Budget;
+  bool plansMemory =
+      std::any_of(g.leaves.begin(), g.leaves.end(), [](const NodePtr &l) {
+        return l->checkpointing &&
+               l->checkpointing->kind() == CheckpointingStrategy::Kind::Budget;
       });
   if (plansMemory) {
     key += "donated=";

@@ -243,7 +243,8 @@ public:
       if (&op != ret && needed.contains(&op) && !stepOf.count(&op) &&
           !llvm::isa<ConstantOp>(op))
         plans.push_back({isFusibleElementwise(&op) ? "elementwise" : "single",
-                         {&op}, llvm::dyn_cast<MatmulOp>(op)});
+                         {&op},
+                         llvm::dyn_cast<MatmulOp>(op)});
     llvm::erase_if(plans, [&](const KernelPlan &k) {
       return llvm::none_of(k.ops,
                            [&](Operation *op) { return needed.contains(op); });
@@ -263,7 +264,8 @@ public:
     };
     for (const KernelPlan &k : plans)
       if (k.ops.size() == 1 && isViewOp(k.ops.front()))
-        rootOf[k.ops.front()->getResult(0)] = root(k.ops.front()->getOperand(0));
+        rootOf[k.ops.front()->getResult(0)] =
+            root(k.ops.front()->getOperand(0));
     llvm::DenseMap<Value, unsigned> lastStep;
     llvm::DenseSet<Value> returned;
     for (Value v : ret->getOperands())
@@ -307,9 +309,10 @@ public:
       int64_t workspace = 0;
       if (k.matmul) {
         Value lhs = k.matmul->getOperand(0);
-        mayReuse = cpu && llvm::cast<RankedTensorType>(lhs.getType())
-                                  .getShape()
-                                  .back() <= kOneSliceK;
+        mayReuse =
+            cpu &&
+            llvm::cast<RankedTensorType>(lhs.getType()).getShape().back() <=
+                kOneSliceK;
         if (cpu)
           workspace = bytesOf(lhs);
       }
@@ -325,7 +328,8 @@ public:
           bool reused = false;
           for (Value &d : dying)
             if (mayReuse && d && held.lookup(d) == bytes &&
-                (!k.matmul || !llvm::is_contained(k.matmul->getOperands(), d))) {
+                (!k.matmul ||
+                 !llvm::is_contained(k.matmul->getOperands(), d))) {
               held[d] = 0; // its buffer is r's now
               d = Value();
               reused = true;

@@ -456,7 +456,8 @@ std::vector<KernelPlan> mlir::kiln::planKernels(func::FuncOp fn,
   std::vector<Group> groups = formGroups(fn, options);
   for (Group &g : llvm::reverse(groups))
     if (!g.ops.empty())
-      plans.push_back({kindName(g.kind), SmallVector<Operation *>(llvm::reverse(g.ops)),
+      plans.push_back({kindName(g.kind),
+                       SmallVector<Operation *>(llvm::reverse(g.ops)),
                        g.matmul});
   return plans;
 }

@@ -229,7 +229,8 @@ std::pair<int64_t, int64_t> trainingStepOn(CheckpointingStrategy s) {
   resetPeakMemory(cpu);
   int64_t before = backendCounters(cpu).executedOps;
   step.run();
-  return {memoryStats(cpu).peakBytes, backendCounters(cpu).executedOps - before};
+  return {memoryStats(cpu).peakBytes,
+          backendCounters(cpu).executedOps - before};
 }
 
 // Budget plans with the kernels the backend runs and the inputs the step
@@ -245,16 +246,14 @@ TEST_F(CheckpointingTest, BudgetRecomputesNoMoreThanTheBudgetNeeds) {
       trainingStepOn(CheckpointingStrategy::Balanced);
   ASSERT_LT(balanced, disabled);
   int64_t budget = (disabled + balanced) / 2;
-  auto [peak, kernels] =
-      trainingStepOn(CheckpointingStrategy::Budget(budget));
-  std::printf("training step: disabled %lld bytes (%lld kernels), balanced "
-              "%lld (%lld), budget %lld: %lld (%lld)\n",
-              static_cast<long long>(disabled),
-              static_cast<long long>(disabledKernels),
-              static_cast<long long>(balanced),
-              static_cast<long long>(balancedKernels),
-              static_cast<long long>(budget), static_cast<long long>(peak),
-              static_cast<long long>(kernels));
+  auto [peak, kernels] = trainingStepOn(CheckpointingStrategy::Budget(budget));
+  std::printf(
+      "training step: disabled %lld bytes (%lld kernels), balanced "
+      "%lld (%lld), budget %lld: %lld (%lld)\n",
+      static_cast<long long>(disabled), static_cast<long long>(disabledKernels),
+      static_cast<long long>(balanced), static_cast<long long>(balancedKernels),
+      static_cast<long long>(budget), static_cast<long long>(peak),
+      static_cast<long long>(kernels));
   EXPECT_LE(peak, budget);
   EXPECT_EQ(kernels, balancedKernels);
 }
