@@ -235,12 +235,11 @@ public:
     }
     // Steps: the planned kernels, then every other needed op alone, in the
     // order of their last ops.
-    llvm::DenseMap<Operation *, unsigned> stepOf;
+    llvm::DenseSet<Operation *> planned;
     for (const KernelPlan &k : plans)
-      for (Operation *op : k.ops)
-        stepOf[op] = 0;
+      planned.insert(k.ops.begin(), k.ops.end());
     for (Operation &op : block)
-      if (&op != ret && needed.contains(&op) && !stepOf.count(&op) &&
+      if (&op != ret && needed.contains(&op) && !planned.contains(&op) &&
           !llvm::isa<ConstantOp>(op))
         plans.push_back({isFusibleElementwise(&op) ? "elementwise" : "single",
                          {&op},
@@ -252,9 +251,6 @@ public:
     llvm::sort(plans, [&](const KernelPlan &x, const KernelPlan &y) {
       return position[x.ops.back()] < position[y.ops.back()];
     });
-    for (auto [i, k] : llvm::enumerate(plans))
-      for (Operation *op : k.ops)
-        stepOf[op] = i;
     // A view shares its source's buffer, which lives as long as the last
     // reader of either.
     llvm::DenseMap<Value, Value> rootOf;
