@@ -457,13 +457,16 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
 
   // Epilogue operands that vary along both rows and columns of C: their
   // tile rows are prefetched before the last slice's k loop.
+  // A use by the epilogue: not the matmul, its prologue or what packing
+  // reads (a dequantize or transpose of B).
+  auto inEpilogue = [&](Operation *u) {
+    return u != mm.getOperation() && !prologue.contains(u) &&
+           !llvm::isa<DequantizeOp, PermuteOp>(u);
+  };
   SmallVector<unsigned> epilogueArgs;
   for (BlockArgument a : tmpl.getArguments()) {
     const Layout &l = layouts[a.getArgNumber()];
-    bool readByEpilogue = llvm::any_of(a.getUsers(), [&](Operation *u) {
-      return u != mm.getOperation() && !prologue.contains(u) &&
-             !llvm::isa<DequantizeOp, PermuteOp>(u);
-    });
+    bool readByEpilogue = llvm::any_of(a.getUsers(), inEpilogue);
     if (readByEpilogue && l.strides.size() >= 2 &&
         l.strides[l.strides.size() - 2] != 0 && l.strides.back() != 0)
       epilogueArgs.push_back(a.getArgNumber());
@@ -473,14 +476,12 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   // elements of it before it stores the same elements of C, and no partial
   // sums are stored in C first. The runtime then writes C over it when it
   // dies here, which saves the read of every line of C before its store.
+  int64_t kSlices = std::max<int64_t>((s.k + kKC - 1) / kKC, 1);
   int64_t inPlaceArg = -1;
-  if ((s.k + kKC - 1) / kKC <= 1)
+  if (kSlices == 1)
     for (BlockArgument a : tmpl.getArguments())
       if (a.getType() == cType && !a.use_empty() &&
-          llvm::all_of(a.getUsers(), [&](Operation *u) {
-            return u != mm.getOperation() && !prologue.contains(u) &&
-                   !llvm::isa<DequantizeOp, PermuteOp>(u);
-          })) {
+          llvm::all_of(a.getUsers(), inEpilogue)) {
         inPlaceArg = a.getArgNumber();
         break;
       }
@@ -501,7 +502,6 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   auto maskT = VectorType::get({kNR}, b.getI1Type());
   int64_t panels = (s.n + kNR - 1) / kNR;
   int64_t mPanels = (s.m + kMR - 1) / kMR;
-  int64_t kSlices = std::max<int64_t>((s.k + kKC - 1) / kKC, 1);
   int64_t aBatches = 1;
   for (int64_t d : aType.getShape().drop_back(2))
     aBatches *= d;
