@@ -9,6 +9,7 @@ packages=(
   libclang-rt-22-dev
   libzstd-dev libomp-22-dev
   libhwy-dev libgtest-dev libbenchmark-dev
+  libopenblas-dev
 )
 
 missing=()

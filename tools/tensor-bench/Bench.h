@@ -93,18 +93,27 @@ void refLayerNorm(const float *x, const float *gamma, const float *beta,
 /// for the matmul rows, not their reference (that is the FMA peak).
 void refMatmulBlocked(const float *a, const float *b, float *c, int64_t m,
                       int64_t k, int64_t n, int threads);
+/// Whether tensor-bench was built with a BLAS (OpenBLAS) to compare with.
+bool haveBlas();
+/// C[m,n] = op(A) @ op(B) by the BLAS's sgemm, op transposing A (stored
+/// [k,m]) when aT and B (stored [n,k]) when bT; `threads` BLAS threads. A
+/// reference a user would otherwise call, not built without one (haveBlas).
+void refMatmulBlas(const float *a, bool aT, const float *b, bool bT, float *c,
+                   int64_t m, int64_t k, int64_t n, int threads);
 /// out[c,r] = in[r,c].
 void refTranspose(const float *in, float *out, int64_t rows, int64_t cols,
                   int threads);
 /// The 10-op graph of the overhead row, on one small array.
 void refOverhead(const float *a, const float *b, float *out, int64_t n);
-/// The loss and gradients of mlp_train_step by hand (blocked matmuls).
+/// The loss and gradients of mlp_train_step by hand, its matmuls blocked
+/// loops (transposed operands copied first) or, with `blas`, sgemm calls.
 /// x: [batch, in], w1: [in, hidden], w2: [hidden, in], target: [batch, in];
 /// loss = mean((gelu_tanh(x w1 + b1) w2 + b2 - target)^2).
 double refMlpGrads(const float *x, const float *target, const float *w1,
                    const float *b1, const float *w2, const float *b2,
                    float *dw1, float *db1, float *dw2, float *db2,
-                   int64_t batch, int64_t in, int64_t hidden, int threads);
+                   int64_t batch, int64_t in, int64_t hidden, int threads,
+                   bool blas = false);
 /// p -= lr * g.
 void refSgd(float *p, const float *g, int64_t n, float lr, int threads);
 /// The deep_mlp_memory loss, mean(y^2), forward only. LayerNorm weights are

@@ -21,8 +21,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
+
+#ifdef KILN_BENCH_BLAS
+#include <cblas.h>
+// OpenBLAS's own, not in every cblas.h.
+extern "C" void openblas_set_num_threads(int threads);
+#endif
 
 using namespace bench;
 
@@ -255,6 +263,27 @@ void bench::refMatmulBlocked(const float *a, const float *b, float *c,
   });
 }
 
+#ifdef KILN_BENCH_BLAS
+bool bench::haveBlas() { return true; }
+
+void bench::refMatmulBlas(const float *a, bool aT, const float *b, bool bT,
+                          float *c, int64_t m, int64_t k, int64_t n,
+                          int threads) {
+  openblas_set_num_threads(threads);
+  cblas_sgemm(CblasRowMajor, aT ? CblasTrans : CblasNoTrans,
+              bT ? CblasTrans : CblasNoTrans, int(m), int(n), int(k), 1.0f, a,
+              int(aT ? m : k), b, int(bT ? k : n), 0.0f, c, int(n));
+}
+#else
+bool bench::haveBlas() { return false; }
+
+void bench::refMatmulBlas(const float *, bool, const float *, bool, float *,
+                          int64_t, int64_t, int64_t, int) {
+  std::fprintf(stderr, "tensor-bench: built without a BLAS\n");
+  std::abort();
+}
+#endif
+
 void bench::refTranspose(const float *in, float *out, int64_t rows,
                          int64_t cols, int threads) {
   constexpr int64_t kTile = 32;
@@ -283,17 +312,33 @@ void bench::refOverhead(const float *a, const float *b, float *out,
   }
 }
 
-double bench::refMlpGrads(const float *x, const float *target,
-                          const float *w1, const float *b1, const float *w2,
-                          const float *b2, float *dw1, float *db1, float *dw2,
-                          float *db2, int64_t batch, int64_t in,
-                          int64_t hidden, int threads) {
+double bench::refMlpGrads(const float *x, const float *target, const float *w1,
+                          const float *b1, const float *w2, const float *b2,
+                          float *dw1, float *db1, float *dw2, float *db2,
+                          int64_t batch, int64_t in, int64_t hidden,
+                          int threads, bool blas) {
   int64_t out = in;
   std::vector<float> z(batch * hidden), h(batch * hidden), y(batch * out),
-      dy(batch * out), t(std::max(hidden * batch, hidden * out)),
-      dh(batch * hidden), xT(in * batch);
+      dy(batch * out), t(std::max({hidden * batch, hidden * out, in * batch})),
+      dh(batch * hidden);
+  // C = op(A) op(B): sgemm reads transposed operands in place; the blocked
+  // loop is given a transposed copy.
+  auto matmul = [&](const float *a, bool aT, const float *b, bool bT, float *c,
+                    int64_t m, int64_t k, int64_t n) {
+    if (blas)
+      return refMatmulBlas(a, aT, b, bT, c, m, k, n, threads);
+    if (aT) {
+      refTranspose(a, t.data(), k, m, threads);
+      a = t.data();
+    }
+    if (bT) {
+      refTranspose(b, t.data(), n, k, threads);
+      b = t.data();
+    }
+    refMatmulBlocked(a, b, c, m, k, n, threads);
+  };
   // Forward.
-  refMatmulBlocked(x, w1, z.data(), batch, in, hidden, threads);
+  matmul(x, false, w1, false, z.data(), batch, in, hidden);
   parallelFor(threads, batch, [&](int64_t lo, int64_t hi) {
     for (int64_t r = lo; r < hi; ++r)
       for (int64_t j = 0; j < hidden; ++j) {
@@ -302,7 +347,7 @@ double bench::refMlpGrads(const float *x, const float *target,
         h[r * hidden + j] = geluTanh(v);
       }
   });
-  refMatmulBlocked(h.data(), w2, y.data(), batch, hidden, out, threads);
+  matmul(h.data(), false, w2, false, y.data(), batch, hidden, out);
   double loss = 0;
   float scale = 2.0f / float(batch * out);
   for (int64_t r = 0; r < batch; ++r)
@@ -314,17 +359,13 @@ double bench::refMlpGrads(const float *x, const float *target,
   loss /= double(batch * out);
   // Backward: dW2 = h^T dy, dh = dy W2^T, dz = dh * gelu'(z), dW1 = x^T dz;
   // the bias gradients are column sums of dy and dz.
-  refTranspose(h.data(), t.data(), batch, hidden, threads);
-  refMatmulBlocked(t.data(), dy.data(), dw2, hidden, batch, out, threads);
-  refTranspose(w2, t.data(), hidden, out, threads);
-  refMatmulBlocked(dy.data(), t.data(), dh.data(), batch, out, hidden,
-                   threads);
+  matmul(h.data(), true, dy.data(), false, dw2, hidden, batch, out);
+  matmul(dy.data(), false, w2, true, dh.data(), batch, out, hidden);
   parallelFor(threads, batch * hidden, [&](int64_t lo, int64_t hi) {
     for (int64_t i = lo; i < hi; ++i)
       dh[i] *= geluTanhGrad(z[i]);
   });
-  refTranspose(x, xT.data(), batch, in, threads);
-  refMatmulBlocked(xT.data(), dh.data(), dw1, in, batch, hidden, threads);
+  matmul(x, true, dh.data(), false, dw1, in, batch, hidden);
   std::fill(db2, db2 + out, 0.0f);
   std::fill(db1, db1 + hidden, 0.0f);
   for (int64_t r = 0; r < batch; ++r) {

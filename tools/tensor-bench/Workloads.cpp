@@ -535,20 +535,30 @@ void Suite::handRows(const std::string &workload,
                      const std::function<std::string(int)> &check,
                      const std::function<void(int)> &step,
                      const std::function<void(Record &)> &ratio,
-                     std::map<int, double> &hand) {
+                     std::map<int, double> &hand, const std::string &backend) {
+  bool blas = backend == "blas";
+  if (blas && !haveBlas())
+    return;
   for (int t : opts.threads) {
     Record r;
     r.workload = workload;
-    r.backend = "hand";
+    r.backend = backend;
     r.threads = t;
     if (this->check(r, [&] { return check(t); })) {
       time(r, [&] { step(t); });
       hand[t] = r.stats.median();
       ratio(r);
-      r.vsHand = 1.0;
+      if (!blas)
+        r.vsHand = 1.0;
     }
     emit(r);
   }
+}
+
+void Suite::addVsBlas(Record &r, const std::map<int, double> &blas) {
+  auto it = blas.find(r.threads);
+  if (it != blas.end() && !r.stats.ms.empty())
+    r.add("vs_blas", it->second / r.stats.median(), "%.3f");
 }
 
 void Suite::ewChain() {
@@ -742,7 +752,8 @@ void Suite::matmul() {
   table.legend("matmul",
                "[" + std::to_string(n) + "]^2 @ [" + std::to_string(n) +
                    "]^2; ratio = FLOP/s / FMA peak; vs_hand = blocked-loop "
-                   "time / time (context only, not the reference)");
+                   "time / time (context only, not the reference); blas = "
+                   "OpenBLAS sgemm, vs_blas = its time / time");
   std::vector<float> a = uniform(n * n, 9, -1, 1), b = uniform(n * n, 10, -1, 1),
                      out(n * n);
   MatmulSamples samples = sampleMatmul(a, b, n, n, n, 256);
@@ -765,6 +776,17 @@ void Suite::matmul() {
         refMatmulBlocked(a.data(), b.data(), out.data(), n, n, n, t);
       },
       peak, hand);
+  std::map<int, double> blas;
+  handRows(
+      "matmul",
+      [&](int t) {
+        refMatmulBlas(a.data(), false, b.data(), false, out.data(), n, n, n, t);
+        return checkSamples(out, n, samples, identity);
+      },
+      [&](int t) {
+        refMatmulBlas(a.data(), false, b.data(), false, out.data(), n, n, n, t);
+      },
+      peak, blas, "blas");
   kilnRows("matmul", [&](Record &r, const DispatchDevice &dev, int t) {
     Tensor ta = upload(a, {n, n}, dev), tb = upload(b, {n, n}, dev);
     Tensor keep;
@@ -781,6 +803,7 @@ void Suite::matmul() {
     peak(r);
     if (hand.count(t))
       r.vsHand = hand[t] / r.stats.median();
+    addVsBlas(r, blas);
   });
 }
 
@@ -867,9 +890,10 @@ void Suite::mlpTrainStep() {
                    "halfway between the Disabled and Balanced peaks, or 1.5x "
                    "Disabled's when they are equal); ratio = "
                    "step matmul FLOPs (5 matmuls) / time / FMA peak; vs_hand "
-                   "= hand step (blocked matmuls) time / time; peak_MiB = the "
-                   "device allocator's peak over one step, parameters "
-                   "included");
+                   "= hand step (blocked matmuls) time / time; blas = the "
+                   "hand step with sgemm matmuls, vs_blas = its time / time; "
+                   "peak_MiB = the device allocator's peak over one step, "
+                   "parameters included");
   // The reference: loss and gradients by hand, from the same weights.
   std::vector<float> dw1(h.in * h.hidden), db1(h.hidden), dw2(h.hidden * h.in),
       db2(h.in);
@@ -900,6 +924,46 @@ void Suite::mlpTrainStep() {
           refSgd(p.b2.data(), gb2.data(), gb2.size(), 0.01f, t);
         },
         peak, hand);
+  }
+  // The same hand step with its matmuls done by sgemm; checked against the
+  // blocked step's loss and gradients.
+  std::map<int, double> blas;
+  {
+    MlpHost p = h;
+    std::vector<float> g1(dw1.size()), gb1(db1.size()), g2(dw2.size()),
+        gb2(db2.size());
+    auto stepGrads = [&](int t) {
+      return refMlpGrads(p.x.data(), p.target.data(), p.w1.data(), p.b1.data(),
+                         p.w2.data(), p.b2.data(), g1.data(), gb1.data(),
+                         g2.data(), gb2.data(), p.batch, p.in, p.hidden, t,
+                         /*blas=*/true);
+    };
+    handRows(
+        "mlp_train_step",
+        [&](int t) -> std::string {
+          p = h; // the previous row's timed steps trained p
+          double loss = stepGrads(t);
+          if (!(std::fabs(loss - wantLoss) <= 1e-4 * std::fabs(wantLoss)))
+            return "loss " + fmt("%.7g", loss) + ", want " +
+                   fmt("%.7g", wantLoss);
+          const std::vector<float> *got[] = {&g1, &gb1, &g2, &gb2};
+          const std::vector<float> *refs[] = {&dw1, &db1, &dw2, &db2};
+          const char *names[] = {"dW1", "db1", "dW2", "db2"};
+          for (int i = 0; i < 4; ++i) {
+            std::string bad = compareScaled(*got[i], *refs[i], 1e-3, names[i]);
+            if (!bad.empty())
+              return bad;
+          }
+          return "";
+        },
+        [&](int t) {
+          stepGrads(t);
+          refSgd(p.w1.data(), g1.data(), g1.size(), 0.01f, t);
+          refSgd(p.b1.data(), gb1.data(), gb1.size(), 0.01f, t);
+          refSgd(p.w2.data(), g2.data(), g2.size(), 0.01f, t);
+          refSgd(p.b2.data(), gb2.data(), gb2.size(), 0.01f, t);
+        },
+        peak, blas, "blas");
   }
   // One row per strategy: Disabled, Balanced, then Budget halfway between
   // their peaks. Each row checks the step's loss and gradients first.
@@ -968,6 +1032,7 @@ void Suite::mlpTrainStep() {
           peak(r);
           if (hand.count(t))
             r.vsHand = hand[t] / r.stats.median();
+          addVsBlas(r, blas);
           r.add("GFLOP/s", flops / (r.stats.median() * 1e-3) / 1e9, "%.1f");
           r.add("peak_MiB", peakNow / 1048576.0, "%.1f");
           if (which == 2) {

@@ -89,11 +89,16 @@ private:
                     &body,
                 const std::vector<std::string> &only = {});
   /// One hand-written-loop row per thread count; `hand` gets each median.
+  /// `backend` names the rows: "hand", or "blas" for the BLAS rows, which
+  /// are run only when tensor-bench has a BLAS.
   void handRows(const std::string &workload,
                 const std::function<std::string(int)> &check,
                 const std::function<void(int)> &step,
                 const std::function<void(Record &)> &ratio,
-                std::map<int, double> &hand);
+                std::map<int, double> &hand,
+                const std::string &backend = "hand");
+  /// Adds vs_blas (the BLAS row's time / this row's) to a Kiln row.
+  static void addVsBlas(Record &r, const std::map<int, double> &blas);
   /// Runs `fn`, which returns "" or what is wrong with the result; marks
   /// the row WRONG in the second case.
   bool check(Record &r, const std::function<std::string()> &fn);
