@@ -233,10 +233,17 @@ TEST(FusionDiffTest, StreamedOutputs) {
     s.check("kiln.layer_norm", DType::F32, "layer_norm + residual, 16 MiB",
             layerNorm(rows, std::nullopt, std::nullopt) + v,
             chainTolerance({"kiln.layer_norm", "kiln.add"}, DType::F32));
+    // Exponentials are streamed too: blocks that start on a line by the
+    // kernel's vector stores, the last (13 elements) by the runtime's copy.
+    s.check("kiln.exp", DType::F32, "exp(x) * y, 16 MiB", exp(x) * y,
+            chainTolerance({"kiln.exp", "kiln.mul"}, DType::F32));
     // The exponentials go to a row of scratch and the output is streamed;
-    // rows too long for the scratch keep them in the output row.
+    // rows too long for the scratch keep them in the output row. Rows of
+    // 4099 start off a line (the runtime's copy), rows of 4096 on one.
     s.check("kiln.softmax", DType::F32, "softmax, 16 MiB",
             softmax(in({1025, 4099}, DType::F32), 1));
+    s.check("kiln.softmax", DType::F32, "softmax, rows of whole lines",
+            softmax(in({1024, 4096}, DType::F32), 1));
     s.check("kiln.softmax", DType::F32, "softmax of rows past the scratch",
             softmax(in({3, 70001}, DType::F32), 1));
   });

@@ -69,7 +69,7 @@ def KilnGenerateKernels : Pass<"kiln-generate-kernels", "::mlir::ModuleOp"> {
            "Width of the vector registers the micro-kernels target (256 or "
            "512); 0 asks the host">,
     Option<"streamStores", "stream-stores", "int64_t", /*default=*/"-1",
-           "Whether outputs of 16 MiB or more made by light ops are written "
+           "Whether outputs of 16 MiB or more are written "
            "with non-temporal stores: 1 yes, 0 no, -1 asks the host (not on "
            "AMD Zen cores, where plain stores measured faster)">
   ];

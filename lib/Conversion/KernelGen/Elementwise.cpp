@@ -136,8 +136,7 @@ LogicalResult kernelgen::generateElementwise(func::FuncOp tmpl,
     return ev.eval(root);
   };
   Type element = storageElementOf(rootType);
-  if (streamsOutput(tmpl, root, rootType.getNumElements(), element,
-                    streamStores)) {
+  if (streamsOutput(rootType.getNumElements(), element, streamStores)) {
     if (failed(emitStreamedStores(b, loc, fn, module, outBuf, outOff, lo, hi,
                                   element, valueAt))) {
       fn.erase();

@@ -46,45 +46,11 @@ bool mlir::kiln::streamStoresOnHost() {
   return !llvm::StringRef(llvm::sys::getHostCPUName()).starts_with("znver");
 }
 
-bool kernelgen::streamsOutput(func::FuncOp tmpl, Value root, int64_t numel,
-                              Type element, bool streamStores, Value given) {
+bool kernelgen::streamsOutput(int64_t numel, Type element, bool streamStores) {
   if (!streamStores || !element.isIntOrFloat())
     return false;
   int64_t bytes = element.getIntOrFloatBitWidth() / 8;
-  if (bytes < 4 || numel * bytes < kStreamOutputBytes)
-    return false;
-  ArrayRef<int64_t> shape =
-      llvm::cast<ShapedType>(root.getType()).getShape();
-  auto heavy = [&](Operation *op) {
-    if (op->getNumResults() != 1 ||
-        !llvm::isa<ExpOp, LogOp, Log1pOp, SinOp, CosOp, TanhOp, SigmoidOp,
-                   ErfOp, GeluOp, SiluOp, PowOp, Atan2Op>(op))
-      return false;
-    auto t = llvm::dyn_cast<ShapedType>(op->getResult(0).getType());
-    return t && t.getShape() == shape;
-  };
-  if (!given)
-    return !tmpl.walk([&](Operation *op) {
-                  return heavy(op) ? WalkResult::interrupt()
-                                   : WalkResult::advance();
-                })
-                .wasInterrupted();
-  // Only the ops the store loop evaluates count: those between `given`
-  // (and reduced values, computed before it) and the root.
-  SmallVector<Value> work{root};
-  llvm::DenseSet<Value> seen;
-  while (!work.empty()) {
-    Value v = work.pop_back_val();
-    if (v == given || !seen.insert(v).second)
-      continue;
-    Operation *def = v.getDefiningOp();
-    if (!def || isFusibleReduction(def))
-      continue;
-    if (heavy(def))
-      return false;
-    work.append(def->operand_begin(), def->operand_end());
-  }
-  return true;
+  return bytes >= 4 && numel * bytes >= kStreamOutputBytes;
 }
 
 /// `name(args)` returning nothing, declared in `module` on first use.
@@ -134,13 +100,39 @@ LogicalResult kernelgen::emitStreamedStores(
       return failure();
     memref::StoreOp::create(b, loc, *v, block, ValueRange{j});
   }
+  Value dstIdx = arith::AddIOp::create(b, loc, outOff, at);
   Value dst = arith::AddIOp::create(
       b, loc, memref::ExtractAlignedPointerAsIndexOp::create(b, loc, out),
-      arith::MulIOp::create(b, loc, arith::AddIOp::create(b, loc, outOff, at),
-                            size));
-  Value src = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, block);
-  callRuntime(b, loc, module, kStreamStoreFn,
-              {dst, src, arith::MulIOp::create(b, loc, n, size)});
+      arith::MulIOp::create(b, loc, dstIdx, size));
+  // A whole block at a line boundary (every block of an output whose rows
+  // or thread chunks are whole lines) is copied out here, a line per
+  // non-temporal vector store; others by the runtime, which handles the
+  // unaligned head and tail.
+  int64_t lanes = 64 / (element.getIntOrFloatBitWidth() / 8);
+  Value lineMask = cidx(b, loc, 63);
+  Value atLine =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                            arith::AndIOp::create(b, loc, dst, lineMask), zero);
+  Value whole =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, n, step);
+  auto direct = scf::IfOp::create(
+      b, loc, TypeRange{}, arith::AndIOp::create(b, loc, atLine, whole), true);
+  {
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(&direct.getThenRegion().front());
+    auto vecT = VectorType::get({lanes}, element);
+    auto copy = scf::ForOp::create(b, loc, zero, step, cidx(b, loc, lanes));
+    b.setInsertionPointToStart(copy.getBody());
+    Value k = copy.getInductionVar();
+    Value v = vector::LoadOp::create(b, loc, vecT, block, ValueRange{k});
+    vector::StoreOp::create(
+        b, loc, v, out, ValueRange{arith::AddIOp::create(b, loc, dstIdx, k)},
+        /*nontemporal=*/true, llvm::MaybeAlign(64));
+    b.setInsertionPointToStart(&direct.getElseRegion().front());
+    Value src = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, block);
+    callRuntime(b, loc, module, kStreamStoreFn,
+                {dst, src, arith::MulIOp::create(b, loc, n, size)});
+  }
   return success();
 }
 
