@@ -476,3 +476,71 @@ func.func private @bias(%a: tensor<16x64xf32>, %b: tensor<64x32xf32>, %c: tensor
   %1 = kiln.add %0, %c : (tensor<16x32xf32>, tensor<32xf32>) -> tensor<16x32xf32>
   return %1 : tensor<16x32xf32>
 }
+
+// -----
+
+// Few long rows, one reduction, a per-row result: phase 0 gives each unit
+// a part of a row (2 parts of 20016 and 19993 here, 6 units) and stores
+// its partial sum in the workspace; phase 1 combines a row's partials and
+// applies the per-row ops after the reduction.
+// CHECK-LABEL: func.func @mean3__p0(
+// CHECK-SAME: kiln.units = 6 : i64, kiln.workspace = 24 : i64
+// CHECK: %[[WS:.*]] = memref.view %arg4[%{{.*}}][%c6{{.*}}] : memref<?xi8> to memref<?xf32>
+// CHECK: scf.for %[[U:.*]] = %arg0 to %arg1
+// CHECK: %[[ROW:.*]] = arith.divui %[[U]], %c2
+// CHECK: %[[PART:.*]] = arith.remui %[[U]], %c2
+// CHECK: %[[LO:.*]] = arith.muli %[[PART]], %c20016
+// CHECK: %[[SUM:.*]] = scf.for %{{.*}} = %[[LO]] to %{{.*}} iter_args
+// CHECK: arith.mulf
+// CHECK: arith.addf {{.*}} fastmath<reassoc>
+// CHECK: memref.store %[[SUM]], %[[WS]][%[[U]]]
+// CHECK-LABEL: func.func @mean3__p1(
+// CHECK-SAME: kiln.units = 3 : i64
+// CHECK: %[[WS1:.*]] = memref.view %arg4
+// CHECK: scf.for %[[R:.*]] = %arg0 to %arg1
+// CHECK: %[[TOT:.*]] = scf.for {{.*}} = %c0{{.*}} to %c2{{.*}} iter_args
+// CHECK: memref.load %[[WS1]]
+// CHECK: arith.divf %[[TOT]],
+// CHECK: memref.store %{{.*}}, %arg3[%[[R]]]
+// A short row keeps one unit per row and no workspace.
+// CHECK-LABEL: func.func @shortsum__p0(
+// CHECK-SAME: kiln.units = 1 : i64
+// CHECK-NOT: kiln.workspace
+// CHECK-NOT: @shortsum__p1
+func.func private @mean3(%x: tensor<3x40009xf32>) -> tensor<3xf32>
+    attributes {kiln.kernel = "reduction", kiln.reduced_axes = array<i64: 1>} {
+  %0 = kiln.mul %x, %x : (tensor<3x40009xf32>, tensor<3x40009xf32>) -> tensor<3x40009xf32>
+  %1 = kiln.sum %0 [1] : tensor<3x40009xf32> -> tensor<3xf32>
+  %c = kiln.constant dense<4.0e+04> : tensor<f32>
+  %2 = kiln.div %1, %c : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+  return %2 : tensor<3xf32>
+}
+func.func private @shortsum(%x: tensor<32767xf32>) -> tensor<f32>
+    attributes {kiln.kernel = "reduction", kiln.reduced_axes = array<i64: 0>} {
+  %0 = kiln.sum %x [0] : tensor<32767xf32> -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+// A float product accumulates in f64 (each f32 step's rounding leans one
+// way on factors near 1); a sum keeps its f32 accumulator.
+// CHECK-LABEL: func.func @prod32__p0(
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (f64)
+// CHECK: scf.for {{.*}} iter_args(%[[P:.*]] = %{{.*}}) -> (f64)
+// CHECK: %[[W:.*]] = arith.extf %{{.*}} : f32 to f64
+// CHECK: arith.mulf %[[P]], %[[W]] fastmath<reassoc> : f64
+// CHECK: arith.truncf %{{.*}} : f64 to f32
+// CHECK-LABEL: func.func @sum32__p0(
+// CHECK-NOT: f64
+// CHECK: return
+func.func private @prod32(%x: tensor<4x100xf32>) -> tensor<4xf32>
+    attributes {kiln.kernel = "reduction", kiln.reduced_axes = array<i64: 1>} {
+  %0 = kiln.prod %x [1] : tensor<4x100xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+func.func private @sum32(%x: tensor<4x100xf32>) -> tensor<4xf32>
+    attributes {kiln.kernel = "reduction", kiln.reduced_axes = array<i64: 1>} {
+  %0 = kiln.sum %x [1] : tensor<4x100xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

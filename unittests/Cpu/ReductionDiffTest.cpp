@@ -107,6 +107,64 @@ TEST_P(ReductionDiffTest, OverAxes) {
   });
 }
 
+/// Few long rows with one reduction and a per-row result are split into
+/// parts (phase 0 reduces a part of a row, phase 1 combines a row's parts):
+/// a full reduction, one of 3 rows, a length that leaves a short last
+/// part, a fused producer and the per-row op after the reduction (mean).
+TEST_P(ReductionDiffTest, FewLongRows) {
+  DType dtype = GetParam();
+  compareOnDevices([&](Side &s) {
+    Rng rng(12);
+    const int64_t n = 100003, cols = 40009;
+    double lo = dtype.isInteger() ? (dtype == DType::U8 ? 0 : -3) : -2;
+    double hi = dtype.isInteger() ? 3 : 2;
+    Tensor x = s.input(randomValues(rng, n, dtype, lo, hi), {n}, dtype);
+    Tensor rows =
+        s.input(randomValues(rng, 3 * cols, dtype, lo, hi), {3, cols}, dtype);
+    // A long float sum: Flex accumulates in f64, Cpu in f32 (for f16 and
+    // bf16 too) with many vector lanes and parts, each rounding step off
+    // by up to eps of its partial sum. The bound is eps * sqrt(n) of the
+    // sum of |x| (a part left out moves a sum by tens), plus the result's
+    // own rounding. Integer sums are exact either way.
+    double accEps = dtype.isFloat() ? std::min(epsilonOf(dtype), 1.2e-7) : 0;
+    auto sumTol = [&](int64_t len, double sumAbs) {
+      return Tolerance{accEps * std::sqrt(double(len)) * sumAbs,
+                       epsilonOf(dtype)};
+    };
+    if (dtype.isBool()) {
+      s.check("kiln.any", dtype, "any of 100003", any(x, {}, false));
+      s.check("kiln.all", dtype, "all of 3 rows of 40009",
+              all(rows, {1}, false));
+      return;
+    }
+    // Values in [-2, 2]: the sum of |x| is about n.
+    s.check("kiln.sum", dtype, "sum of 100003", sum(x, {}, false),
+            sumTol(n, n));
+    s.check("kiln.sum", dtype, "sum of 3 rows of 40009", sum(rows, {1}, true),
+            sumTol(cols, cols));
+    s.check("kiln.reduce_max", dtype, "max of 100003", max(x, {}, false));
+    s.check("kiln.reduce_min", dtype, "min of 3 rows of 40009",
+            min(rows, {1}, false));
+    if (!dtype.isFloat())
+      return;
+    s.check("kiln.mean", dtype, "mean of 100003", mean(x, {}, false),
+            sumTol(n, 1));
+    s.check("kiln.mean", dtype, "mean(x * x) of 3 rows of 40009",
+            mean(rows * rows, {1}, false), sumTol(cols, 4.0 / 3));
+    // A product of factors near 1 (a part left out would move it by about
+    // 20%). Both sides accumulate a float product in f64 (in f32 this one
+    // drifted by 5e-4), so they differ by f64 roundings, sqrt(n) of them,
+    // and the result's own rounding.
+    std::vector<double> near1(n);
+    for (double &v : near1)
+      v = rng.uniform(0.99, 1.01);
+    s.check("kiln.prod", dtype, "prod of 100003 near 1",
+            prod(s.input(near1, {n}, dtype), {}, false),
+            Tolerance{0, 4 * epsilonOf(DType::F64) * std::sqrt(double(n)) +
+                             epsilonOf(dtype)});
+  });
+}
+
 TEST_P(ReductionDiffTest, ArgAndScan) {
   DType dtype = GetParam();
   if (dtype.isBool())

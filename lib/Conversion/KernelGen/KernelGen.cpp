@@ -349,6 +349,12 @@ Type kernelgen::accumulatorTypeOf(Type storage) {
   return storage;
 }
 
+Type kernelgen::accumulatorTypeOf(Operation *reduction, Type storage) {
+  if (llvm::isa<ProdOp>(reduction) && llvm::isa<FloatType>(storage))
+    return Float64Type::get(storage.getContext());
+  return accumulatorTypeOf(storage);
+}
+
 static bool isUnsignedInput(Operation *reduction) {
   Type e = llvm::cast<ShapedType>(reduction->getOperand(0).getType())
                .getElementType();

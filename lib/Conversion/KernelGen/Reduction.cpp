@@ -40,9 +40,135 @@ ArrayRef<int64_t> shapeOf(Value v) {
 /// Elements per chunk of the loop that prefetches the next row (a chunk's
 /// lines of the next row are asked for before the chunk is computed).
 constexpr int64_t kPrefetchChunk = 128;
+/// A row kernel with fewer rows than this, one reduction and a per-row
+/// result splits its rows into parts (generateSplitRows), when the parts
+/// keep at least kMinSplitPart elements each.
+constexpr int64_t kSplitBelowRows = 16;
+constexpr int64_t kSplitUnits = 64;
+constexpr int64_t kMinSplitPart = int64_t(1) << 14;
 /// Rows of a value that a row kernel computes once and reads again (the
 /// exponentials of a softmax) up to this size are kept in scratch.
 constexpr int64_t kRowScratchBytes = 256 << 10;
+
+/// A row kernel over few long rows (a full sum, the mean of a loss) whose
+/// only reduction feeds per-row ops: phase 0 gives each of kSplitUnits
+/// units a part of a row and stores its partial result in the workspace,
+/// phase 1 combines each row's partials and computes the row's result. A
+/// row per unit would leave all but one thread idle on a full reduction.
+LogicalResult generateSplitRows(func::FuncOp tmpl, ModuleOp module, Value root,
+                                Operation *reduction, int64_t rows, int64_t len,
+                                ArrayRef<int64_t> outerExt,
+                                ArrayRef<SmallVector<int64_t>> outerStrides,
+                                ArrayRef<bool> innerFull) {
+  int64_t parts =
+      std::max<int64_t>(1, std::min(kSplitUnits / rows, len / kMinSplitPart));
+  int64_t chunk = (len + parts - 1) / parts;
+  chunk = (chunk + 15) / 16 * 16; // parts start on a line
+  parts = (len + chunk - 1) / chunk;
+  OpBuilder b(tmpl.getContext());
+  Location loc = tmpl.getLoc();
+  Abi abi = abiOf(tmpl, /*workspace=*/true);
+  Type storage = storageElementOf(reduction->getResult(0).getType());
+  Type acc = accumulatorTypeOf(reduction, storage);
+  int64_t accBytes = std::max<int64_t>(1, acc.getIntOrFloatBitWidth() / 8);
+  auto partials = [&](Block &entry) {
+    Value ws = entry.getArgument(2 + abi.args.size() - 1);
+    return memref::ViewOp::create(
+        b, loc, MemRefType::get({ShapedType::kDynamic}, acc), ws,
+        cidx(b, loc, 0), ValueRange{cidx(b, loc, rows * parts)});
+  };
+
+  // Phase 0: unit u reduces part u % parts of row u / parts.
+  {
+    func::FuncOp fn = createPhase(b, module, tmpl, 0, abi, rows * parts, 1);
+    fn->setAttr(kWorkspaceAttr, b.getI64IntegerAttr(rows * parts * accBytes));
+    Block &entry = fn.getBody().front();
+    b.setInsertionPoint(entry.getTerminator());
+    Value ws = partials(entry);
+    Value one = cidx(b, loc, 1);
+    auto units = scf::ForOp::create(b, loc, entry.getArgument(0),
+                                    entry.getArgument(1), one);
+    b.setInsertionPointToStart(units.getBody());
+    Value u = units.getInductionVar();
+    Value row = arith::DivUIOp::create(b, loc, u, cidx(b, loc, parts));
+    Value part = arith::RemUIOp::create(b, loc, u, cidx(b, loc, parts));
+    SmallVector<Value> offsets =
+        offsetsFromLinear(b, loc, row, outerExt, outerStrides);
+    Value lo = arith::MulIOp::create(b, loc, part, cidx(b, loc, chunk));
+    Value hi = arith::MinUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, lo, cidx(b, loc, chunk)),
+        cidx(b, loc, len));
+    auto loop = scf::ForOp::create(
+        b, loc, lo, hi, one,
+        ValueRange{reductionIdentity(b, loc, reduction, acc)});
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value j = loop.getInductionVar();
+      Evaluator ev(b, loc, [&, j](BlockArgument a) -> Value {
+        unsigned i = a.getArgNumber();
+        Value at = innerFull[i]
+                       ? Value(arith::AddIOp::create(b, loc, offsets[i], j))
+                       : offsets[i];
+        return memref::LoadOp::create(b, loc, entry.getArgument(2 + i),
+                                      ValueRange{at});
+      });
+      FailureOr<Value> v = ev.eval(reduction->getOperand(0));
+      if (failed(v)) {
+        fn.erase();
+        return failure();
+      }
+      scf::YieldOp::create(b, loc,
+                           reductionCombine(b, loc, reduction,
+                                            loop.getRegionIterArg(0),
+                                            widenTo(b, loc, *v, acc)));
+    }
+    memref::StoreOp::create(b, loc, loop.getResult(0), ws, ValueRange{u});
+  }
+
+  // Phase 1: a row's partials, in order, then its per-row ops.
+  func::FuncOp fn = createPhase(b, module, tmpl, 1, abi, rows, 1);
+  Block &entry = fn.getBody().front();
+  b.setInsertionPoint(entry.getTerminator());
+  Value ws = partials(entry);
+  Value one = cidx(b, loc, 1);
+  auto units = scf::ForOp::create(b, loc, entry.getArgument(0),
+                                  entry.getArgument(1), one);
+  b.setInsertionPointToStart(units.getBody());
+  Value row = units.getInductionVar();
+  SmallVector<Value> offsets =
+      offsetsFromLinear(b, loc, row, outerExt, outerStrides);
+  Value first = arith::MulIOp::create(b, loc, row, cidx(b, loc, parts));
+  auto loop =
+      scf::ForOp::create(b, loc, cidx(b, loc, 0), cidx(b, loc, parts), one,
+                         ValueRange{reductionIdentity(b, loc, reduction, acc)});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value p =
+        memref::LoadOp::create(b, loc, ws,
+                               ValueRange{arith::AddIOp::create(
+                                   b, loc, first, loop.getInductionVar())});
+    scf::YieldOp::create(
+        b, loc,
+        reductionCombine(b, loc, reduction, loop.getRegionIterArg(0), p));
+  }
+  Evaluator ev(b, loc, [&](BlockArgument a) -> Value {
+    return memref::LoadOp::create(b, loc,
+                                  entry.getArgument(2 + a.getArgNumber()),
+                                  ValueRange{offsets[a.getArgNumber()]});
+  });
+  ev.bind(reduction->getResult(0),
+          narrowTo(b, loc, loop.getResult(0), storage));
+  FailureOr<Value> v = ev.eval(root);
+  if (failed(v)) {
+    fn.erase();
+    return failure();
+  }
+  memref::StoreOp::create(b, loc, *v, entry.getArgument(2 + abi.numInputs),
+                          ValueRange{row});
+  return success();
+}
 
 LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
                            ArrayRef<int64_t> full, ArrayRef<int64_t> axes,
@@ -98,6 +224,17 @@ LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
     innerFull.push_back(anyFull);
     outerStrides.push_back(
         SmallVector<int64_t>(l.strides.begin(), l.strides.begin() + (r - nax)));
+  }
+
+  // Few long rows, one reduction, a per-row result: split the rows.
+  SmallVector<Operation *> reductions;
+  for (Operation &op : tmpl.getBody().front().without_terminator())
+    if (isFusibleReduction(&op))
+      reductions.push_back(&op);
+  if (rows < kSplitBelowRows && len >= 2 * kMinSplitPart &&
+      reductions.size() == 1 && shapeOf(root) != full) {
+    return generateSplitRows(tmpl, module, root, reductions.front(), rows, len,
+                             outerExt, outerStrides, innerFull);
   }
 
   OpBuilder b(tmpl.getContext());
@@ -236,7 +373,7 @@ LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
   for (Operation &op : tmpl.getBody().front().without_terminator()) {
     if (isFusibleReduction(&op)) {
       Type storage = storageElementOf(op.getResult(0).getType());
-      Type acc = accumulatorTypeOf(storage);
+      Type acc = accumulatorTypeOf(&op, storage);
       Value init = reductionIdentity(b, loc, &op, acc);
       // The last reduction loop runs in chunks of kPrefetchChunk elements,
       // each asking first for its span of the next row.
@@ -390,7 +527,7 @@ LogicalResult generateColumns(func::FuncOp tmpl, ModuleOp module,
   Value outBuf = argBuf(abi.numInputs);
   Value zero = cidx(b, loc, 0), one = cidx(b, loc, 1);
   Type storage = storageElementOf(reduction->getResult(0).getType());
-  Type accType = accumulatorTypeOf(storage);
+  Type accType = accumulatorTypeOf(reduction, storage);
 
   auto unitLoop =
       scf::ForOp::create(b, loc, entry.getArgument(0), entry.getArgument(1), one);
