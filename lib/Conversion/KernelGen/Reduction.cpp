@@ -71,25 +71,38 @@ LogicalResult generateSplitRows(func::FuncOp tmpl, ModuleOp module, Value root,
   Type storage = storageElementOf(reduction->getResult(0).getType());
   Type acc = accumulatorTypeOf(reduction, storage);
   int64_t accBytes = std::max<int64_t>(1, acc.getIntOrFloatBitWidth() / 8);
-  auto partials = [&](Block &entry) {
-    Value ws = entry.getArgument(2 + abi.args.size() - 1);
-    return memref::ViewOp::create(
+
+  // Starts a phase of `units` units: its function, its view of the
+  // partials, and the builder inside its loop over the units.
+  struct Phase {
+    func::FuncOp fn;
+    Block *entry;
+    Value ws, unit, one;
+  };
+  auto beginPhase = [&](unsigned phase, int64_t units) {
+    Phase p;
+    p.fn = createPhase(b, module, tmpl, phase, abi, units, 1);
+    p.entry = &p.fn.getBody().front();
+    b.setInsertionPoint(p.entry->getTerminator());
+    Value ws = p.entry->getArgument(2 + abi.args.size() - 1);
+    p.ws = memref::ViewOp::create(
         b, loc, MemRefType::get({ShapedType::kDynamic}, acc), ws,
         cidx(b, loc, 0), ValueRange{cidx(b, loc, rows * parts)});
+    p.one = cidx(b, loc, 1);
+    auto loop = scf::ForOp::create(b, loc, p.entry->getArgument(0),
+                                   p.entry->getArgument(1), p.one);
+    b.setInsertionPointToStart(loop.getBody());
+    p.unit = loop.getInductionVar();
+    return p;
   };
 
   // Phase 0: unit u reduces part u % parts of row u / parts.
   {
-    func::FuncOp fn = createPhase(b, module, tmpl, 0, abi, rows * parts, 1);
-    fn->setAttr(kWorkspaceAttr, b.getI64IntegerAttr(rows * parts * accBytes));
-    Block &entry = fn.getBody().front();
-    b.setInsertionPoint(entry.getTerminator());
-    Value ws = partials(entry);
-    Value one = cidx(b, loc, 1);
-    auto units = scf::ForOp::create(b, loc, entry.getArgument(0),
-                                    entry.getArgument(1), one);
-    b.setInsertionPointToStart(units.getBody());
-    Value u = units.getInductionVar();
+    Phase ph = beginPhase(0, rows * parts);
+    ph.fn->setAttr(kWorkspaceAttr,
+                   b.getI64IntegerAttr(rows * parts * accBytes));
+    Block &entry = *ph.entry;
+    Value ws = ph.ws, one = ph.one, u = ph.unit;
     Value row = arith::DivUIOp::create(b, loc, u, cidx(b, loc, parts));
     Value part = arith::RemUIOp::create(b, loc, u, cidx(b, loc, parts));
     SmallVector<Value> offsets =
@@ -115,7 +128,7 @@ LogicalResult generateSplitRows(func::FuncOp tmpl, ModuleOp module, Value root,
       });
       FailureOr<Value> v = ev.eval(reduction->getOperand(0));
       if (failed(v)) {
-        fn.erase();
+        ph.fn.erase();
         return failure();
       }
       scf::YieldOp::create(b, loc,
@@ -127,15 +140,10 @@ LogicalResult generateSplitRows(func::FuncOp tmpl, ModuleOp module, Value root,
   }
 
   // Phase 1: a row's partials, in order, then its per-row ops.
-  func::FuncOp fn = createPhase(b, module, tmpl, 1, abi, rows, 1);
-  Block &entry = fn.getBody().front();
-  b.setInsertionPoint(entry.getTerminator());
-  Value ws = partials(entry);
-  Value one = cidx(b, loc, 1);
-  auto units = scf::ForOp::create(b, loc, entry.getArgument(0),
-                                  entry.getArgument(1), one);
-  b.setInsertionPointToStart(units.getBody());
-  Value row = units.getInductionVar();
+  Phase ph = beginPhase(1, rows);
+  func::FuncOp fn = ph.fn;
+  Block &entry = *ph.entry;
+  Value ws = ph.ws, one = ph.one, row = ph.unit;
   SmallVector<Value> offsets =
       offsetsFromLinear(b, loc, row, outerExt, outerStrides);
   Value first = arith::MulIOp::create(b, loc, row, cidx(b, loc, parts));
