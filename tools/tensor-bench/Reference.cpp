@@ -319,8 +319,10 @@ double bench::refMlpGrads(const float *x, const float *target, const float *w1,
                           int threads, bool blas) {
   int64_t out = in;
   std::vector<float> z(batch * hidden), h(batch * hidden), y(batch * out),
-      dy(batch * out), t(std::max({hidden * batch, hidden * out, in * batch})),
-      dh(batch * hidden);
+      dy(batch * out), dh(batch * hidden);
+  // The blocked loop's transposed operands (sgemm reads them in place).
+  std::vector<float> t(
+      blas ? 0 : std::max({hidden * batch, hidden * out, in * batch}));
   // C = op(A) op(B): sgemm reads transposed operands in place; the blocked
   // loop is given a transposed copy.
   auto matmul = [&](const float *a, bool aT, const float *b, bool bT, float *c,

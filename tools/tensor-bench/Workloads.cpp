@@ -16,6 +16,7 @@
 #include "Workloads.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -907,64 +908,56 @@ void Suite::mlpTrainStep() {
     r.ratio = peakFraction(flops, r.stats.median(), r.threads);
     r.ratioOf = "step matmul FLOPs / time / FMA peak";
   };
-  std::map<int, double> hand;
-  {
-    MlpHost p = h; // the hand step trains its own copy
-    std::vector<float> g1(dw1.size()), gb1(db1.size()), g2(dw2.size()),
-        gb2(db2.size());
-    handRows(
-        "mlp_train_step", [&](int) { return std::string(); },
-        [&](int t) {
-          refMlpGrads(p.x.data(), p.target.data(), p.w1.data(), p.b1.data(),
-                      p.w2.data(), p.b2.data(), g1.data(), gb1.data(),
-                      g2.data(), gb2.data(), p.batch, p.in, p.hidden, t);
-          refSgd(p.w1.data(), g1.data(), g1.size(), 0.01f, t);
-          refSgd(p.b1.data(), gb1.data(), gb1.size(), 0.01f, t);
-          refSgd(p.w2.data(), g2.data(), g2.size(), 0.01f, t);
-          refSgd(p.b2.data(), gb2.data(), gb2.size(), 0.01f, t);
-        },
-        peak, hand);
-  }
-  // The same hand step with its matmuls done by sgemm; checked against the
-  // blocked step's loss and gradients.
-  std::map<int, double> blas;
-  {
+  // What is wrong with a step's loss and gradients (dW1, db1, dW2, db2)
+  // against the reference's, or "".
+  auto checkStep =
+      [&](double loss,
+          std::array<const std::vector<float> *, 4> got) -> std::string {
+    if (!(std::fabs(loss - wantLoss) <= 1e-4 * std::fabs(wantLoss)))
+      return "loss " + fmt("%.7g", loss) + ", want " + fmt("%.7g", wantLoss);
+    const std::vector<float> *refs[] = {&dw1, &db1, &dw2, &db2};
+    const char *names[] = {"dW1", "db1", "dW2", "db2"};
+    for (int i = 0; i < 4; ++i) {
+      std::string bad = compareScaled(*got[i], *refs[i], 1e-3, names[i]);
+      if (!bad.empty())
+        return bad;
+    }
+    return "";
+  };
+  // The hand-written step, training its own copy of the model: its matmuls
+  // blocked loops ("hand" rows, the reference itself) or sgemm calls
+  // ("blas" rows, checked against the reference).
+  auto handStepRows = [&](bool useBlas, std::map<int, double> &times) {
     MlpHost p = h;
     std::vector<float> g1(dw1.size()), gb1(db1.size()), g2(dw2.size()),
         gb2(db2.size());
-    auto stepGrads = [&](int t) {
+    auto grads = [&](int t) {
       return refMlpGrads(p.x.data(), p.target.data(), p.w1.data(), p.b1.data(),
                          p.w2.data(), p.b2.data(), g1.data(), gb1.data(),
                          g2.data(), gb2.data(), p.batch, p.in, p.hidden, t,
-                         /*blas=*/true);
+                         useBlas);
     };
     handRows(
         "mlp_train_step",
         [&](int t) -> std::string {
+          if (!useBlas)
+            return "";
           p = h; // the previous row's timed steps trained p
-          double loss = stepGrads(t);
-          if (!(std::fabs(loss - wantLoss) <= 1e-4 * std::fabs(wantLoss)))
-            return "loss " + fmt("%.7g", loss) + ", want " +
-                   fmt("%.7g", wantLoss);
-          const std::vector<float> *got[] = {&g1, &gb1, &g2, &gb2};
-          const std::vector<float> *refs[] = {&dw1, &db1, &dw2, &db2};
-          const char *names[] = {"dW1", "db1", "dW2", "db2"};
-          for (int i = 0; i < 4; ++i) {
-            std::string bad = compareScaled(*got[i], *refs[i], 1e-3, names[i]);
-            if (!bad.empty())
-              return bad;
-          }
-          return "";
+          double loss = grads(t);
+          return checkStep(loss, {&g1, &gb1, &g2, &gb2});
         },
         [&](int t) {
-          stepGrads(t);
+          grads(t);
           refSgd(p.w1.data(), g1.data(), g1.size(), 0.01f, t);
           refSgd(p.b1.data(), gb1.data(), gb1.size(), 0.01f, t);
           refSgd(p.w2.data(), g2.data(), g2.size(), 0.01f, t);
           refSgd(p.b2.data(), gb2.data(), gb2.size(), 0.01f, t);
         },
-        peak, blas, "blas");
-  }
+        peak, times, useBlas ? "blas" : "hand");
+  };
+  std::map<int, double> hand, blas;
+  handStepRows(false, hand);
+  handStepRows(true, blas);
   // One row per strategy: Disabled, Balanced, then Budget halfway between
   // their peaks. Each row checks the step's loss and gradients first.
   for (const auto &[name, dev] : devs)
@@ -1005,20 +998,11 @@ void Suite::mlpTrainStep() {
                                             g.get(model.l2.weight),
                                             g.get(*model.l2.bias)};
                 k::sync(want);
-                float gotLoss = l.item<float>();
-                if (!(std::fabs(gotLoss - wantLoss) <=
-                      1e-4 * std::fabs(wantLoss)))
-                  return "loss " + fmt("%.7g", gotLoss) + ", want " +
-                         fmt("%.7g", wantLoss);
-                const std::vector<float> *refs[] = {&dw1, &db1, &dw2, &db2};
-                const char *names[] = {"dW1", "db1", "dW2", "db2"};
-                for (int i = 0; i < 4; ++i) {
-                  std::string bad = compareScaled(
-                      want[i + 1].toVector<float>(), *refs[i], 1e-3, names[i]);
-                  if (!bad.empty())
-                    return bad;
-                }
-                return "";
+                std::vector<float> got[4];
+                for (int i = 0; i < 4; ++i)
+                  got[i] = want[i + 1].toVector<float>();
+                return checkStep(l.item<float>(),
+                                 {&got[0], &got[1], &got[2], &got[3]});
               }))
             return;
           // The step's peak, from the device allocator, before timing.

@@ -50,6 +50,20 @@ constexpr int64_t kMinSplitPart = int64_t(1) << 14;
 /// exponentials of a softmax) up to this size are kept in scratch.
 constexpr int64_t kRowScratchBytes = 256 << 10;
 
+/// Loads argument `a` of a reduction kernel's template at `offsets` (one
+/// per argument) plus j when the argument varies along the inner loop
+/// (innerFull), else, or with no j, at `offsets` alone.
+Value loadOperand(OpBuilder &b, Location loc, Block &entry,
+                  ArrayRef<bool> innerFull, ArrayRef<Value> offsets,
+                  BlockArgument a, Value j) {
+  unsigned i = a.getArgNumber();
+  Value at = j && innerFull[i]
+                 ? Value(arith::AddIOp::create(b, loc, offsets[i], j))
+                 : offsets[i];
+  return memref::LoadOp::create(b, loc, entry.getArgument(2 + i),
+                                ValueRange{at});
+}
+
 /// A row kernel over few long rows (a full sum, the mean of a loss) whose
 /// only reduction feeds per-row ops: phase 0 gives each of kSplitUnits
 /// units a part of a row and stores its partial result in the workspace,
@@ -118,13 +132,8 @@ LogicalResult generateSplitRows(func::FuncOp tmpl, ModuleOp module, Value root,
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(loop.getBody());
       Value j = loop.getInductionVar();
-      Evaluator ev(b, loc, [&, j](BlockArgument a) -> Value {
-        unsigned i = a.getArgNumber();
-        Value at = innerFull[i]
-                       ? Value(arith::AddIOp::create(b, loc, offsets[i], j))
-                       : offsets[i];
-        return memref::LoadOp::create(b, loc, entry.getArgument(2 + i),
-                                      ValueRange{at});
+      Evaluator ev(b, loc, [&, j](BlockArgument a) {
+        return loadOperand(b, loc, entry, innerFull, offsets, a, j);
       });
       FailureOr<Value> v = ev.eval(reduction->getOperand(0));
       if (failed(v)) {
@@ -161,10 +170,9 @@ LogicalResult generateSplitRows(func::FuncOp tmpl, ModuleOp module, Value root,
         b, loc,
         reductionCombine(b, loc, reduction, loop.getRegionIterArg(0), p));
   }
-  Evaluator ev(b, loc, [&](BlockArgument a) -> Value {
-    return memref::LoadOp::create(b, loc,
-                                  entry.getArgument(2 + a.getArgNumber()),
-                                  ValueRange{offsets[a.getArgNumber()]});
+  // After the reduction only per-row values are read.
+  Evaluator ev(b, loc, [&](BlockArgument a) {
+    return loadOperand(b, loc, entry, {}, offsets, a, Value());
   });
   ev.bind(reduction->getResult(0),
           narrowTo(b, loc, loop.getResult(0), storage));
@@ -302,18 +310,13 @@ LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
 
   // Per-row values computed so far, shared by every loop over the row.
   llvm::DenseMap<Value, Value> rowValues;
-  auto loadRowScalar = [&](BlockArgument a) -> Value {
-    return memref::LoadOp::create(b, loc, argBuf(a.getArgNumber()),
-                                  offsets[a.getArgNumber()]);
+  auto loadRowScalar = [&](BlockArgument a) {
+    return loadOperand(b, loc, entry, {}, offsets, a, Value());
   };
   // Evaluates full-shape values at position j of the row.
   auto elementEvaluator = [&](Value j) {
-    Evaluator ev(b, loc, [&, j](BlockArgument a) -> Value {
-      unsigned i = a.getArgNumber();
-      if (!innerFull[i])
-        return loadRowScalar(a);
-      return memref::LoadOp::create(
-          b, loc, argBuf(i), ValueRange{arith::AddIOp::create(b, loc, offsets[i], j)});
+    Evaluator ev(b, loc, [&, j](BlockArgument a) {
+      return loadOperand(b, loc, entry, innerFull, offsets, a, j);
     });
     for (auto [k, v] : rowValues)
       ev.bind(k, v);
@@ -324,10 +327,7 @@ LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
   // (softmax: exp(x - max)). The last reduction loop then stores it in the
   // output row, which is still in cache, and the write loop reads it back
   // instead of evaluating it (and its exp) a second time.
-  Operation *lastReduction = nullptr;
-  for (Operation &op : tmpl.getBody().front().without_terminator())
-    if (isFusibleReduction(&op))
-      lastReduction = &op;
+  Operation *lastReduction = reductions.empty() ? nullptr : reductions.back();
   Value cached;
   if (lastReduction && shapeOf(root) == full) {
     Value v = lastReduction->getOperand(0);
@@ -573,11 +573,8 @@ LogicalResult generateColumns(func::FuncOp tmpl, ModuleOp module,
     auto colLoop = scf::ForOp::create(b, loc, lo, hi, one);
     b.setInsertionPointToStart(colLoop.getBody());
     Value j = colLoop.getInductionVar();
-    Evaluator ev(b, loc, [&](BlockArgument arg) -> Value {
-      unsigned i = arg.getArgNumber();
-      Value at = innerFull[i] ? Value(arith::AddIOp::create(b, loc, base[i], j))
-                              : base[i];
-      return memref::LoadOp::create(b, loc, argBuf(i), at);
+    Evaluator ev(b, loc, [&](BlockArgument arg) {
+      return loadOperand(b, loc, entry, innerFull, base, arg, j);
     });
     FailureOr<Value> v = ev.eval(reduction->getOperand(0));
     if (failed(v)) {
