@@ -6,10 +6,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "Compile.h"
+#include "kiln/Dialect/Kiln/IR/KilnDTypes.h"
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
 #include "kiln/Runtime/Compiler.h"
 #include "kiln/Runtime/MLIRContext.h"
-#include "kiln/Transforms/Autodiff.h"
+#include "kiln/Support/Env.h"
 #include "kiln/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -41,9 +42,9 @@ mlir::OwningOpRef<mlir::ModuleOp> buildModule(mlir::MLIRContext &ctx,
 
   llvm::SmallVector<mlir::Type> argTypes, resultTypes;
   for (const NodePtr &l : g.leaves)
-    argTypes.push_back(tensorTypeOf(ctx, l->dtype, l->shape));
+    argTypes.push_back(mlir::kiln::tensorTypeFor(ctx, l->dtype, l->shape));
   for (const NodePtr &t : g.targets)
-    resultTypes.push_back(tensorTypeOf(ctx, t->dtype, t->shape));
+    resultTypes.push_back(mlir::kiln::tensorTypeFor(ctx, t->dtype, t->shape));
 
   b.setInsertionPointToEnd(module.getBody());
   auto func = mlir::func::FuncOp::create(
@@ -75,13 +76,12 @@ mlir::OwningOpRef<mlir::ModuleOp> buildModule(mlir::MLIRContext &ctx,
         state.addOperands(values.at(loss));
         for (const Node *m : group) {
           state.addOperands(values.at(m->inputs[1].get()));
-          state.addTypes(tensorTypeOf(ctx, m->dtype, m->shape));
+          state.addTypes(mlir::kiln::tensorTypeFor(ctx, m->dtype, m->shape));
         }
-        state.addAttribute(
-            "kiln.strategy",
-            b.getStringAttr(loss->checkpointing
-                                ? loss->checkpointing->str()
-                                : std::string("balanced")));
+        state.addAttribute(mlir::kiln::kStrategyAttr,
+                           b.getStringAttr(loss->checkpointing
+                                               ? loss->checkpointing->str()
+                                               : std::string("balanced")));
         op = b.create(state);
       }
       values[n.get()] = op->getResult(gradIndex.at(n.get()));
@@ -116,7 +116,7 @@ mlir::OwningOpRef<mlir::ModuleOp> buildModule(mlir::MLIRContext &ctx,
       }
       state.addAttribute(a.name, attr);
     }
-    state.addTypes(tensorTypeOf(ctx, n->dtype, n->shape));
+    state.addTypes(mlir::kiln::tensorTypeFor(ctx, n->dtype, n->shape));
     mlir::Operation *op = b.create(state);
     values[n.get()] = op->getResult(0);
   }
@@ -201,35 +201,23 @@ std::unique_ptr<Executable> kiln::detail::compileModule(mlir::ModuleOp module,
   // Differentiate first, with the strategy of the loss's device.
   std::string strategy;
   module.walk([&](mlir::kiln::GradOp g) {
-    if (auto s = g->getAttrOfType<mlir::StringAttr>("kiln.strategy"))
+    if (auto s = g->getAttrOfType<mlir::StringAttr>(mlir::kiln::kStrategyAttr))
       strategy = s.getValue().str();
     else if (strategy.empty())
       strategy = "balanced";
   });
-  if (!strategy.empty()) {
-    pm.addPass(mlir::kiln::createKilnAutodiff());
-    mlir::kiln::KilnCheckpointOptions options;
-    options.strategy = strategy;
-    // Budget's model of the step's memory follows what the backend runs:
-    // Flex op by op, Cuda --kiln-fuse's kernels, Cpu its own fusion.
-    options.fusion = backend.kind() == DeviceKind::Flex   ? "none"
-                     : backend.kind() == DeviceKind::Cuda ? "plain"
-                                                          : "cpu";
-    pm.addPass(mlir::kiln::createKilnCheckpoint(options));
-  }
-  pm.addPass(mlir::kiln::createKilnDecompose());
-  pm.addPass(mlir::createCanonicalizerPass());
-  pm.addPass(mlir::createCSEPass());
-  std::string extra = backend.pipeline();
-  if (!extra.empty() && mlir::failed(mlir::parsePassPipeline(extra, pm)))
-    throw Error("internal error: bad pipeline for " + backend.name() + ": " +
-                extra);
+  mlir::kiln::GraphPipelineOptions options;
+  options.strategy = strategy;
+  options.target = backend.kind() == DeviceKind::Flex   ? "flex"
+                   : backend.kind() == DeviceKind::Cuda ? "cuda"
+                                                        : "cpu";
+  mlir::kiln::buildKilnGraphPipeline(pm, options);
   if (mlir::failed(pm.run(module)))
     throw Error("graph passes failed:\n" + diags.text);
   double passMs = msSince(start);
 
   std::unique_ptr<Executable> exe = backend.compile(module, key);
-  if (logEnabled("compile")) {
+  if (env::logEnabled("compile")) {
     const Executable::CompileLog &log = exe->compileLog;
     std::fprintf(stderr,
                  "kiln: compile %s%s%s: %zu ops in %lld kernels%s%s, "

@@ -29,9 +29,6 @@ std::unique_ptr<Executable>
 compileSubgraph(const Subgraph &graph, Backend &backend, const std::string &key,
                 const std::vector<bool> &donated = {});
 
-/// Is KILN_LOG set to a list containing `topic` (or "all")?
-bool logEnabled(const char *topic);
-
 } // namespace kiln::detail
 
 #endif // KILN_LIB_API_COMPILE_H

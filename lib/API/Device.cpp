@@ -7,6 +7,8 @@
 
 #include "Record.h"
 #include "kiln/Runtime/Backend.h"
+#include "kiln/Runtime/ThreadPool.h"
+#include "kiln/Support/Env.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -62,10 +64,9 @@ std::vector<DispatchDevice> DispatchDevice::available() {
 }
 
 DispatchDevice DispatchDevice::defaultDevice() {
-  const char *env = std::getenv("KILN_DEVICE");
-  if (!env || !*env)
+  std::string v = env::device();
+  if (v.empty())
     return available().front();
-  std::string v(env);
   if (v == "flex")
     return flex();
   if (v == "cpu")
@@ -82,18 +83,7 @@ DispatchDevice DispatchDevice::defaultDevice() {
 }
 
 std::string DispatchDevice::str() const {
-  std::string base;
-  switch (kind_) {
-  case DeviceKind::Flex:
-    base = "flex";
-    break;
-  case DeviceKind::Cpu:
-    base = "cpu";
-    break;
-  case DeviceKind::Cuda:
-    base = "cuda:" + std::to_string(index_);
-    break;
-  }
+  std::string base = deviceName(kind_, index_);
   if (checkpointing_)
     return "autodiff(" + base + ", " + checkpointing_->str() + ")";
   return base;
@@ -119,3 +109,6 @@ BackendCounters kiln::backendCounters(const DispatchDevice &device) {
   out.diskHits = c.diskHits.load();
   return out;
 }
+
+void kiln::setNumThreads(int threads) { setHostThreads(threads); }
+int kiln::numThreads() { return hostThreads(); }

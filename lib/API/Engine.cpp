@@ -7,6 +7,7 @@
 
 #include "kiln/Runtime/Engine.h"
 #include "Compile.h"
+#include "kiln/Support/Env.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -21,23 +22,6 @@
 
 using namespace kiln;
 using namespace kiln::detail;
-
-bool kiln::detail::logEnabled(const char *topic) {
-  static const std::string value = [] {
-    const char *v = std::getenv("KILN_LOG");
-    return std::string(v ? v : "");
-  }();
-  if (value.empty())
-    return false;
-  if (value == "all")
-    return true;
-  std::stringstream ss(value);
-  std::string item;
-  while (std::getline(ss, item, ','))
-    if (item == topic)
-      return true;
-  return false;
-}
 
 /// Differentiation must see the forward graph of tracked values even when
 /// they were materialized: such nodes keep their inputs and are recomputed.
@@ -272,10 +256,11 @@ void kiln::detail::materialize(const std::vector<NodePtr> &requested) {
   for (const NodePtr &t : targets)
     if (t->device != targets.front()->device ||
         t->deviceIndex != targets.front()->deviceIndex)
-      throw Error("sync: tensors live on two devices (" +
-                  t->dispatchDevice().backend().str() + " and " +
-                  targets.front()->dispatchDevice().backend().str() +
-                  "); sync them separately");
+      throw Error(
+          "sync: tensors live on two devices (" +
+          deviceName(t->device, t->deviceIndex) + " and " +
+          deviceName(targets.front()->device, targets.front()->deviceIndex) +
+          "); sync them separately");
 
   Subgraph g = collectSubgraph(targets);
   if (std::any_of(g.nodes.begin(), g.nodes.end(), [](const NodePtr &n) {
@@ -303,7 +288,7 @@ void kiln::detail::materialize(const std::vector<NodePtr> &requested) {
   if (exe) {
     backend.counters.cacheHits.fetch_add(1);
   } else {
-    if (logEnabled("graph"))
+    if (env::logEnabled("graph"))
       std::fprintf(stderr, "%s\n", printSubgraph(g).c_str());
     exe = ExecutableCache::get().insert(
         key, compileSubgraph(g, backend, key,

@@ -12,6 +12,7 @@
 
 #include "Record.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Runtime/Npy.h"
+#include "kiln/Support/Error.h"
 
 #include <cstring>
 #include <fstream>

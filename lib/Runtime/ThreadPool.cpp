@@ -6,7 +6,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Runtime/ThreadPool.h"
-#include "kiln/API/Device.h"
 
 #include <algorithm>
 #include <atomic>
@@ -93,8 +92,9 @@ private:
 
 int kiln::detail::hostThreads() { return Pool::get().threads(); }
 
-void kiln::setNumThreads(int threads) { Pool::get().setThreads(threads); }
-int kiln::numThreads() { return Pool::get().threads(); }
+void kiln::detail::setHostThreads(int threads) {
+  Pool::get().setThreads(threads);
+}
 
 void kiln::detail::parallelFor(
     int64_t n, int64_t minPerThread,

@@ -7,8 +7,6 @@
 
 #include "kiln/Support/ShapeRules.h"
 
-#include "llvm/Support/CheckedArithmetic.h"
-
 #include <algorithm>
 #include <optional>
 #include <sstream>
@@ -18,6 +16,24 @@ using namespace kiln::rules;
 namespace {
 
 /// Streams pieces into one message.
+/// a * b, a + b and a * b + c, or nothing when the result overflows int64.
+std::optional<int64_t> checkedMul(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_mul_overflow(a, b, &r))
+    return std::nullopt;
+  return r;
+}
+std::optional<int64_t> checkedAdd(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_add_overflow(a, b, &r))
+    return std::nullopt;
+  return r;
+}
+std::optional<int64_t> checkedMulAdd(int64_t a, int64_t b, int64_t c) {
+  std::optional<int64_t> p = checkedMul(a, b);
+  return p ? checkedAdd(*p, c) : std::nullopt;
+}
+
 template <typename... Ts> std::string msg(const Ts &...parts) {
   std::ostringstream os;
   (os << ... << parts);
@@ -33,8 +49,8 @@ std::optional<int64_t> windowOut(int64_t in, int64_t k, int64_t s, int64_t p,
                                  int64_t d) {
   if (isDynamic(in) || isDynamic(k))
     return kDynamic;
-  std::optional<int64_t> span = llvm::checkedMulAdd(d, k - 1, int64_t(1));
-  std::optional<int64_t> padded = llvm::checkedMulAdd(p, int64_t(2), in);
+  std::optional<int64_t> span = checkedMulAdd(d, k - 1, int64_t(1));
+  std::optional<int64_t> padded = checkedMulAdd(p, int64_t(2), in);
   if (!span || !padded)
     return std::nullopt;
   // Dividing a negative difference would round toward zero and claim one
@@ -74,7 +90,7 @@ int64_t numElements(DimsRef dims) {
   for (int64_t d : dims) {
     if (isDynamic(d))
       return kDynamic;
-    std::optional<int64_t> next = llvm::checkedMul(n, d);
+    std::optional<int64_t> next = checkedMul(n, d);
     if (!next)
       return kDynamic;
     n = *next;
@@ -129,7 +145,7 @@ std::string reduce(DimsRef in, DimsRef axes, bool keepdim, Dims &out) {
     return e;
   out.clear();
   for (size_t i = 0; i < in.size(); ++i) {
-    bool reduced = llvm::is_contained(axes, (int64_t)i);
+    bool reduced = axes.contains((int64_t)i);
     if (!reduced)
       out.push_back(in[i]);
     else if (keepdim)
@@ -165,8 +181,7 @@ std::string reshape(DimsRef in, DimsRef target, Dims &out) {
       inferAt = i;
     } else if (target[i] < 0) {
       return msg("target shape ", fmt(target), " has a negative dim");
-    } else if (std::optional<int64_t> next =
-                   llvm::checkedMul(known, target[i])) {
+    } else if (std::optional<int64_t> next = checkedMul(known, target[i])) {
       known = *next;
     } else {
       return msg("target shape ", fmt(target), " has too many elements");
@@ -272,7 +287,7 @@ std::string sliceAssign(DimsRef dest, DimsRef value, DimsRef starts,
   return {};
 }
 
-std::string concat(llvm::ArrayRef<DimsRef> ins, int64_t axis, Dims &out) {
+std::string concat(const std::vector<DimsRef> &ins, int64_t axis, Dims &out) {
   if (ins.empty())
     return "needs at least one input";
   DimsRef first = ins.front();
@@ -288,8 +303,7 @@ std::string concat(llvm::ArrayRef<DimsRef> ins, int64_t axis, Dims &out) {
       if ((int64_t)i == axis) {
         if (isDynamic(out[i]) || isDynamic(d[i])) {
           out[i] = kDynamic;
-        } else if (std::optional<int64_t> sum =
-                       llvm::checkedAdd(out[i], d[i])) {
+        } else if (std::optional<int64_t> sum = checkedAdd(out[i], d[i])) {
           out[i] = *sum;
         } else {
           return msg("concatenated dim ", axis, " is too large");
@@ -313,7 +327,7 @@ std::string split(DimsRef in, DimsRef sizes, int64_t axis,
   for (int64_t s : sizes) {
     if (s < 0)
       return msg("piece sizes ", fmt(sizes), " must be >= 0");
-    std::optional<int64_t> sum = llvm::checkedAdd(total, s);
+    std::optional<int64_t> sum = checkedAdd(total, s);
     if (!sum)
       return msg("piece sizes ", fmt(sizes), " are too large");
     total = *sum;
@@ -335,7 +349,7 @@ std::string squeeze(DimsRef in, DimsRef axes, Dims &out) {
     return e;
   out.clear();
   for (size_t i = 0; i < in.size(); ++i) {
-    if (!llvm::is_contained(axes, (int64_t)i)) {
+    if (!axes.contains((int64_t)i)) {
       out.push_back(in[i]);
       continue;
     }
@@ -353,7 +367,7 @@ std::string unsqueeze(DimsRef in, DimsRef axes, Dims &out) {
   out.clear();
   size_t next = 0;
   for (int64_t i = 0; i < rank; ++i)
-    out.push_back(llvm::is_contained(axes, i) ? 1 : in[next++]);
+    out.push_back(axes.contains(i) ? 1 : in[next++]);
   return {};
 }
 
@@ -369,7 +383,7 @@ std::string repeat(DimsRef in, DimsRef repeats, Dims &out) {
       out.push_back(kDynamic);
       continue;
     }
-    std::optional<int64_t> n = llvm::checkedMul(in[i], repeats[i]);
+    std::optional<int64_t> n = checkedMul(in[i], repeats[i]);
     if (!n)
       return msg("repeating ", fmt(in), " by ", fmt(repeats), " is too large");
     out.push_back(*n);
@@ -390,9 +404,9 @@ std::string pad(DimsRef in, DimsRef low, DimsRef high, Dims &out) {
       out.push_back(kDynamic);
       continue;
     }
-    std::optional<int64_t> n = llvm::checkedAdd(in[i], low[i]);
+    std::optional<int64_t> n = checkedAdd(in[i], low[i]);
     if (n)
-      n = llvm::checkedAdd(*n, high[i]);
+      n = checkedAdd(*n, high[i]);
     if (!n)
       return msg("padding ", fmt(in), " by ", fmt(low), " and ", fmt(high),
                  " is too large");

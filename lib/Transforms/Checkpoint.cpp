@@ -22,7 +22,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
-#include "kiln/Transforms/Autodiff.h"
 #include "kiln/Transforms/Fusion.h"
 #include "kiln/Transforms/Passes.h"
 

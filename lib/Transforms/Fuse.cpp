@@ -32,7 +32,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
-#include "kiln/Transforms/Autodiff.h"
 #include "kiln/Transforms/Fusion.h"
 #include "kiln/Transforms/Passes.h"
 
@@ -53,36 +52,6 @@ namespace mlir::kiln {
 
 using namespace mlir;
 using namespace mlir::kiln;
-
-bool mlir::kiln::isViewOp(Operation *op) {
-  return llvm::isa<ReshapeOp, PermuteOp, SliceOp, SqueezeOp, UnsqueezeOp,
-                   FlipOp>(op);
-}
-
-bool mlir::kiln::isMatrixTranspose(Operation *op) {
-  auto p = llvm::dyn_cast_or_null<PermuteOp>(op);
-  if (!p)
-    return false;
-  ArrayRef<int64_t> dims = p.getDims();
-  int64_t rank = dims.size();
-  if (rank < 2)
-    return false;
-  for (int64_t d = 0; d < rank - 2; ++d)
-    if (dims[d] != d)
-      return false;
-  return dims[rank - 2] == rank - 1 && dims[rank - 1] == rank - 2;
-}
-
-bool mlir::kiln::isFusibleReduction(Operation *op) {
-  return llvm::isa<SumOp, ReduceMaxOp, ReduceMinOp, ProdOp, AnyOp, AllOp>(op);
-}
-
-bool mlir::kiln::isFusibleElementwise(Operation *op) {
-  // A dequantize reads a packed quantized buffer, so only the matmul
-  // packing reads it in place.
-  return isElementwise(op) && !llvm::isa<DequantizeOp, DropoutOp, MaskFillOp>(
-                                  op);
-}
 
 static ArrayRef<int64_t> shapeOf(Value v) {
   return llvm::cast<RankedTensorType>(v.getType()).getShape();

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "kiln/Conversion/CPUPipeline.h"
 #include "kiln/Conversion/GPUPipeline.h"
 #include "kiln/Conversion/Passes.h"
 #include "kiln/Dialect/Kiln/IR/KilnDialect.h"
@@ -26,6 +27,8 @@ int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::kiln::registerKilnPasses();
   mlir::kiln::registerKilnConversionPasses();
+  mlir::kiln::registerKilnGraphPipeline();
+  mlir::kiln::registerKilnCPUPipelines();
   mlir::kiln::registerKilnGPUPipelines();
 
   mlir::DialectRegistry registry;

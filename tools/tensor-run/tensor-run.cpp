@@ -16,6 +16,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "kiln/API/Device.h"
+#include "kiln/Dialect/Kiln/IR/KilnDTypes.h"
 #include "kiln/Runtime/Backend.h"
 #include "kiln/Runtime/Compiler.h"
 #include "kiln/Runtime/MLIRContext.h"
@@ -274,7 +276,7 @@ int run(const Options &o) {
     if (files[i].empty())
       throw Error("no input for argument %arg" + std::to_string(i) + " of @" +
                   o.function);
-    DType want = dtypeOf(fn.getArgument(i).getType());
+    DType want = mlir::kiln::dtypeOf(fn.getArgument(i).getType());
     auto shapeType =
         llvm::cast<mlir::RankedTensorType>(fn.getArgument(i).getType());
     std::vector<int64_t> wantShape(shapeType.getShape().begin(),

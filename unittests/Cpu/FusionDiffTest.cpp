@@ -16,13 +16,9 @@
 
 #include "Differential.h"
 
-#include <cstdlib>
+#include "kiln/Support/Env.h"
 
-// From kiln/Conversion/Passes.h, declared here so that this test needs no
-// MLIR headers or libraries.
-namespace mlir::kiln {
-bool streamStoresOnHost();
-} // namespace mlir::kiln
+#include <cstdlib>
 
 using namespace kiln;
 using namespace kiln::test;
@@ -213,7 +209,7 @@ TEST_P(FusionDiffTest, OpsThatDoNotFuse) {
 // KILN_STREAM_STORES=1 asks for them whatever the host prefers.
 TEST(FusionDiffTest, StreamedOutputs) {
   ASSERT_EQ(setenv("KILN_STREAM_STORES", "1", 1), 0);
-  ASSERT_TRUE(mlir::kiln::streamStoresOnHost());
+  ASSERT_EQ(env::streamStores(), std::optional<bool>(true));
   compareOnDevices([&](Side &s) {
     Rng rng(54);
     auto in = [&](Shape shape, DType dtype) {

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "lib/Runtime/Cuda/CudaCompiler.h"
+#include "kiln/Dialect/Kiln/IR/KilnDTypes.h"
 #include "kiln/Runtime/MLIRContext.h"
 #include "kiln/Transforms/Passes.h"
 
@@ -139,13 +140,15 @@ protected:
     setenv("KILN_CACHE_DIR", dir, 1);
   }
 
-  /// The graph passes of kiln::compile, then the backend's compiler.
+  /// The graph pipeline the engine runs for Cuda, then the backend's
+  /// compiler.
   Program compile(mlir::ModuleOp module, const std::string &key,
                   const std::string &chip) {
     mlir::PassManager pm(module.getContext());
-    pm.addPass(mlir::kiln::createKilnDecompose());
-    pm.addPass(mlir::createCanonicalizerPass());
-    pm.addPass(mlir::createCSEPass());
+    mlir::kiln::GraphPipelineOptions options;
+    options.target = "cuda";
+    options.strategy = "";
+    mlir::kiln::buildKilnGraphPipeline(pm, options);
     EXPECT_TRUE(mlir::succeeded(pm.run(module)));
     return compileProgram(module, key, {chip, true}, host);
   }
@@ -226,7 +229,7 @@ protected:
   static std::vector<DType> argTypesOf(mlir::func::FuncOp fn) {
     std::vector<DType> types;
     for (mlir::Type t : fn.getArgumentTypes())
-      types.push_back(dtypeOf(t));
+      types.push_back(mlir::kiln::dtypeOf(t));
     return types;
   }
 

@@ -352,11 +352,11 @@ TEST(SliceAssign, ValueFitsTheRegion) {
 TEST(Concat, AlongAnAxis) {
   Dims out;
   Dims a = dims({2, 3}), b = dims({1, 3});
-  DimsRef ins[] = {a, b};
+  std::vector<DimsRef> ins = {a, b};
   EXPECT_EQ(concat(ins, 0, out), "");
   EXPECT_EQ(out, dims({3, 3}));
   Dims c = dims({4});
-  DimsRef one[] = {c};
+  std::vector<DimsRef> one = {c};
   EXPECT_EQ(concat(one, 0, out), "");
   EXPECT_EQ(out, dims({4}));
 }
@@ -364,10 +364,10 @@ TEST(Concat, AlongAnAxis) {
 TEST(Concat, DynamicDims) {
   Dims out;
   Dims a = dims({2, 3}), b = dims({D, 3}), c = dims({2, D});
-  DimsRef alongDynamic[] = {a, b};
+  std::vector<DimsRef> alongDynamic = {a, b};
   EXPECT_EQ(concat(alongDynamic, 0, out), "");
   EXPECT_EQ(out, dims({D, 3}));
-  DimsRef otherDynamic[] = {a, c};
+  std::vector<DimsRef> otherDynamic = {a, c};
   EXPECT_EQ(concat(otherDynamic, 0, out), "");
   EXPECT_EQ(out, dims({4, 3}));
 }
@@ -376,14 +376,14 @@ TEST(Concat, Errors) {
   Dims out;
   EXPECT_TRUE(failsWith(concat({}, 0, out), "at least one input"));
   Dims a = dims({2, 3}), b = dims({2, 4}), c = dims({2}), big = dims({kMax});
-  DimsRef mismatch[] = {a, b};
+  std::vector<DimsRef> mismatch = {a, b};
   EXPECT_TRUE(failsWith(concat(mismatch, 0, out), "outside axis 0"));
-  DimsRef rank[] = {a, c};
+  std::vector<DimsRef> rank = {a, c};
   EXPECT_TRUE(failsWith(concat(rank, 0, out), "different rank"));
-  DimsRef axis[] = {a, a};
+  std::vector<DimsRef> axis = {a, a};
   EXPECT_TRUE(failsWith(concat(axis, 2, out), "out of range"));
   EXPECT_TRUE(failsWith(concat(axis, -1, out), "out of range"));
-  DimsRef overflow[] = {big, big};
+  std::vector<DimsRef> overflow = {big, big};
   EXPECT_TRUE(failsWith(concat(overflow, 0, out), "too large"));
 }
 

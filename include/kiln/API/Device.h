@@ -14,8 +14,6 @@
 
 namespace kiln {
 
-enum class DeviceKind : uint8_t { Flex, Cpu, Cuda };
-
 /// Where tensors live and which backend runs their graphs.
 ///
 /// - `flex()`: the eager reference backend (Highway SIMD kernels, no
@@ -70,12 +68,7 @@ private:
   std::optional<CheckpointingStrategy> checkpointing_;
 };
 
-/// Bytes held by a device's tensors and buffers, now and at the peak.
-struct MemoryStats {
-  int64_t currentBytes = 0;
-  int64_t peakBytes = 0;
-  int64_t allocations = 0;
-};
+/// Bytes held by a device's tensors and buffers (kiln/Support/MemoryStats.h).
 MemoryStats memoryStats(const DispatchDevice &device);
 /// Starts a new peak measurement at the current usage.
 void resetPeakMemory(const DispatchDevice &device);

@@ -31,8 +31,6 @@ namespace mlir::kiln {
 /// light ops with non-temporal stores when its stream-stores option leaves
 /// it to the host: KILN_STREAM_STORES=0 or 1 when set, otherwise yes except
 /// on AMD Zen cores. The Cpu backend's cache key includes the answer.
-bool streamStoresOnHost();
-
 } // namespace mlir::kiln
 
 #endif // KILN_CONVERSION_PASSES_H

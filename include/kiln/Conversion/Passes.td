@@ -82,6 +82,75 @@ def KilnGenerateKernels : Pass<"kiln-generate-kernels", "::mlir::ModuleOp"> {
   ];
 }
 
+def KilnExtractKernels : Pass<"kiln-extract-kernels", "::mlir::ModuleOp"> {
+  let summary = "Keep only the phase functions that --kiln-generate-kernels "
+                "made";
+  let description = [{
+    The runtime builds its plan from the graph function and the kernel
+    templates it calls; what it compiles to machine code is the phase
+    functions alone. This pass keeps the phases (`kiln.phase`) and what they
+    call (a generic kernel's implementation, runtime functions) and erases
+    the rest: the graph function and the templates.
+
+    Before:
+    ```mlir
+    func.func @main(%x: tensor<64xf32>) -> tensor<64xf32> {
+      %0 = call @k(%x) : (tensor<64xf32>) -> tensor<64xf32>
+      return %0 : tensor<64xf32>
+    }
+    func.func private @k(%x: tensor<64xf32>) -> tensor<64xf32>
+        attributes {kiln.kernel = "elementwise"} { ... }
+    func.func @k__p0(%b: index, %e: index, %x: memref<?xf32>,
+                     %o: memref<?xf32>) attributes {kiln.phase = 0 : i64} {...}
+    ```
+    After: only `@k__p0` is left.
+  }];
+}
+
+def KilnApproximateMath : Pass<"kiln-approximate-math", "::mlir::ModuleOp"> {
+  let summary = "f32 transcendentals as polynomials, which vectorize";
+  let description = [{
+    `math.exp`, `math.log`, `math.log1p`, `math.tanh`, `math.erf` and the
+    other f32 functions whose polynomial approximations are accurate over
+    the whole range become arithmetic (MLIR's math expansion and polynomial
+    approximation patterns), so that the vectorizer keeps their loops in
+    vector registers instead of calling libm per element. `math.sin`,
+    `math.cos` and `math.atan2` keep their library calls: the polynomials
+    reduce the range with a one-constant Cody-Waite step, which loses all
+    precision for large arguments, and atan2's misplaces signed zeros.
+
+    Before:
+    ```mlir
+    %y = math.exp %x : f32
+    ```
+    After: no `math.exp`; a polynomial in `arith.mulf`/`math.fma` and an
+    exponent built with `arith.bitcast`.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+def KilnExpandBFloat16 : Pass<"kiln-expand-bf16", "::mlir::ModuleOp"> {
+  let summary = "bf16 conversions as integer arithmetic";
+  let description = [{
+    `arith.extf` from and `arith.truncf` to bf16 become shifts and rounding
+    on the bits (round to nearest even). Without AVX512-BF16, LLVM lowers an
+    f32 to bf16 truncation to a call of compiler-rt's `__truncsfbf2`, which
+    the process need not have (libgcc has it only since GCC 13), and the
+    call keeps the loop from vectorizing.
+
+    Before:
+    ```mlir
+    %y = arith.truncf %x : f32 to bf16
+    ```
+    After: `arith.bitcast %x : f32 to i32`, integer adds and shifts, and
+    `arith.bitcast ... : i16 to bf16`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def KilnGenerateGPUKernels
     : Pass<"kiln-generate-gpu-kernels", "::mlir::ModuleOp"> {
   let summary = "Generate GPU code (gpu.launch) for the kernels that "

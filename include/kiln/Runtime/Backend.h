@@ -16,6 +16,8 @@
 #define KILN_RUNTIME_BACKEND_H
 
 #include "kiln/Runtime/Buffer.h"
+#include "kiln/Support/DeviceKind.h"
+#include "kiln/Support/Error.h"
 
 #include <atomic>
 #include <memory>
@@ -67,11 +69,10 @@ public:
   virtual std::string name() const = 0;
   virtual Allocator &allocator() = 0;
 
-  /// Passes to run after the common ones (autodiff, checkpointing,
-  /// decomposition), as a textual pipeline over the module; may be empty.
-  virtual std::string pipeline() const { return ""; }
-  /// Compiles function @main of `module`. `key` identifies the graph's
-  /// structure (for caches that outlive the process). Throws kiln::Error.
+  /// Compiles function @main of `module`, which the graph pipeline
+  /// (--kiln-graph-pipeline with this backend as its target) has fused. `key`
+  /// identifies the graph's structure (for caches that outlive the process).
+  /// Throws kiln::Error.
   virtual std::unique_ptr<Executable> compile(mlir::ModuleOp module,
                                               const std::string &key) = 0;
 

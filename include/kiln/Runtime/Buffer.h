@@ -14,8 +14,9 @@
 #ifndef KILN_RUNTIME_BUFFER_H
 #define KILN_RUNTIME_BUFFER_H
 
-#include "kiln/API/Device.h"
-#include "kiln/API/Types.h"
+#include "kiln/Support/DType.h"
+#include "kiln/Support/Error.h"
+#include "kiln/Support/MemoryStats.h"
 
 #include <atomic>
 #include <cstddef>

@@ -15,8 +15,9 @@
 #ifndef KILN_RUNTIME_GRAPH_H
 #define KILN_RUNTIME_GRAPH_H
 
-#include "kiln/API/Device.h"
 #include "kiln/Runtime/Buffer.h"
+#include "kiln/Support/CheckpointingStrategy.h"
+#include "kiln/Support/DeviceKind.h"
 
 #include <memory>
 #include <optional>
@@ -74,10 +75,6 @@ struct Node {
   std::optional<Buffer> buffer;
 
   bool isPending() const { return !buffer.has_value(); }
-  Shape shapeValue() const { return Shape(shape); }
-  DispatchDevice dispatchDevice() const {
-    return DispatchDevice(device, deviceIndex, checkpointing);
-  }
 };
 
 using NodePtr = std::shared_ptr<Node>;

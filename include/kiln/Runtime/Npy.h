@@ -13,7 +13,7 @@
 #ifndef KILN_RUNTIME_NPY_H
 #define KILN_RUNTIME_NPY_H
 
-#include "kiln/API/Types.h"
+#include "kiln/Support/DType.h"
 
 #include <string>
 #include <vector>

@@ -19,8 +19,9 @@ namespace kiln::detail {
 void parallelFor(int64_t n, int64_t minPerThread,
                  const std::function<void(int64_t, int64_t)> &fn);
 
-/// Threads that parallelFor uses (kiln::setNumThreads).
+/// Threads that parallelFor uses (kiln::setNumThreads and numThreads).
 int hostThreads();
+void setHostThreads(int threads);
 
 } // namespace kiln::detail
 

@@ -7,7 +7,7 @@
 //
 // The shape rule of each op, written once. The dialect's verifiers and type
 // inference and the C++ API's recorder both call these, so an error reads the
-// same in tensor-opt and at the API. Nothing here depends on MLIR.
+// same in tensor-opt and at the API. Nothing here depends on MLIR or LLVM.
 //
 // Every rule returns an empty string on success and a message otherwise.
 // Dims are int64_t; kDynamic marks an unknown size and propagates.
@@ -17,12 +17,12 @@
 #ifndef KILN_SUPPORT_SHAPERULES_H
 #define KILN_SUPPORT_SHAPERULES_H
 
-#include "llvm/ADT/ArrayRef.h"
-#include "llvm/ADT/SmallVector.h"
-
+#include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace kiln::rules {
@@ -30,8 +30,45 @@ namespace kiln::rules {
 /// Same value as mlir::ShapedType::kDynamic.
 constexpr int64_t kDynamic = std::numeric_limits<int64_t>::min();
 
-using Dims = llvm::SmallVector<int64_t, 6>;
-using DimsRef = llvm::ArrayRef<int64_t>;
+using Dims = std::vector<int64_t>;
+
+/// A read-only view of dims: of a std::vector, an initializer list, or any
+/// contiguous container of int64_t with data() and size() (llvm::ArrayRef
+/// and SmallVector among them, without this header knowing LLVM).
+class DimsRef {
+public:
+  DimsRef() = default;
+  DimsRef(const int64_t *data, size_t size) : data_(data), size_(size) {}
+  DimsRef(std::initializer_list<int64_t> dims)
+      : data_(dims.begin()), size_(dims.size()) {}
+  template <typename C,
+            typename = std::enable_if_t<std::is_convertible_v<
+                decltype(std::declval<const C &>().data()), const int64_t *>>>
+  DimsRef(const C &c) : data_(c.data()), size_(c.size()) {}
+
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const int64_t *data() const { return data_; }
+  const int64_t *begin() const { return data_; }
+  const int64_t *end() const { return data_ + size_; }
+  int64_t operator[](size_t i) const { return data_[i]; }
+  int64_t back() const { return data_[size_ - 1]; }
+  bool contains(int64_t v) const {
+    for (int64_t d : *this)
+      if (d == v)
+        return true;
+    return false;
+  }
+  DimsRef drop_front(size_t n = 1) const {
+    return DimsRef(data_ + n, size_ - n);
+  }
+  DimsRef drop_back(size_t n = 1) const { return DimsRef(data_, size_ - n); }
+  Dims vec() const { return Dims(begin(), end()); }
+
+private:
+  const int64_t *data_ = nullptr;
+  size_t size_ = 0;
+};
 
 inline bool isDynamic(int64_t d) { return d == kDynamic; }
 
@@ -56,7 +93,7 @@ std::string slice(DimsRef in, DimsRef starts, DimsRef ends, DimsRef steps,
                   Dims &out);
 std::string sliceAssign(DimsRef dest, DimsRef value, DimsRef starts,
                         DimsRef ends, DimsRef steps);
-std::string concat(llvm::ArrayRef<DimsRef> ins, int64_t axis, Dims &out);
+std::string concat(const std::vector<DimsRef> &ins, int64_t axis, Dims &out);
 std::string split(DimsRef in, DimsRef sizes, int64_t axis,
                   std::vector<Dims> &outs);
 std::string squeeze(DimsRef in, DimsRef axes, Dims &out);

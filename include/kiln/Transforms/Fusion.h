@@ -16,21 +16,9 @@
 
 namespace mlir::kiln {
 
-/// On an outlined kernel function: its kind ("elementwise", "reduction",
-/// "matmul", "generic").
-constexpr const char kKernelKindAttr[] = "kiln.kernel";
-/// On a reduction kernel: the reduced trailing axes.
-constexpr const char kKernelAxesAttr[] = "kiln.reduced_axes";
-
-/// Layout ops that stay outside kernels and become runtime views.
-bool isViewOp(Operation *op);
-/// Reductions that fuse with their producers and consumers.
-bool isFusibleReduction(Operation *op);
-/// Elementwise ops that fuse into chains.
-bool isFusibleElementwise(Operation *op);
-/// A permute that swaps the last two dims and keeps the others in place:
-/// a (batched) matrix transpose, which a matmul can read while packing.
-bool isMatrixTranspose(Operation *op);
+// The attributes a kernel carries (kiln.kernel, kiln.reduced_axes) are the
+// dialect's (KilnDialect.h); so are the facts fusion asks of an op
+// (KilnTraits.h).
 
 /// The options of --kiln-fuse that change which kernels it forms.
 struct FusionOptions {

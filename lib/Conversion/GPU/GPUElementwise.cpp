@@ -14,7 +14,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "GPUKernelGen.h"
-#include "kiln/Transforms/Fusion.h"
 
 using namespace mlir;
 using namespace mlir::kiln;

@@ -25,7 +25,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "GPUKernelGen.h"
-#include "kiln/Transforms/Fusion.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/IR/IRMapping.h"

@@ -27,10 +27,9 @@
 
 namespace mlir::kiln::gpugen {
 
-/// Attribute of a host function: the template it was generated from.
-constexpr const char kKernelOfAttr[] = "kiln.kernel_of";
-/// Attribute of a host function: bytes of device workspace it needs.
-constexpr const char kWorkspaceAttr[] = "kiln.workspace";
+// A host function carries the kernel contract's kiln.kernel_of (the
+// template it was generated from) and kiln.workspace (the bytes of device
+// workspace it needs).
 /// Suffix of a host function's name.
 constexpr const char kHostSuffix[] = "__gpu";
 

@@ -7,6 +7,7 @@
 
 #include "kiln/Conversion/GPUPipeline.h"
 #include "kiln/Conversion/Passes.h"
+#include "kiln/Support/Env.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Pipelines/Passes.h"
@@ -19,7 +20,7 @@
 using namespace mlir;
 using namespace mlir::kiln;
 
-std::string kiln::ptxFeaturesFor(llvm::StringRef chip) {
+std::string mlir::kiln::ptxFeaturesFor(llvm::StringRef chip) {
   unsigned sm = 0;
   if (chip.starts_with("sm_"))
     (void)chip.drop_front(3).take_while(llvm::isDigit).getAsInteger(10, sm);
@@ -28,17 +29,14 @@ std::string kiln::ptxFeaturesFor(llvm::StringRef chip) {
   return sm >= 100 ? "+ptx86" : "+ptx80";
 }
 
-void kiln::buildKilnGPUKernelsToPTXPipeline(OpPassManager &pm,
-                                            const GPUToPTXOptions &options) {
+void mlir::kiln::buildKilnGPUKernelsToPTXPipeline(
+    OpPassManager &pm, const GPUToPTXOptions &options) {
   pm.addPass(createGpuKernelOutliningPass());
   // f64 transcendentals become libdevice calls (__nv_log, ...), which
   // gpu-module-to-binary links from the CUDA toolkit it finds through
   // CUDA_ROOT. The upstream pipeline has no option for it, so point the
   // variable at the usual install when the user has not set one.
-  if (!std::getenv("CUDA_ROOT") && !std::getenv("CUDA_HOME") &&
-      !std::getenv("CUDA_PATH") &&
-      llvm::sys::fs::exists("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc"))
-    ::setenv("CUDA_ROOT", "/usr/local/cuda", /*overwrite=*/0);
+  (void)::kiln::env::cudaToolkit();
   gpu::GPUToNVVMPipelineOptions nvvm;
   nvvm.cubinChip = options.chip;
   nvvm.cubinFeatures = options.features.empty()
@@ -52,8 +50,8 @@ void kiln::buildKilnGPUKernelsToPTXPipeline(OpPassManager &pm,
   gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
 }
 
-void kiln::buildKilnGPUToPTXPipeline(OpPassManager &pm,
-                                     const GPUToPTXOptions &options) {
+void mlir::kiln::buildKilnGPUToPTXPipeline(OpPassManager &pm,
+                                           const GPUToPTXOptions &options) {
   KilnGenerateGPUKernelsOptions gen;
   gen.chip = options.chip;
   gen.mma = options.mma;
@@ -62,7 +60,7 @@ void kiln::buildKilnGPUToPTXPipeline(OpPassManager &pm,
   buildKilnGPUKernelsToPTXPipeline(pm, options);
 }
 
-void kiln::registerKilnGPUPipelines() {
+void mlir::kiln::registerKilnGPUPipelines() {
   PassPipelineRegistration<GPUToPTXOptions>(
       "kiln-gpu-kernels-to-ptx",
       "Outline the launches of --kiln-generate-gpu-kernels and lower them "
@@ -77,7 +75,7 @@ void kiln::registerKilnGPUPipelines() {
 }
 
 std::vector<std::pair<std::string, std::string>>
-kiln::collectPTX(ModuleOp module) {
+mlir::kiln::collectPTX(ModuleOp module) {
   std::vector<std::pair<std::string, std::string>> out;
   module.walk([&](gpu::BinaryOp binary) {
     for (Attribute a : binary.getObjects())

@@ -25,7 +25,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "GPUKernelGen.h"
-#include "kiln/Transforms/Fusion.h"
 
 using namespace mlir;
 using namespace mlir::kiln;
@@ -120,8 +119,10 @@ public:
   /// Thread-strided partial reduction of `op` over row positions
   /// [lo, hi) step `step`, in the accumulator type.
   FailureOr<Value> partial(Operation *op, Value lo, Value hi, Value step) {
-    Type acc = accumulatorTypeOf(storageElementOf(op->getResult(0).getType()));
-    Value init = reductionIdentity(b, loc, op, acc);
+    Type acc = llvm::cast<ReductionOpInterface>(op).getAccumulatorType(
+        storageElementOf(op->getResult(0).getType()));
+    Value init =
+        llvm::cast<ReductionOpInterface>(op).buildIdentity(b, loc, acc);
     auto loop = scf::ForOp::create(b, loc, lo, hi, step, ValueRange{init});
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
@@ -129,8 +130,8 @@ public:
     FailureOr<Value> v = ev.eval(op->getOperand(0));
     if (failed(v))
       return failure();
-    Value next = reductionCombine(b, loc, op, loop.getRegionIterArg(0),
-                                  widenTo(b, loc, *v, acc));
+    Value next = llvm::cast<ReductionOpInterface>(op).buildCombine(
+        b, loc, loop.getRegionIterArg(0), widenTo(b, loc, *v, acc));
     scf::YieldOp::create(b, loc, next);
     return loop.getResult(0);
   }
@@ -235,8 +236,9 @@ LogicalResult generateRows(func::FuncOp tmpl, Value root,
         SmallVector<int64_t>(l.strides.begin(), l.strides.begin() + (r - nax)));
   }
   for (Operation *op : k.reductions)
-    if (!llvm::isa<IntegerType, FloatType>(accumulatorTypeOf(
-            storageElementOf(op->getResult(0).getType()))))
+    if (!llvm::isa<IntegerType, FloatType>(
+            llvm::cast<ReductionOpInterface>(op).getAccumulatorType(
+                storageElementOf(op->getResult(0).getType()))))
       return failure();
 
   OpBuilder b(tmpl.getContext());
@@ -245,8 +247,9 @@ LogicalResult generateRows(func::FuncOp tmpl, Value root,
   Type partialType;
   int64_t workspace = 0;
   if (splits > 1) {
-    partialType =
-        accumulatorTypeOf(storageElementOf(k.reductions[0]->getResult(0).getType()));
+    partialType = llvm::cast<ReductionOpInterface>(k.reductions[0])
+                      .getAccumulatorType(storageElementOf(
+                          k.reductions[0]->getResult(0).getType()));
     int64_t bytes = std::max<int64_t>(1, partialType.getIntOrFloatBitWidth() / 8);
     workspace = k.rows * splits * bytes;
   }
@@ -285,10 +288,11 @@ LogicalResult generateRows(func::FuncOp tmpl, Value root,
           em.partial(red, lo, hi, cidx(b, loc, kBlockSize));
       if (failed(part))
         return fail();
-      Value total = blockReduce(b, loc, *part, tid, kBlockSize, scratch,
-                                [&](Value x, Value y) {
-                                  return reductionCombine(b, loc, red, x, y);
-                                });
+      Value total = blockReduce(
+          b, loc, *part, tid, kBlockSize, scratch, [&](Value x, Value y) {
+            return llvm::cast<ReductionOpInterface>(red).buildCombine(b, loc, x,
+                                                                      y);
+          });
       auto first = scf::IfOp::create(
           b, loc, cmpIdx(b, loc, arith::CmpIPredicate::eq, tid, cidx(b, loc, 0)),
           false);
@@ -306,7 +310,8 @@ LogicalResult generateRows(func::FuncOp tmpl, Value root,
                                             ValueRange{});
     RowEmitter em(b, loc, k, host, row);
     LogicalResult ok = em.run([&](Operation *op) -> FailureOr<Value> {
-      Value init = reductionIdentity(b, loc, op, partialType);
+      Value init = llvm::cast<ReductionOpInterface>(op).buildIdentity(
+          b, loc, partialType);
       Value base = arith::MulIOp::create(b, loc, row, cidx(b, loc, splits));
       auto loop = scf::ForOp::create(b, loc, tid, cidx(b, loc, splits),
                                      cidx(b, loc, 32), ValueRange{init});
@@ -317,13 +322,15 @@ LogicalResult generateRows(func::FuncOp tmpl, Value root,
             b, loc, partials,
             ValueRange{arith::AddIOp::create(b, loc, base,
                                              loop.getInductionVar())});
-        scf::YieldOp::create(
-            b, loc, reductionCombine(b, loc, op, loop.getRegionIterArg(0), p));
+        scf::YieldOp::create(b, loc,
+                             llvm::cast<ReductionOpInterface>(op).buildCombine(
+                                 b, loc, loop.getRegionIterArg(0), p));
       }
-      Value total = blockReduce(b, loc, loop.getResult(0), tid, 32, Value(),
-                                [&](Value x, Value y) {
-                                  return reductionCombine(b, loc, op, x, y);
-                                });
+      Value total = blockReduce(
+          b, loc, loop.getResult(0), tid, 32, Value(), [&](Value x, Value y) {
+            return llvm::cast<ReductionOpInterface>(op).buildCombine(b, loc, x,
+                                                                     y);
+          });
       return narrowTo(b, loc, total,
                       storageElementOf(op->getResult(0).getType()));
     });
@@ -341,7 +348,8 @@ LogicalResult generateRows(func::FuncOp tmpl, Value root,
     for (Operation *op : k.reductions)
       scratch.push_back(addSharedBuffer(
           launch,
-          accumulatorTypeOf(storageElementOf(op->getResult(0).getType())),
+          llvm::cast<ReductionOpInterface>(op).getAccumulatorType(
+              storageElementOf(op->getResult(0).getType())),
           blockSize / 32));
   auto rowLoop = scf::ForOp::create(b, loc, launch.getBlockIds().x,
                                     cidx(b, loc, k.rows), cidx(b, loc, grid));
@@ -357,10 +365,11 @@ LogicalResult generateRows(func::FuncOp tmpl, Value root,
     // Each reduction has its own scratch, so consecutive reductions of a
     // row need no barrier between them.
     Value s = blockSize > 32 ? scratch[next++] : Value();
-    Value total = blockReduce(b, loc, *part, tid, blockSize, s,
-                              [&](Value x, Value y) {
-                                return reductionCombine(b, loc, op, x, y);
-                              });
+    Value total =
+        blockReduce(b, loc, *part, tid, blockSize, s, [&](Value x, Value y) {
+          return llvm::cast<ReductionOpInterface>(op).buildCombine(b, loc, x,
+                                                                   y);
+        });
     return narrowTo(b, loc, total, storageElementOf(op->getResult(0).getType()));
   });
   if (failed(ok) || failed(em.writeRoot(row, tid, blockSize)))
@@ -412,7 +421,8 @@ LogicalResult generateColumns(func::FuncOp tmpl, Operation *reduction,
   if (outputs == 0)
     return success();
   Type storage = storageElementOf(reduction->getResult(0).getType());
-  Type accType = accumulatorTypeOf(storage);
+  Type accType =
+      llvm::cast<ReductionOpInterface>(reduction).getAccumulatorType(storage);
   constexpr int64_t kCols = 32, kSplit = 8;
   int64_t groups = (outputs + kCols - 1) / kCols;
   int64_t grid = std::min<int64_t>(groups, kMaxBlocks);
@@ -435,7 +445,8 @@ LogicalResult generateColumns(func::FuncOp tmpl, Operation *reduction,
   Value a = arith::DivUIOp::create(b, loc, oc, cidx(b, loc, inner));
   Value c = arith::RemUIOp::create(b, loc, oc, cidx(b, loc, inner));
   SmallVector<Value> aOff = offsetsFromLinear(b, loc, a, outerExt, outerStrides);
-  Value init = reductionIdentity(b, loc, reduction, accType);
+  Value init = llvm::cast<ReductionOpInterface>(reduction).buildIdentity(
+      b, loc, accType);
   auto redLoop = scf::ForOp::create(b, loc, ty, cidx(b, loc, redCount),
                                     cidx(b, loc, kSplit), ValueRange{init});
   {
@@ -457,8 +468,8 @@ LogicalResult generateColumns(func::FuncOp tmpl, Operation *reduction,
     }
     scf::YieldOp::create(
         b, loc,
-        reductionCombine(b, loc, reduction, redLoop.getRegionIterArg(0),
-                         widenTo(b, loc, *v, accType)));
+        llvm::cast<ReductionOpInterface>(reduction).buildCombine(
+            b, loc, redLoop.getRegionIterArg(0), widenTo(b, loc, *v, accType)));
   }
   Value slot = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, ty, cidx(b, loc, kCols)), tx);
@@ -475,8 +486,8 @@ LogicalResult generateColumns(func::FuncOp tmpl, Operation *reduction,
     Value acc = memref::LoadOp::create(b, loc, shared, ValueRange{tx});
     for (int64_t y = 1; y < kSplit; ++y) {
       Value at = arith::AddIOp::create(b, loc, tx, cidx(b, loc, y * kCols));
-      acc = reductionCombine(b, loc, reduction, acc,
-                             memref::LoadOp::create(b, loc, shared, at));
+      acc = llvm::cast<ReductionOpInterface>(reduction).buildCombine(
+          b, loc, acc, memref::LoadOp::create(b, loc, shared, at));
     }
     memref::StoreOp::create(b, loc, narrowTo(b, loc, acc, storage),
                             host.outputs[0], ValueRange{o});

@@ -14,7 +14,6 @@
 #include "GPUKernelGen.h"
 #include "kiln/Conversion/ElementwiseEmitter.h"
 #include "kiln/Conversion/Passes.h"
-#include "kiln/Transforms/Fusion.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Utils/GPUUtils.h"

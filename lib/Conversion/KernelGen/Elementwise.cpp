@@ -15,7 +15,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelGen.h"
-#include "kiln/Transforms/Fusion.h"
 
 using namespace mlir;
 using namespace mlir::kiln;

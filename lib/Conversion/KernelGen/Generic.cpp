@@ -22,6 +22,10 @@ using namespace mlir;
 using namespace mlir::kiln;
 using namespace mlir::kiln::kernelgen;
 
+/// Marks a template whose phases the linalg path still has to make; it
+/// never leaves --kiln-generate-kernels.
+static constexpr llvm::StringLiteral kPendingAttr = "kiln.generic_pending";
+
 /// The lowering of one generic kernel, run on a module nested in the one
 /// being generated.
 const char *const kernelgen::kGenericPipeline =
@@ -34,7 +38,7 @@ const char *const kernelgen::kGenericPipeline =
 LogicalResult kernelgen::generateGeneric(func::FuncOp tmpl, ModuleOp module) {
   (void)module;
   // The pass runs the linalg pipeline; see lowerGenericKernels.
-  tmpl->setAttr("kiln.generic_pending", UnitAttr::get(tmpl.getContext()));
+  tmpl->setAttr(kPendingAttr, UnitAttr::get(tmpl.getContext()));
   return success();
 }
 
@@ -43,7 +47,7 @@ LogicalResult kernelgen::lowerGenericKernels(
     function_ref<LogicalResult(OpPassManager &, Operation *)> runPipeline) {
   SmallVector<func::FuncOp> pending;
   for (auto fn : module.getOps<func::FuncOp>())
-    if (fn->hasAttr("kiln.generic_pending"))
+    if (fn->hasAttr(kPendingAttr))
       pending.push_back(fn);
   for (func::FuncOp tmpl : pending) {
     OpBuilder b(tmpl.getContext());
@@ -55,7 +59,7 @@ LogicalResult kernelgen::lowerGenericKernels(
     auto nested = ModuleOp::create(b, loc);
     b.setInsertionPointToEnd(nested.getBody());
     auto impl = llvm::cast<func::FuncOp>(b.clone(*tmpl));
-    impl->removeAttr("kiln.generic_pending");
+    impl->removeAttr(kPendingAttr);
     impl.setPrivate();
     std::string implName = (tmpl.getName() + "__impl").str();
     impl.setName(implName);

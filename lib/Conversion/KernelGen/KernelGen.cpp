@@ -1,4 +1,4 @@
-//===- KernelGen.cpp - Kiln's kernel code generator -----------------------===//
+//===- KernelGen.cpp - Pieces every kernel generator shares ---------------===//
 //
 // Part of the Kiln project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
@@ -7,8 +7,6 @@
 
 #include "KernelGen.h"
 #include "kiln/Conversion/ElementwiseEmitter.h"
-#include "kiln/Conversion/Passes.h"
-#include "kiln/Transforms/Fusion.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -18,11 +16,6 @@
 
 #include <cstdlib>
 #include <limits>
-
-namespace mlir::kiln {
-#define GEN_PASS_DEF_KILNGENERATEKERNELS
-#include "kiln/Conversion/Passes.h.inc"
-} // namespace mlir::kiln
 
 using namespace mlir;
 using namespace mlir::kiln;
@@ -34,16 +27,6 @@ Value kernelgen::cidx(OpBuilder &b, Location loc, int64_t v) {
 
 Type kernelgen::storageElementOf(Type tensorType) {
   return storageTypeOf(llvm::cast<ShapedType>(tensorType).getElementType());
-}
-
-/// On an Intel Xeon a streamed layernorm ran 2.3x as fast as tensor-bench's
-/// hand loop (plain stores); on an AMD Zen 5 core it ran at 0.79-1.01 of
-/// the hand loop's speed streamed and 1.02-1.33 with plain stores (four
-/// alternating runs).
-bool mlir::kiln::streamStoresOnHost() {
-  if (const char *env = std::getenv("KILN_STREAM_STORES"))
-    return std::string(env) != "0";
-  return !llvm::StringRef(llvm::sys::getHostCPUName()).starts_with("znver");
 }
 
 bool kernelgen::streamsOutput(int64_t numel, Type element, bool streamStores) {
@@ -174,7 +157,7 @@ func::FuncOp kernelgen::createPhase(OpBuilder &b, ModuleOp module,
   fn->setAttr(kUnitsAttr, b.getI64IntegerAttr(std::max<int64_t>(units, 0)));
   fn->setAttr(kGrainAttr, b.getI64IntegerAttr(std::max<int64_t>(grain, 1)));
   fn->setAttr(kPhaseAttr, b.getI64IntegerAttr(phase));
-  fn->setAttr(kKernelAttr, b.getStringAttr(tmpl.getName()));
+  fn->setAttr(kKernelOfAttr, b.getStringAttr(tmpl.getName()));
   fn->setAttr("llvm.emit_c_interface", b.getUnitAttr());
   Block *entry = fn.addEntryBlock();
   b.setInsertionPointToEnd(entry);
@@ -339,92 +322,6 @@ FailureOr<Value> Evaluator::emit(Operation *op) {
   return emitKilnOp(b, loc, op, operands);
 }
 
-//===----------------------------------------------------------------------===//
-// Reductions
-//===----------------------------------------------------------------------===//
-
-Type kernelgen::accumulatorTypeOf(Type storage) {
-  if (isHalfLike(storage))
-    return Float32Type::get(storage.getContext());
-  return storage;
-}
-
-Type kernelgen::accumulatorTypeOf(Operation *reduction, Type storage) {
-  if (llvm::isa<ProdOp>(reduction) && llvm::isa<FloatType>(storage))
-    return Float64Type::get(storage.getContext());
-  return accumulatorTypeOf(storage);
-}
-
-static bool isUnsignedInput(Operation *reduction) {
-  Type e = llvm::cast<ShapedType>(reduction->getOperand(0).getType())
-               .getElementType();
-  return e.isUnsignedInteger() || e.isInteger(1);
-}
-
-Value kernelgen::reductionIdentity(OpBuilder &b, Location loc,
-                                   Operation *reduction, Type acc) {
-  bool isFloat = llvm::isa<FloatType>(acc);
-  bool u = isUnsignedInput(reduction);
-  unsigned w = isFloat ? 0 : acc.getIntOrFloatBitWidth();
-  double inf = std::numeric_limits<double>::infinity();
-  auto intMin = [&]() -> double {
-    return u ? 0.0 : -std::ldexp(1.0, w - 1);
-  };
-  auto intMax = [&]() -> Value {
-    if (u)
-      return constantOf(b, loc, acc, -1.0); // all ones
-    return arith::ConstantOp::create(
-        b, loc, b.getIntegerAttr(acc, APInt::getSignedMaxValue(w)));
-  };
-  return llvm::TypeSwitch<Operation *, Value>(reduction)
-      .Case([&](SumOp) { return constantOf(b, loc, acc, 0.0); })
-      .Case([&](ProdOp) { return constantOf(b, loc, acc, 1.0); })
-      .Case([&](AnyOp) { return constantOf(b, loc, acc, 0.0); })
-      .Case([&](AllOp) { return constantOf(b, loc, acc, 1.0); })
-      .Case([&](ReduceMaxOp) {
-        return isFloat ? constantOf(b, loc, acc, -inf)
-                       : constantOf(b, loc, acc, intMin());
-      })
-      .Case([&](ReduceMinOp) {
-        return isFloat ? constantOf(b, loc, acc, inf) : intMax();
-      })
-      .Default([&](Operation *) { return Value(); });
-}
-
-Value kernelgen::reductionCombine(OpBuilder &b, Location loc,
-                                  Operation *reduction, Value acc, Value v) {
-  bool isFloat = llvm::isa<FloatType>(getElementTypeOrSelf(acc.getType()));
-  bool u = isUnsignedInput(reduction);
-  // Reassociation lets the backend keep several vector accumulators.
-  auto fm = arith::FastMathFlags::reassoc;
-  return llvm::TypeSwitch<Operation *, Value>(reduction)
-      .Case([&](SumOp) -> Value {
-        return isFloat ? Value(arith::AddFOp::create(b, loc, acc, v, fm))
-                       : Value(arith::AddIOp::create(b, loc, acc, v));
-      })
-      .Case([&](ProdOp) -> Value {
-        return isFloat ? Value(arith::MulFOp::create(b, loc, acc, v, fm))
-                       : Value(arith::MulIOp::create(b, loc, acc, v));
-      })
-      .Case([&](AnyOp) -> Value { return arith::OrIOp::create(b, loc, acc, v); })
-      .Case([&](AllOp) -> Value {
-        return arith::AndIOp::create(b, loc, acc, v);
-      })
-      .Case([&](ReduceMaxOp) -> Value {
-        if (isFloat)
-          return arith::MaximumFOp::create(b, loc, acc, v);
-        return u ? Value(arith::MaxUIOp::create(b, loc, acc, v))
-                 : Value(arith::MaxSIOp::create(b, loc, acc, v));
-      })
-      .Case([&](ReduceMinOp) -> Value {
-        if (isFloat)
-          return arith::MinimumFOp::create(b, loc, acc, v);
-        return u ? Value(arith::MinUIOp::create(b, loc, acc, v))
-                 : Value(arith::MinSIOp::create(b, loc, acc, v));
-      })
-      .Default([&](Operation *) { return Value(); });
-}
-
 MatmulTiling MatmulTiling::forVectorBits(int64_t bits) {
   if (bits == 0) {
     llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
@@ -441,59 +338,3 @@ MatmulTiling MatmulTiling::forVectorBits(int64_t bits) {
     return {8, 32, 128, 256, 128, 128};
   return {6, 16, 144, 256, 256, 128};
 }
-
-//===----------------------------------------------------------------------===//
-// The pass
-//===----------------------------------------------------------------------===//
-
-namespace {
-
-struct KilnGenerateKernelsPass
-    : public mlir::kiln::impl::KilnGenerateKernelsBase<
-          KilnGenerateKernelsPass> {
-  using KilnGenerateKernelsBase::KilnGenerateKernelsBase;
-
-  void runOnOperation() override {
-    ModuleOp module = getOperation();
-    SmallVector<func::FuncOp> kernels;
-    for (auto fn : module.getOps<func::FuncOp>())
-      if (fn->hasAttr(kKernelKindAttr))
-        kernels.push_back(fn);
-    bool stream = streamStores < 0 ? streamStoresOnHost() : streamStores > 0;
-    for (func::FuncOp k : kernels) {
-      StringRef kind =
-          llvm::cast<StringAttr>(k->getAttr(kKernelKindAttr)).getValue();
-      LogicalResult ok = failure();
-      if (kind == "elementwise")
-        ok = generateElementwise(k, module, stream);
-      else if (kind == "reduction")
-        ok = generateReduction(k, module, stream);
-      else if (kind == "matmul")
-        ok = generateMatmul(k, module, MatmulTiling::forVectorBits(vectorBits));
-      else
-        ok = generateGeneric(k, module);
-      // A shape the dedicated generators do not cover (a partial broadcast
-      // inside a row, dynamic dims, ...) still runs, through linalg.
-      if (failed(ok) && kind != "generic")
-        ok = generateGeneric(k, module);
-      if (failed(ok)) {
-        k.emitError() << "kiln-generate-kernels: cannot generate the " << kind
-                      << " kernel @" << k.getName();
-        return signalPassFailure();
-      }
-    }
-    if (failed(lowerGenericKernels(
-            module, [&](OpPassManager &pm, Operation *op) {
-              return runPipeline(pm, op);
-            })))
-      return signalPassFailure();
-    // Callers of the templates (the graph function) are the runtime's
-    // business; the templates themselves are no longer needed when nothing
-    // calls them.
-    for (func::FuncOp k : kernels)
-      if (k.symbolKnownUseEmpty(module))
-        k.erase();
-  }
-};
-
-} // namespace

@@ -14,6 +14,7 @@
 #ifndef KILN_LIB_CONVERSION_KERNELGEN_KERNELGEN_H
 #define KILN_LIB_CONVERSION_KERNELGEN_KERNELGEN_H
 
+#include "kiln/Conversion/CPUPipeline.h"
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -29,16 +30,11 @@
 
 namespace mlir::kiln::kernelgen {
 
-/// Attributes of a phase function that the runtime reads.
-constexpr const char kUnitsAttr[] = "kiln.units";
-constexpr const char kGrainAttr[] = "kiln.grain";
-constexpr const char kPhaseAttr[] = "kiln.phase";
-constexpr const char kKernelAttr[] = "kiln.kernel_of";
-constexpr const char kWorkspaceAttr[] = "kiln.workspace";
-/// The input (template argument number) whose buffer the kernel's output
-/// may take when the input dies at the call: the phases read each of its
-/// elements before they write the same element of the output.
-constexpr const char kInPlaceAttr[] = "kiln.in_place";
+// A phase function carries the kernel contract's kiln.units, kiln.grain,
+// kiln.phase, kiln.kernel_of, kiln.workspace and kiln.in_place (the input,
+// by template argument number, whose buffer the output may take when it
+// dies at the call: the phases read each of its elements before they write
+// the same element of the output). See KilnDialect.td.
 
 /// One flat memref argument of a phase function per buffer: every input
 /// (quantized ones as values and scales), every output, then the workspace.
@@ -88,8 +84,6 @@ Type storageElementOf(Type tensorType);
 /// stores before the phase's end is seen by other threads.
 constexpr int64_t kStreamOutputBytes = int64_t(16) << 20;
 constexpr int64_t kStreamBlock = 1024;
-constexpr const char kStreamStoreFn[] = "kiln_stream_store";
-constexpr const char kStreamFenceFn[] = "kiln_stream_fence";
 
 /// Whether an output of `numel` elements of storage type `element` is
 /// streamed: elements of 4 bytes or more, kStreamOutputBytes in all, on a
@@ -175,19 +169,6 @@ extern const char *const kGenericPipeline;
 LogicalResult lowerGenericKernels(
     ModuleOp module,
     function_ref<LogicalResult(OpPassManager &, Operation *)> runPipeline);
-
-/// The reduction combiner and identity of a kiln reduction op.
-Value reductionIdentity(OpBuilder &b, Location loc, Operation *reduction,
-                        Type accType);
-Value reductionCombine(OpBuilder &b, Location loc, Operation *reduction,
-                       Value acc, Value v);
-/// The accumulator type of a reduction over `storage` elements.
-Type accumulatorTypeOf(Type storage);
-/// The accumulator type of `reduction` over `storage` elements: a float
-/// product accumulates in f64, as Flex's does (each f32 step's rounding
-/// leans one way on factors near 1: the f32 product of 20000 of them was
-/// off by 1e-4), everything else as above.
-Type accumulatorTypeOf(Operation *reduction, Type storage);
 
 } // namespace mlir::kiln::kernelgen
 

@@ -44,7 +44,6 @@
 #include "KernelGen.h"
 #include "kiln/Conversion/ElementwiseEmitter.h"
 #include "kiln/Support/ShapeRules.h"
-#include "kiln/Transforms/Fusion.h"
 
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/ADT/SetVector.h"

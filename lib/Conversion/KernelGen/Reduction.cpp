@@ -25,7 +25,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelGen.h"
-#include "kiln/Transforms/Fusion.h"
 
 using namespace mlir;
 using namespace mlir::kiln;
@@ -83,7 +82,8 @@ LogicalResult generateSplitRows(func::FuncOp tmpl, ModuleOp module, Value root,
   Location loc = tmpl.getLoc();
   Abi abi = abiOf(tmpl, /*workspace=*/true);
   Type storage = storageElementOf(reduction->getResult(0).getType());
-  Type acc = accumulatorTypeOf(reduction, storage);
+  Type acc =
+      llvm::cast<ReductionOpInterface>(reduction).getAccumulatorType(storage);
   int64_t accBytes = std::max<int64_t>(1, acc.getIntOrFloatBitWidth() / 8);
 
   // Starts a phase of `units` units: its function, its view of the
@@ -127,7 +127,8 @@ LogicalResult generateSplitRows(func::FuncOp tmpl, ModuleOp module, Value root,
         cidx(b, loc, len));
     auto loop = scf::ForOp::create(
         b, loc, lo, hi, one,
-        ValueRange{reductionIdentity(b, loc, reduction, acc)});
+        ValueRange{llvm::cast<ReductionOpInterface>(reduction).buildIdentity(
+            b, loc, acc)});
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(loop.getBody());
@@ -140,10 +141,10 @@ LogicalResult generateSplitRows(func::FuncOp tmpl, ModuleOp module, Value root,
         ph.fn.erase();
         return failure();
       }
-      scf::YieldOp::create(b, loc,
-                           reductionCombine(b, loc, reduction,
-                                            loop.getRegionIterArg(0),
-                                            widenTo(b, loc, *v, acc)));
+      scf::YieldOp::create(
+          b, loc,
+          llvm::cast<ReductionOpInterface>(reduction).buildCombine(
+              b, loc, loop.getRegionIterArg(0), widenTo(b, loc, *v, acc)));
     }
     memref::StoreOp::create(b, loc, loop.getResult(0), ws, ValueRange{u});
   }
@@ -156,9 +157,10 @@ LogicalResult generateSplitRows(func::FuncOp tmpl, ModuleOp module, Value root,
   SmallVector<Value> offsets =
       offsetsFromLinear(b, loc, row, outerExt, outerStrides);
   Value first = arith::MulIOp::create(b, loc, row, cidx(b, loc, parts));
-  auto loop =
-      scf::ForOp::create(b, loc, cidx(b, loc, 0), cidx(b, loc, parts), one,
-                         ValueRange{reductionIdentity(b, loc, reduction, acc)});
+  auto loop = scf::ForOp::create(
+      b, loc, cidx(b, loc, 0), cidx(b, loc, parts), one,
+      ValueRange{llvm::cast<ReductionOpInterface>(reduction).buildIdentity(
+          b, loc, acc)});
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
@@ -168,7 +170,8 @@ LogicalResult generateSplitRows(func::FuncOp tmpl, ModuleOp module, Value root,
                                    b, loc, first, loop.getInductionVar())});
     scf::YieldOp::create(
         b, loc,
-        reductionCombine(b, loc, reduction, loop.getRegionIterArg(0), p));
+        llvm::cast<ReductionOpInterface>(reduction).buildCombine(
+            b, loc, loop.getRegionIterArg(0), p));
   }
   // After the reduction only per-row values are read.
   Evaluator ev(b, loc, [&](BlockArgument a) {
@@ -381,8 +384,10 @@ LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
   for (Operation &op : tmpl.getBody().front().without_terminator()) {
     if (isFusibleReduction(&op)) {
       Type storage = storageElementOf(op.getResult(0).getType());
-      Type acc = accumulatorTypeOf(&op, storage);
-      Value init = reductionIdentity(b, loc, &op, acc);
+      Type acc =
+          llvm::cast<ReductionOpInterface>(&op).getAccumulatorType(storage);
+      Value init =
+          llvm::cast<ReductionOpInterface>(&op).buildIdentity(b, loc, acc);
       // The last reduction loop runs in chunks of kPrefetchChunk elements,
       // each asking first for its span of the next row.
       scf::ForOp chunks;
@@ -419,8 +424,8 @@ LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
           memref::StoreOp::create(b, loc, *ev.eval(cached), buf,
                                   ValueRange{at});
         }
-        Value next = reductionCombine(b, loc, &op, loop.getRegionIterArg(0),
-                                      widenTo(b, loc, *v, acc));
+        Value next = llvm::cast<ReductionOpInterface>(&op).buildCombine(
+            b, loc, loop.getRegionIterArg(0), widenTo(b, loc, *v, acc));
         scf::YieldOp::create(b, loc, next);
       }
       Value reduced = narrowTo(b, loc, result, storage);
@@ -535,7 +540,8 @@ LogicalResult generateColumns(func::FuncOp tmpl, ModuleOp module,
   Value outBuf = argBuf(abi.numInputs);
   Value zero = cidx(b, loc, 0), one = cidx(b, loc, 1);
   Type storage = storageElementOf(reduction->getResult(0).getType());
-  Type accType = accumulatorTypeOf(reduction, storage);
+  Type accType =
+      llvm::cast<ReductionOpInterface>(reduction).getAccumulatorType(storage);
 
   auto unitLoop =
       scf::ForOp::create(b, loc, entry.getArgument(0), entry.getArgument(1), one);
@@ -551,7 +557,8 @@ LogicalResult generateColumns(func::FuncOp tmpl, ModuleOp module,
   SmallVector<Value> aOff = offsetsFromLinear(b, loc, a, outerExt, outerStrides);
   auto accBuf = memref::AllocaOp::create(
       b, loc, MemRefType::get({chunk}, accType));
-  Value init = reductionIdentity(b, loc, reduction, accType);
+  Value init = llvm::cast<ReductionOpInterface>(reduction).buildIdentity(
+      b, loc, accType);
   {
     auto fill = scf::ForOp::create(b, loc, zero, n, one);
     OpBuilder::InsertionGuard guard(b);
@@ -583,8 +590,8 @@ LogicalResult generateColumns(func::FuncOp tmpl, ModuleOp module,
     }
     Value slot = arith::SubIOp::create(b, loc, j, lo);
     Value acc = memref::LoadOp::create(b, loc, accBuf, slot);
-    Value next = reductionCombine(b, loc, reduction, acc,
-                                  widenTo(b, loc, *v, accType));
+    Value next = llvm::cast<ReductionOpInterface>(reduction).buildCombine(
+        b, loc, acc, widenTo(b, loc, *v, accType));
     memref::StoreOp::create(b, loc, next, accBuf, slot);
   }
   auto write = scf::ForOp::create(b, loc, zero, n, one);

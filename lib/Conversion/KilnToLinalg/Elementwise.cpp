@@ -27,7 +27,7 @@ namespace {
 struct ConvertElementwise : ConversionPattern {
   ConvertElementwise(const TypeConverter &tc, MLIRContext *ctx)
       : ConversionPattern(tc, MatchTraitOpTypeTag(),
-                          TypeID::get<kiln::OpTrait::Elementwise>(),
+                          TypeID::get<mlir::kiln::OpTrait::Elementwise>(),
                           /*benefit=*/1, ctx) {}
 
   LogicalResult

@@ -16,7 +16,6 @@
 #include "kiln/Conversion/ElementwiseEmitter.h"
 #include "kiln/Conversion/KilnToLinalg.h"
 #include "kiln/Conversion/Passes.h"
-#include "kiln/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

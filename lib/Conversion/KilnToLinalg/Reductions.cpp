@@ -6,11 +6,12 @@
 //===----------------------------------------------------------------------===//
 //
 // Reductions are generics with reduction iterators into a linalg.fill of
-// the identity. argmax/argmin carry (value, index) pairs whose combine rule
-// is order-independent (NaN wins, then the larger/smaller value, then the
-// smaller index), so the result is Flex's "first extreme, first NaN"
-// however the loop is split. cumsum is a sequential scan: an scf.for along
-// the axis carrying the running sum of one slice.
+// the identity, in the accumulator type the op names (ReductionOpInterface:
+// a float product in f64, halves in f32). argmax/argmin carry (value, index)
+// pairs whose combine rule is order-independent (NaN wins, then the
+// larger/smaller value, then the smaller index), so the result is Flex's "first
+// extreme, first NaN" however the loop is split. cumsum is a sequential scan:
+// an scf.for along the axis carrying the running sum of one slice.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,74 +23,11 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
-#include <cmath>
-
 using namespace mlir;
 using namespace mlir::kiln;
 using namespace mlir::kiln::tolinalg;
 
 namespace {
-
-enum class Combine { Sum, Prod, Max, Min, Any, All };
-
-/// Identity of `kind` on storage type `t` (kiln type `kiln` tells signed
-/// from unsigned).
-Value identityOf(OpBuilder &b, Location loc, Combine kind, Type t, Type kiln) {
-  bool isFloat = llvm::isa<FloatType>(t);
-  unsigned w = isFloat ? 0 : t.getIntOrFloatBitWidth();
-  bool isUnsigned = kiln.isUnsignedInteger();
-  auto intConst = [&](APInt v) -> Value {
-    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(t, v));
-  };
-  switch (kind) {
-  case Combine::Sum:
-  case Combine::Any:
-    return constantOf(b, loc, t, 0);
-  case Combine::Prod:
-  case Combine::All:
-    return constantOf(b, loc, t, 1);
-  case Combine::Max:
-    if (isFloat)
-      return constantOf(b, loc, t, -INFINITY);
-    return intConst(isUnsigned ? APInt::getMinValue(w)
-                               : APInt::getSignedMinValue(w));
-  case Combine::Min:
-    if (isFloat)
-      return constantOf(b, loc, t, INFINITY);
-    return intConst(isUnsigned ? APInt::getMaxValue(w)
-                               : APInt::getSignedMaxValue(w));
-  }
-  llvm_unreachable("unknown combine");
-}
-
-Value combine(OpBuilder &b, Location loc, Combine kind, Value acc, Value x,
-              Type kiln) {
-  bool isFloat = llvm::isa<FloatType>(acc.getType());
-  bool isUnsigned = kiln.isUnsignedInteger();
-  switch (kind) {
-  case Combine::Sum:
-    return addScalars(b, loc, acc, x);
-  case Combine::Prod:
-    return mulScalars(b, loc, acc, x);
-  case Combine::Max:
-    if (isFloat) // NaN propagates, like Flex's max
-      return arith::MaximumFOp::create(b, loc, acc, x);
-    if (isUnsigned)
-      return arith::MaxUIOp::create(b, loc, acc, x);
-    return arith::MaxSIOp::create(b, loc, acc, x);
-  case Combine::Min:
-    if (isFloat)
-      return arith::MinimumFOp::create(b, loc, acc, x);
-    if (isUnsigned)
-      return arith::MinUIOp::create(b, loc, acc, x);
-    return arith::MinSIOp::create(b, loc, acc, x);
-  case Combine::Any:
-    return arith::OrIOp::create(b, loc, acc, x);
-  case Combine::All:
-    return arith::AndIOp::create(b, loc, acc, x);
-  }
-  llvm_unreachable("unknown combine");
-}
 
 /// Result sizes and output map of a reduction of `input` over `axes`.
 void reducedShape(OpBuilder &b, Location loc, Value input,
@@ -109,31 +47,31 @@ void reducedShape(OpBuilder &b, Location loc, Value input,
   outMap = AffineMap::get(type.getRank(), 0, exprs, b.getContext());
 }
 
-template <typename OpTy, Combine Kind>
-struct ConvertReduce : OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
-  using OpAdaptor = typename OpTy::Adaptor;
+/// A reduction with a combine: its identity, combine and accumulator type
+/// come from the op (ReductionOpInterface), as in every code generator.
+struct ConvertReduce : OpInterfaceConversionPattern<ReductionOpInterface> {
+  using OpInterfaceConversionPattern::OpInterfaceConversionPattern;
 
   LogicalResult
-  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+  matchAndRewrite(ReductionOpInterface reduction, ArrayRef<Value> operands,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value input = adaptor.getInput();
-    Type kiln = kilnElementOf(op.getInput());
+    Operation *op = reduction;
+    Location loc = op->getLoc();
+    Value input = operands[0];
+    Type kiln = kilnElementOf(op->getOperand(0));
     Type storage = storageTypeOf(kiln);
-    // Sums and products of halves accumulate in f32; extremes are exact.
-    Type acc = Kind == Combine::Sum || Kind == Combine::Prod
-                   ? accumulatorType(storage)
-                   : storage;
+    Type acc = reduction.getAccumulatorType(storage);
     Type accKiln = acc == storage ? kiln : acc;
-    ArrayRef<int64_t> axes = op.getAxes();
+    ArrayRef<int64_t> axes =
+        llvm::cast<DenseI64ArrayAttr>(op->getAttr("axes")).asArrayRef();
+    bool keepdim = op->hasAttr("keepdim");
     unsigned rank = llvm::cast<RankedTensorType>(input.getType()).getRank();
 
     SmallVector<OpFoldResult> sizes;
     AffineMap outMap;
-    reducedShape(rewriter, loc, input, axes, op.getKeepdim(), sizes, outMap);
+    reducedShape(rewriter, loc, input, axes, keepdim, sizes, outMap);
     Value init = filledTensor(rewriter, loc, sizes,
-                              identityOf(rewriter, loc, Kind, acc, kiln));
+                              reduction.buildIdentity(rewriter, loc, acc));
     Value result =
         linalg::GenericOp::create(
             rewriter, loc, TypeRange{init.getType()}, ValueRange{input},
@@ -143,7 +81,7 @@ struct ConvertReduce : OpConversionPattern<OpTy> {
             [&](OpBuilder &b, Location l, ValueRange args) {
               Value x = emitCast(b, l, args[0], kiln, accKiln);
               linalg::YieldOp::create(b, l,
-                                      combine(b, l, Kind, args[1], x, kiln));
+                                      reduction.buildCombine(b, l, args[1], x));
             })
             .getResult(0);
     rewriter.replaceOp(op, castTensor(rewriter, loc, result, accKiln, kiln));
@@ -171,11 +109,14 @@ struct ConvertArgReduce : OpConversionPattern<OpTy> {
     SmallVector<OpFoldResult> sizes;
     AffineMap outMap;
     reducedShape(rewriter, loc, input, {axis}, op.getKeepdim(), sizes, outMap);
-    Combine kind = IsMax ? Combine::Max : Combine::Min;
+    ::kiln::ReductionKind kind =
+        IsMax ? ::kiln::ReductionKind::Max : ::kiln::ReductionKind::Min;
     // (worst value, index 0): a real element at index 0 ties with it and
     // keeps index 0, which is also what an all-extreme row must give.
-    Value bestInit = filledTensor(
-        rewriter, loc, sizes, identityOf(rewriter, loc, kind, storage, kiln));
+    Value bestInit =
+        filledTensor(rewriter, loc, sizes,
+                     buildReductionIdentity(rewriter, loc, kind, storage,
+                                            kiln.isUnsignedInteger()));
     Value indexInit =
         filledTensor(rewriter, loc, sizes,
                      arith::ConstantOp::create(rewriter, loc,
@@ -301,11 +242,6 @@ struct ConvertCumsum : OpConversionPattern<CumsumOp> {
 
 void tolinalg::populateReductionPatterns(const TypeConverter &tc,
                                          RewritePatternSet &p) {
-  p.add<ConvertReduce<SumOp, Combine::Sum>,
-        ConvertReduce<ProdOp, Combine::Prod>,
-        ConvertReduce<ReduceMaxOp, Combine::Max>,
-        ConvertReduce<ReduceMinOp, Combine::Min>,
-        ConvertReduce<AnyOp, Combine::Any>, ConvertReduce<AllOp, Combine::All>,
-        ConvertArgReduce<ArgMaxOp, true>, ConvertArgReduce<ArgMinOp, false>,
-        ConvertCumsum>(tc, p.getContext());
+  p.add<ConvertReduce, ConvertArgReduce<ArgMaxOp, true>,
+        ConvertArgReduce<ArgMinOp, false>, ConvertCumsum>(tc, p.getContext());
 }

@@ -14,15 +14,18 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CpuCompiler.h"
-#include "lib/API/Compile.h"
 #include "kiln/Runtime/CpuBackend.h"
+#include "CpuCompiler.h"
+#include "kiln/Dialect/Kiln/IR/KilnDTypes.h"
+#include "kiln/Runtime/HostSteps.h"
+#include "kiln/Runtime/KernelCache.h"
 #include "kiln/Runtime/MLIRContext.h"
-#include "lib/Runtime/Flex/FlexKernels.h"
+#include "kiln/Runtime/ThreadPool.h"
+#include "kiln/Support/Env.h"
 
+#include "kiln/Conversion/CPUPipeline.h"
 #include "kiln/Conversion/Passes.h"
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
-#include "kiln/Transforms/Fusion.h"
 #include "kiln/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -85,7 +88,7 @@ struct Kernel {
 
 struct PlanStep {
   int kernel = -1;  ///< index into kernels_, or -1 for a Flex step
-  flex::Step view;  ///< views and other layout steps
+  Step view;        ///< views and other layout steps
   std::vector<int> operands, results, dying;
 };
 
@@ -109,7 +112,7 @@ public:
   /// The profile, or null when KILN_LOG does not ask for it.
   static KernelProfile *get() {
     static KernelProfile *profile =
-        logEnabled("profile") ? new KernelProfile() : nullptr;
+        env::logEnabled("profile") ? new KernelProfile() : nullptr;
     return profile;
   }
 
@@ -178,7 +181,7 @@ public:
         operands.push_back(&slots[slot]);
       results.assign(s.results.size(), Buffer());
       if (s.kernel < 0) {
-        flex::StepContext ctx{alloc, nullptr};
+        StepContext ctx{alloc, nullptr};
         s.view(operands, results, ctx);
       } else {
         runKernel(kernels_[s.kernel], operands, s, slots, results);
@@ -203,7 +206,7 @@ public:
     Allocator &alloc = backend_.allocator();
     std::vector<Buffer> inputs;
     for (const Buffer *b : operands)
-      inputs.push_back(b->dtype.isQuantized() ? *b : flex::contiguous(*b, alloc));
+      inputs.push_back(b->dtype.isQuantized() ? *b : contiguous(*b, alloc));
     for (size_t i = 0; i < results.size(); ++i) {
       // An output may be written over an input that dies here.
       bool reused = false;
@@ -285,7 +288,7 @@ double msSince(std::chrono::steady_clock::time_point t) {
 class CpuBackendImpl : public Backend {
 public:
   CpuBackendImpl() {
-    flex::registerShapeKernels(views_);
+    registerViewSteps(views_);
     registerPipelinePasses();
     // Large temporaries come back every step; keep glibc from unmapping
     // them on each free.
@@ -307,48 +310,46 @@ public:
       os << d << "\n";
       return mlir::success();
     });
+    // KILN_STREAM_STORES overrides the host's choice for large outputs.
+    bool stream =
+        env::streamStores().value_or(mlir::kiln::streamStoresOnHost());
     {
       mlir::PassManager pm(ctx);
-      mlir::kiln::KilnFuseOptions fuse;
-      fuse.transposedOperands = true;
-      fuse.matmulPrologues = true;
-      pm.addPass(mlir::kiln::createKilnFuse(fuse));
-      pm.addPass(mlir::kiln::createKilnDedupeKernels());
+      mlir::kiln::CPUPipelineOptions options;
+      options.streamStores = stream ? 1 : 0;
+      mlir::kiln::buildKilnCPUPipeline(pm, options);
       if (mlir::failed(pm.run(module)))
-        throw Error("cpu: fusion failed:\n" + diags);
+        throw Error("cpu: kernel generation failed:\n" + diags);
+    }
+    if (env::logEnabled("kernels")) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      module.print(os);
+      std::fprintf(stderr, "%s\n", text.c_str());
     }
     auto exe = std::make_unique<CpuExecutable>(*this);
     auto main = module.lookupSymbol<mlir::func::FuncOp>("main");
     if (!main)
       throw Error("cpu: the module has no function @main");
     std::string fused = buildPlan(main, *exe);
-    main.erase();
-
-    {
-      mlir::PassManager pm(ctx);
-      pm.addPass(mlir::kiln::createKilnGenerateKernels());
-      if (mlir::failed(pm.run(module)))
-        throw Error("cpu: kernel generation failed:\n" + diags);
-    }
     std::vector<std::string> phaseNames = collectPhases(module, *exe);
     double mlirMs = msSince(start), llvmMs = 0;
 
     std::string fullKey = key + "|" + kCodegenVersion + "|llvm" +
                           LLVM_VERSION_STRING + "|" + hostTarget() +
-                          (mlir::kiln::streamStoresOnHost() ? "|stream"
-                                                            : "|plain");
+                          (stream ? "|stream" : "|plain");
     bool diskHit = false;
     std::string object;
-    if (std::optional<std::string> cached = diskCacheLoad(fullKey)) {
+    if (std::optional<std::string> cached = kernelcache::load(fullKey)) {
       object = std::move(*cached);
       diskHit = true;
       counters.diskHits.fetch_add(1);
     } else {
       object = compileToObject(module, mlirMs, llvmMs);
-      diskCacheStore(fullKey, object);
+      kernelcache::store(fullKey, object);
       // KILN_DUMP_OBJECTS=<dir> keeps every compiled object for objdump.
-      if (const char *dir = std::getenv("KILN_DUMP_OBJECTS")) {
-        std::string path = std::string(dir) + "/kernels-" +
+      if (std::string dir = env::dumpObjectsDir(); !dir.empty()) {
+        std::string path = dir + "/kernels-" +
                            std::to_string(std::hash<std::string>()(fullKey)) +
                            ".o";
         if (FILE *f = std::fopen(path.c_str(), "wb")) {
@@ -377,7 +378,7 @@ public:
         distinct.size() < exe->kernels_.size()
             ? "(" + std::to_string(distinct.size()) + " distinct) "
             : "";
-    exe->compileLog = {diskCacheHash(fullKey) +
+    exe->compileLog = {kernelcache::hashOf(fullKey) +
                            (diskHit ? " (from the disk cache)" : ""),
                        shared + "[" + fused + "]", phases};
     return exe;
@@ -407,7 +408,7 @@ private:
       }
       if (auto c = llvm::dyn_cast<mlir::kiln::ConstantOp>(op)) {
         slotOf[c.getResult()] = next;
-        exe.constants_.push_back({next++, flex::constantBuffer(c, allocator_)});
+        exe.constants_.push_back({next++, constantBuffer(c, allocator_)});
         continue;
       }
       PlanStep step;
@@ -421,7 +422,7 @@ private:
                      .getValue()
                      .str();
         for (mlir::Value r : call.getResults()) {
-          k.outTypes.push_back(dtypeOf(r.getType()));
+          k.outTypes.push_back(mlir::kiln::dtypeOf(r.getType()));
           auto t = llvm::cast<mlir::RankedTensorType>(r.getType());
           k.outShapes.emplace_back(t.getShape().begin(), t.getShape().end());
         }
@@ -445,7 +446,7 @@ private:
         step.kernel = static_cast<int>(exe.kernels_.size());
         exe.kernels_.push_back(std::move(k));
       } else {
-        const flex::KernelBuilder *builder =
+        const KernelBuilder *builder =
             views_.lookup(op.getName().getStringRef());
         if (!builder)
           throw Error("cpu: no runtime step for " +
@@ -496,11 +497,15 @@ private:
           break;
         Phase p;
         p.name = name;
-        p.units = fn->getAttrOfType<mlir::IntegerAttr>("kiln.units").getInt();
-        p.grain = fn->getAttrOfType<mlir::IntegerAttr>("kiln.grain").getInt();
-        if (auto ws = fn->getAttrOfType<mlir::IntegerAttr>("kiln.workspace"))
+        p.units = fn->getAttrOfType<mlir::IntegerAttr>(mlir::kiln::kUnitsAttr)
+                      .getInt();
+        p.grain = fn->getAttrOfType<mlir::IntegerAttr>(mlir::kiln::kGrainAttr)
+                      .getInt();
+        if (auto ws = fn->getAttrOfType<mlir::IntegerAttr>(
+                mlir::kiln::kWorkspaceAttr))
           k.workspaceBytes = std::max<int64_t>(k.workspaceBytes, ws.getInt());
-        if (auto in = fn->getAttrOfType<mlir::IntegerAttr>("kiln.in_place"))
+        if (auto in =
+                fn->getAttrOfType<mlir::IntegerAttr>(mlir::kiln::kInPlaceAttr))
           k.inPlaceInput = static_cast<int>(in.getInt());
         k.phases.push_back(p);
         names.push_back(name);
@@ -512,7 +517,7 @@ private:
   }
 
   HostAllocator allocator_;
-  flex::KernelRegistry views_;
+  KernelRegistry views_;
 };
 
 } // namespace

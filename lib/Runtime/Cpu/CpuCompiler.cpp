@@ -14,22 +14,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "CpuCompiler.h"
-#include "kiln/API/Types.h"
-#include "lib/Conversion/KernelGen/KernelGen.h"
+#include "kiln/Conversion/CPUPipeline.h"
+#include "kiln/Support/Error.h"
 
-#include "mlir/Conversion/Passes.h"
-#include "mlir/Dialect/Arith/Transforms/Passes.h"
-#include "mlir/Dialect/Math/Transforms/Passes.h"
-#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Export.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
-#include "llvm/ADT/StringSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
@@ -68,8 +61,6 @@ void initializeLLVM() {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
     llvm::InitializeNativeTargetAsmParser();
-    mlir::registerConversionPasses();
-    mlir::memref::registerMemRefPasses();
   });
 }
 
@@ -92,51 +83,6 @@ double msSince(std::chrono::steady_clock::time_point t) {
              std::chrono::steady_clock::now() - t)
       .count();
 }
-
-/// f32 transcendentals as polynomials, which vectorize; the rest stays as
-/// math ops for the LLVM intrinsics or libm.
-struct PolynomialApproximation
-    : public mlir::PassWrapper<PolynomialApproximation,
-                               mlir::OperationPass<mlir::ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(PolynomialApproximation)
-  void runOnOperation() override {
-    mlir::RewritePatternSet patterns(&getContext());
-    // sin and cos keep libm: the polynomials reduce the range with a
-    // one-constant Cody-Waite step, which loses all precision for large
-    // arguments, and atan2's misplaces signed zeros.
-    static const llvm::StringSet<> approximated = {
-        "math.atan", "math.tanh",  "math.log",  "math.log2",
-        "math.log1p", "math.erf",  "math.erfc", "math.asin",
-        "math.acos", "math.exp",   "math.expm1", "math.cbrt"};
-    mlir::populateMathF32ExpansionPatterns(patterns, [](llvm::StringRef op) {
-      return approximated.contains(op) || op == "math.sin" ||
-             op == "math.cos" || op == "math.atan2";
-    });
-    mlir::populateMathPolynomialApproximationPatterns(
-        patterns,
-        [](llvm::StringRef op) { return approximated.contains(op); });
-    if (mlir::failed(
-            mlir::applyPatternsGreedily(getOperation(), std::move(patterns))))
-      signalPassFailure();
-  }
-};
-
-/// bf16 conversions as integer ops. Without AVX512-BF16, LLVM lowers an
-/// f32 -> bf16 truncation to a call of compiler-rt's __truncsfbf2, which the
-/// process need not have (libgcc has it only since GCC 13), and the call
-/// would keep the loop from vectorizing.
-struct ExpandBFloat16
-    : public mlir::PassWrapper<ExpandBFloat16,
-                               mlir::OperationPass<mlir::ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ExpandBFloat16)
-  void runOnOperation() override {
-    mlir::RewritePatternSet patterns(&getContext());
-    mlir::arith::populateExpandBFloat16Patterns(patterns);
-    if (mlir::failed(
-            mlir::applyPatternsGreedily(getOperation(), std::move(patterns))))
-      signalPassFailure();
-  }
-};
 
 /// LLVM 22's loop vectorizer checks uniformity by walking each value's
 /// operand tree without memoizing (vputils::isUniformAcrossVFsAndUFs), so
@@ -201,13 +147,6 @@ void limitLoopVectorization(llvm::Module &m) {
   }
 }
 
-const char *const kToLLVM =
-    "func.func(lower-affine),convert-scf-to-cf,convert-math-to-llvm,"
-    "convert-math-to-libm,expand-strided-metadata,lower-affine,"
-    "finalize-memref-to-llvm,convert-vector-to-llvm,convert-arith-to-llvm,"
-    "convert-index-to-llvm,convert-func-to-llvm,convert-cf-to-llvm,"
-    "convert-ub-to-llvm,reconcile-unrealized-casts";
-
 /// Adds `kiln_call_<P>(begin, end, descriptors)` for every phase P, which
 /// unpacks the descriptor array and calls the C interface of P.
 void addEntryPoints(llvm::Module &m) {
@@ -262,10 +201,7 @@ std::string cpu::compileToObject(mlir::ModuleOp module, double &mlirMs,
         return mlir::success();
       });
   mlir::PassManager pm(module.getContext());
-  pm.addPass(std::make_unique<PolynomialApproximation>());
-  pm.addPass(std::make_unique<ExpandBFloat16>());
-  if (mlir::failed(mlir::parsePassPipeline(kToLLVM, pm)))
-    throw Error("cpu: the lowering pipeline does not parse");
+  mlir::kiln::buildKilnCPULowerToLLVMPipeline(pm);
   if (mlir::failed(pm.run(module)))
     throw Error("cpu: lowering the kernels to LLVM failed:\n" + diags);
   mlirMs += msSince(start);
@@ -447,10 +383,8 @@ public:
     add("__truncsfbf2", reinterpret_cast<void *>(&kilnTruncSfBf2));
     add("__truncdfbf2", reinterpret_cast<void *>(&kilnTruncDfBf2));
     add("memrefCopy", reinterpret_cast<void *>(&kilnMemrefCopy));
-    add(mlir::kiln::kernelgen::kStreamStoreFn,
-        reinterpret_cast<void *>(&kilnStreamStore));
-    add(mlir::kiln::kernelgen::kStreamFenceFn,
-        reinterpret_cast<void *>(&kilnStreamFence));
+    add(mlir::kiln::kStreamStoreFn, reinterpret_cast<void *>(&kilnStreamStore));
+    add(mlir::kiln::kStreamFenceFn, reinterpret_cast<void *>(&kilnStreamFence));
     if (llvm::Error e = dylib->define(llvm::orc::absoluteSymbols(runtime)))
       throw Error("cpu: " + llvm::toString(std::move(e)));
     auto buffer = llvm::MemoryBuffer::getMemBufferCopy(object, name);

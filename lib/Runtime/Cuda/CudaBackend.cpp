@@ -21,6 +21,7 @@
 #include "kiln/Runtime/CudaBackend.h"
 #include "CudaCompiler.h"
 #include "Mgpu.h"
+#include "kiln/Support/Env.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -81,8 +82,7 @@ public:
                   std::to_string(minor_) +
                   ") is not supported: Kiln needs sm_50 or later");
     // KILN_CUDA_MMA=0 keeps f32 matmul off the tensor cores.
-    const char *mma = std::getenv("KILN_CUDA_MMA");
-    mma_ = !(mma && std::strcmp(mma, "0") == 0);
+    mma_ = env::cudaMma();
   }
 
   DeviceKind kind() const override { return DeviceKind::Cuda; }

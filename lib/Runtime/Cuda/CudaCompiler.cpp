@@ -8,12 +8,12 @@
 #include "CudaCompiler.h"
 #include "kiln/Conversion/GPUPipeline.h"
 #include "kiln/Conversion/Passes.h"
+#include "kiln/Dialect/Kiln/IR/KilnDTypes.h"
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
+#include "kiln/Runtime/HostSteps.h"
+#include "kiln/Runtime/KernelCache.h"
 #include "kiln/Runtime/MLIRContext.h"
-#include "kiln/Transforms/Fusion.h"
 #include "kiln/Transforms/Passes.h"
-#include "lib/Runtime/Cpu/CpuCompiler.h"
-#include "lib/Runtime/Flex/FlexKernels.h"
 
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -129,7 +129,7 @@ std::string buildPlan(mlir::func::FuncOp main, Program &p,
     }
     if (auto c = llvm::dyn_cast<mlir::kiln::ConstantOp>(op)) {
       slotOf[c.getResult()] = next;
-      p.constants.push_back({next++, flex::constantBuffer(c, hostAllocator)});
+      p.constants.push_back({next++, constantBuffer(c, hostAllocator)});
       continue;
     }
     StepSpec step;
@@ -143,7 +143,7 @@ std::string buildPlan(mlir::func::FuncOp main, Program &p,
                    .getValue()
                    .str();
       for (mlir::Value r : call.getResults()) {
-        k.outTypes.push_back(dtypeOf(r.getType()));
+        k.outTypes.push_back(mlir::kiln::dtypeOf(r.getType()));
         auto t = llvm::cast<mlir::RankedTensorType>(r.getType());
         k.outShapes.emplace_back(t.getShape().begin(), t.getShape().end());
       }
@@ -205,7 +205,8 @@ void readLaunches(mlir::ModuleOp module, Program &p) {
     auto host = module.lookupSymbol<mlir::func::FuncOp>(k.name + "__gpu");
     if (!host)
       throw Error("cuda: no code was generated for kernel " + k.name);
-    if (auto ws = host->getAttrOfType<mlir::IntegerAttr>("kiln.workspace"))
+    if (auto ws =
+            host->getAttrOfType<mlir::IntegerAttr>(mlir::kiln::kWorkspaceAttr))
       k.workspaceBytes = ws.getInt();
     mlir::Block *entry = &host.getBody().front();
     host.walk([&](mlir::gpu::LaunchFuncOp l) {
@@ -288,13 +289,6 @@ Program cuda::compileProgram(mlir::ModuleOp module, const std::string &key,
     }
     return mlir::success();
   });
-  {
-    mlir::PassManager pm(ctx);
-    pm.addPass(mlir::kiln::createKilnFuse());
-    pm.addPass(mlir::kiln::createKilnDedupeKernels());
-    if (mlir::failed(pm.run(module)))
-      throw Error("cuda: fusion failed:\n" + diags);
-  }
   auto main = module.lookupSymbol<mlir::func::FuncOp>("main");
   if (!main)
     throw Error("cuda: the module has no function @main");
@@ -324,8 +318,8 @@ Program cuda::compileProgram(mlir::ModuleOp module, const std::string &key,
   std::string fullKey = key + "|cuda|" + target.chip + "|" + features +
                         (target.mma ? "|mma|" : "|simt|") + kCodegenVersion +
                         "|llvm" + LLVM_VERSION_STRING;
-  p.cacheId = cpu::diskCacheHash(fullKey);
-  if (std::optional<std::string> cached = cpu::diskCacheLoad(fullKey))
+  p.cacheId = kernelcache::hashOf(fullKey);
+  if (std::optional<std::string> cached = kernelcache::load(fullKey))
     p.diskHit = parsePTX(*cached, p.ptx);
   if (p.diskHit)
     return p;
@@ -356,6 +350,6 @@ Program cuda::compileProgram(mlir::ModuleOp module, const std::string &key,
                 "nvvm/libdevice was found; set CUDA_HOME to one");
   }
   p.llvmMs = msSince(llvmStart);
-  cpu::diskCacheStore(fullKey, serializePTX(p.ptx));
+  kernelcache::store(fullKey, serializePTX(p.ptx));
   return p;
 }

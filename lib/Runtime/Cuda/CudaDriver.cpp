@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CudaDriver.h"
-#include "kiln/API/Types.h"
+#include "kiln/Support/Error.h"
 
 #include <dlfcn.h>
 

@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Mgpu.h"
-#include "kiln/API/Types.h"
+#include "kiln/Support/Error.h"
 
 #include <array>
 #include <mutex>

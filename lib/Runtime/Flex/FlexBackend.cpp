@@ -12,8 +12,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "FlexKernels.h"
 #include "kiln/Runtime/FlexBackend.h"
+#include "FlexKernels.h"
+#include "kiln/Dialect/Kiln/IR/KilnDTypes.h"
 #include "kiln/Runtime/MLIRContext.h"
 
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
@@ -29,69 +30,8 @@ using namespace kiln::detail;
 using namespace kiln::detail::flex;
 
 //===----------------------------------------------------------------------===//
-// Op facts
-//===----------------------------------------------------------------------===//
-
-DType flex::operandDType(mlir::Operation *op, unsigned i) {
-  return dtypeOf(op->getOperand(i).getType());
-}
-DType flex::resultDType(mlir::Operation *op, unsigned i) {
-  return dtypeOf(op->getResult(i).getType());
-}
-std::vector<int64_t> flex::operandShape(mlir::Operation *op, unsigned i) {
-  auto t = llvm::cast<mlir::RankedTensorType>(op->getOperand(i).getType());
-  return {t.getShape().begin(), t.getShape().end()};
-}
-std::vector<int64_t> flex::resultShape(mlir::Operation *op, unsigned i) {
-  auto t = llvm::cast<mlir::RankedTensorType>(op->getResult(i).getType());
-  return {t.getShape().begin(), t.getShape().end()};
-}
-
-static mlir::Attribute requireAttr(mlir::Operation *op, llvm::StringRef name) {
-  mlir::Attribute a = op->getAttr(name);
-  if (!a)
-    throw Error("flex: " + op->getName().getStringRef().str() +
-                " has no attribute '" + name.str() + "'");
-  return a;
-}
-std::vector<int64_t> flex::arrayAttr(mlir::Operation *op,
-                                     llvm::StringRef name) {
-  auto a = llvm::cast<mlir::DenseI64ArrayAttr>(requireAttr(op, name));
-  return {a.asArrayRef().begin(), a.asArrayRef().end()};
-}
-double flex::floatAttr(mlir::Operation *op, llvm::StringRef name) {
-  return llvm::cast<mlir::FloatAttr>(requireAttr(op, name)).getValueAsDouble();
-}
-int64_t flex::intAttr(mlir::Operation *op, llvm::StringRef name) {
-  return llvm::cast<mlir::IntegerAttr>(requireAttr(op, name)).getInt();
-}
-bool flex::unitAttr(mlir::Operation *op, llvm::StringRef name) {
-  return static_cast<bool>(op->getAttr(name));
-}
-
-//===----------------------------------------------------------------------===//
 // Views and loops
 //===----------------------------------------------------------------------===//
-
-Buffer flex::broadcastView(const Buffer &b, const std::vector<int64_t> &shape) {
-  if (b.shape == shape)
-    return b;
-  Buffer v = b;
-  size_t lead = shape.size() - b.shape.size();
-  v.shape = shape;
-  v.strides.assign(shape.size(), 0);
-  for (size_t i = 0; i < b.shape.size(); ++i)
-    v.strides[lead + i] = b.shape[i] == 1 ? 0 : b.strides[i];
-  return v;
-}
-
-Buffer flex::contiguous(const Buffer &b, Allocator &allocator) {
-  if (b.isContiguous())
-    return b;
-  Buffer out = allocateBuffer(allocator, b.dtype, b.shape);
-  copyToContiguous(b, out.data());
-  return out;
-}
 
 Buffer flex::elementwiseOutput(llvm::ArrayRef<const Buffer *> operands,
                                StepContext &ctx, DType dtype,
@@ -254,40 +194,6 @@ public:
 };
 
 } // namespace
-
-/// Evaluates a kiln.constant into a buffer (a splat becomes one element
-/// seen through stride-0 strides).
-Buffer flex::constantBuffer(mlir::kiln::ConstantOp op, Allocator &allocator) {
-  auto attr = llvm::cast<mlir::DenseElementsAttr>(op.getValue());
-  DType dtype = dtypeOf(op.getType());
-  std::vector<int64_t> shape = resultShape(op);
-  std::vector<int64_t> storedShape = attr.isSplat() ? std::vector<int64_t>{}
-                                                    : shape;
-  Buffer b = allocateBuffer(allocator, dtype, storedShape);
-  int64_t n = attr.isSplat() ? 1 : attr.getNumElements();
-  mlir::Type e = attr.getElementType();
-  dispatchAny(dtype, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    T *dst = b.as<T>();
-    if (llvm::isa<mlir::FloatType>(e)) {
-      auto values = attr.getValues<llvm::APFloat>();
-      for (int64_t k = 0; k < n; ++k)
-        dst[k] = storeAs<T>(static_cast<typename ComputeOf<T>::type>(
-            values[k].convertToDouble()));
-    } else {
-      auto values = attr.getValues<llvm::APInt>();
-      bool isUnsigned = e.isUnsignedInteger() || e.isInteger(1);
-      for (int64_t k = 0; k < n; ++k) {
-        int64_t v = isUnsigned ? (int64_t)values[k].getZExtValue()
-                               : values[k].getSExtValue();
-        dst[k] = storeAs<T>(static_cast<typename ComputeOf<T>::type>(v));
-      }
-    }
-  });
-  if (attr.isSplat())
-    b = broadcastView(b, shape);
-  return b;
-}
 
 namespace {
 

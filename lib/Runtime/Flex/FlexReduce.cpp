@@ -18,6 +18,9 @@
 #include "FlexKernels.h"
 #include "FlexSimd.h"
 
+#include "kiln/Dialect/Kiln/IR/KilnOps.h"
+#include "kiln/Support/Reduction.h"
+
 #include <algorithm>
 
 using namespace kiln;
@@ -26,7 +29,44 @@ using namespace kiln::detail::flex;
 
 namespace {
 
+/// A reduction with a combine (its kind named by the op's
+/// ReductionOpInterface), or argmax / argmin.
 enum class Reduce { Sum, Prod, Max, Min, Any, All, ArgMax, ArgMin };
+
+Reduce reduceOf(ReductionKind k) {
+  switch (k) {
+  case ReductionKind::Sum:
+    return Reduce::Sum;
+  case ReductionKind::Prod:
+    return Reduce::Prod;
+  case ReductionKind::Max:
+    return Reduce::Max;
+  case ReductionKind::Min:
+    return Reduce::Min;
+  case ReductionKind::Any:
+    return Reduce::Any;
+  case ReductionKind::All:
+    return Reduce::All;
+  }
+  return Reduce::Sum;
+}
+
+ReductionKind reductionKindOf(Reduce r) {
+  switch (r) {
+  case Reduce::Prod:
+    return ReductionKind::Prod;
+  case Reduce::Max:
+    return ReductionKind::Max;
+  case Reduce::Min:
+    return ReductionKind::Min;
+  case Reduce::Any:
+    return ReductionKind::Any;
+  case Reduce::All:
+    return ReductionKind::All;
+  default:
+    return ReductionKind::Sum;
+  }
+}
 
 /// Input view split into kept and reduced dims.
 struct Split {
@@ -76,58 +116,35 @@ template <typename C> struct Acc {
                                                      bool, int64_t>>;
 };
 
-/// Reduces `n` elements at `p` with stride `s` (generic path).
+/// Reduces `n` elements read by `get` (the generic path). Reductions with a
+/// combine take their identity and combine from kiln/Support/Reduction.h;
+/// argmax and argmin keep the first extreme (a NaN counts as one).
 template <typename T, typename Get>
 typename Acc<typename ComputeOf<T>::type>::type
 reduceRun(Reduce kind, int64_t n, Get get, int64_t *argIndex) {
   using C = typename ComputeOf<T>::type;
   using A = typename Acc<C>::type;
-  switch (kind) {
-  case Reduce::Sum: {
-    A acc = 0;
+  if (kind != Reduce::ArgMax && kind != Reduce::ArgMin) {
+    ReductionKind k = reductionKindOf(kind);
+    A acc = reductionIdentity<A>(k);
     for (int64_t i = 0; i < n; ++i)
-      acc += static_cast<A>(get(i));
+      acc = reductionCombine<A>(k, acc, static_cast<A>(get(i)));
     return acc;
   }
-  case Reduce::Prod: {
-    A acc = 1;
-    for (int64_t i = 0; i < n; ++i)
-      acc *= static_cast<A>(get(i));
-    return acc;
-  }
-  case Reduce::Any: {
-    for (int64_t i = 0; i < n; ++i)
-      if (get(i))
-        return A(1);
-    return A(0);
-  }
-  case Reduce::All: {
-    for (int64_t i = 0; i < n; ++i)
-      if (!get(i))
-        return A(0);
-    return A(1);
-  }
-  case Reduce::Max:
-  case Reduce::Min:
-  case Reduce::ArgMax:
-  case Reduce::ArgMin: {
-    bool wantMax = kind == Reduce::Max || kind == Reduce::ArgMax;
-    C best = get(0);
-    int64_t at = 0;
-    for (int64_t i = 1; i < n && !(best != best); ++i) {
-      C v = get(i);
-      // NaN wins (and the first NaN stays).
-      if (v != v || (wantMax ? v > best : v < best)) {
-        best = v;
-        at = i;
-      }
+  bool wantMax = kind == Reduce::ArgMax;
+  C best = get(0);
+  int64_t at = 0;
+  for (int64_t i = 1; i < n && !(best != best); ++i) {
+    C v = get(i);
+    // NaN wins (and the first NaN stays).
+    if (v != v || (wantMax ? v > best : v < best)) {
+      best = v;
+      at = i;
     }
-    if (argIndex)
-      *argIndex = at;
-    return static_cast<A>(best);
   }
-  }
-  return A(0);
+  if (argIndex)
+    *argIndex = at;
+  return static_cast<A>(best);
 }
 
 KernelBuilder reduceKernel(Reduce kind) {
@@ -159,8 +176,10 @@ KernelBuilder reduceKernel(Reduce kind) {
           }
         };
         if (s.length == 0) {
+          using A = typename Acc<C>::type;
+          A identity = arg ? A(0) : reductionIdentity<A>(reductionKindOf(kind));
           for (int64_t k = 0; k < s.outputs; ++k)
-            write(k, kind == Reduce::Prod || kind == Reduce::All ? 1 : 0, 0);
+            write(k, identity, 0);
           return;
         }
         bool runs = isRun(s.redShape, s.redStrides);
@@ -284,15 +303,18 @@ Step buildCumsum(mlir::Operation *op) {
   };
 }
 
+/// A reduction with a combine, whatever its kind.
+Step buildReduction(mlir::Operation *op) {
+  return reduceKernel(reduceOf(
+      llvm::cast<mlir::kiln::ReductionOpInterface>(op).getReductionKind()))(op);
+}
+
 } // namespace
 
 void flex::registerReductionKernels(KernelRegistry &r) {
-  r.add("kiln.sum", reduceKernel(Reduce::Sum));
-  r.add("kiln.prod", reduceKernel(Reduce::Prod));
-  r.add("kiln.reduce_max", reduceKernel(Reduce::Max));
-  r.add("kiln.reduce_min", reduceKernel(Reduce::Min));
-  r.add("kiln.any", reduceKernel(Reduce::Any));
-  r.add("kiln.all", reduceKernel(Reduce::All));
+  for (const char *name : {"kiln.sum", "kiln.prod", "kiln.reduce_max",
+                           "kiln.reduce_min", "kiln.any", "kiln.all"})
+    r.add(name, buildReduction);
   r.add("kiln.argmax", reduceKernel(Reduce::ArgMax));
   r.add("kiln.argmin", reduceKernel(Reduce::ArgMin));
   r.add("kiln.cumsum", buildCumsum);

@@ -5,9 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// permute, expand, slice, flip, squeeze, unsqueeze and (of contiguous data)
-// reshape are views: they share the input's storage and only change strides.
-// The others copy.
+// The shape ops that copy (slice_assign, concat, split, repeat, pad); the
+// views are the host steps every host backend shares (registerViewSteps).
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,111 +32,6 @@ void flex::copyInto(const Buffer &src, const Buffer &dst) {
 }
 
 namespace {
-
-/// The view of `b` with `shape`, when row-major order allows it.
-Buffer reshapeView(const Buffer &b, const std::vector<int64_t> &shape,
-                   Allocator &allocator) {
-  Buffer src = contiguous(b, allocator);
-  Buffer v = src;
-  v.shape = shape;
-  v.strides = Buffer::contiguousStrides(shape);
-  return v;
-}
-
-Step buildReshape(mlir::Operation *op) {
-  std::vector<int64_t> shape = resultShape(op);
-  return [=](llvm::ArrayRef<const Buffer *> ops,
-             llvm::MutableArrayRef<Buffer> res, StepContext &ctx) {
-    res[0] = reshapeView(*ops[0], shape, ctx.allocator);
-  };
-}
-
-Step buildSqueeze(mlir::Operation *op) {
-  std::vector<int64_t> axes = arrayAttr(op, "axes");
-  return [=](llvm::ArrayRef<const Buffer *> ops,
-             llvm::MutableArrayRef<Buffer> res, StepContext &) {
-    const Buffer &in = *ops[0];
-    Buffer v = in;
-    v.shape.clear();
-    v.strides.clear();
-    for (int i = 0; i < in.rank(); ++i) {
-      if (std::find(axes.begin(), axes.end(), i) != axes.end())
-        continue;
-      v.shape.push_back(in.shape[i]);
-      v.strides.push_back(in.strides[i]);
-    }
-    res[0] = v;
-  };
-}
-
-Step buildUnsqueeze(mlir::Operation *op) {
-  std::vector<int64_t> axes = arrayAttr(op, "axes");
-  return [=](llvm::ArrayRef<const Buffer *> ops,
-             llvm::MutableArrayRef<Buffer> res, StepContext &) {
-    const Buffer &in = *ops[0];
-    Buffer v = in;
-    v.shape.clear();
-    v.strides.clear();
-    size_t next = 0;
-    int64_t rank = in.rank() + static_cast<int64_t>(axes.size());
-    for (int64_t i = 0; i < rank; ++i) {
-      if (std::find(axes.begin(), axes.end(), i) != axes.end()) {
-        v.shape.push_back(1);
-        v.strides.push_back(0);
-        continue;
-      }
-      v.shape.push_back(in.shape[next]);
-      v.strides.push_back(in.strides[next]);
-      ++next;
-    }
-    res[0] = v;
-  };
-}
-
-Step buildPermute(mlir::Operation *op) {
-  std::vector<int64_t> dims = arrayAttr(op, "dims");
-  return [=](llvm::ArrayRef<const Buffer *> ops,
-             llvm::MutableArrayRef<Buffer> res, StepContext &) {
-    const Buffer &in = *ops[0];
-    Buffer v = in;
-    for (size_t i = 0; i < dims.size(); ++i) {
-      v.shape[i] = in.shape[dims[i]];
-      v.strides[i] = in.strides[dims[i]];
-    }
-    res[0] = v;
-  };
-}
-
-Step buildExpand(mlir::Operation *op) {
-  std::vector<int64_t> shape = resultShape(op);
-  return [=](llvm::ArrayRef<const Buffer *> ops,
-             llvm::MutableArrayRef<Buffer> res, StepContext &) {
-    res[0] = broadcastView(*ops[0], shape);
-  };
-}
-
-/// The strided region [starts, ends) by steps of `b` as a view.
-Buffer sliceView(const Buffer &b, const std::vector<int64_t> &starts,
-                 const std::vector<int64_t> &steps,
-                 const std::vector<int64_t> &shape) {
-  Buffer v = b;
-  for (size_t i = 0; i < shape.size(); ++i) {
-    v.offset += starts[i] * b.strides[i];
-    v.strides[i] = b.strides[i] * steps[i];
-    v.shape[i] = shape[i];
-  }
-  return v;
-}
-
-Step buildSlice(mlir::Operation *op) {
-  std::vector<int64_t> starts = arrayAttr(op, "starts"),
-                       steps = arrayAttr(op, "steps"),
-                       shape = resultShape(op);
-  return [=](llvm::ArrayRef<const Buffer *> ops,
-             llvm::MutableArrayRef<Buffer> res, StepContext &) {
-    res[0] = sliceView(*ops[0], starts, steps, shape);
-  };
-}
 
 Step buildSliceAssign(mlir::Operation *op) {
   std::vector<int64_t> starts = arrayAttr(op, "starts"),
@@ -195,21 +89,6 @@ Step buildSplit(mlir::Operation *op) {
       res[k] = v;
       at += sizes[k];
     }
-  };
-}
-
-Step buildFlip(mlir::Operation *op) {
-  std::vector<int64_t> axes = arrayAttr(op, "axes");
-  return [=](llvm::ArrayRef<const Buffer *> ops,
-             llvm::MutableArrayRef<Buffer> res, StepContext &) {
-    Buffer v = *ops[0];
-    for (int64_t a : axes) {
-      if (v.shape[a] == 0)
-        continue;
-      v.offset += (v.shape[a] - 1) * v.strides[a];
-      v.strides[a] = -v.strides[a];
-    }
-    res[0] = v;
   };
 }
 
@@ -272,16 +151,10 @@ Step buildPad(mlir::Operation *op) {
 } // namespace
 
 void flex::registerShapeKernels(KernelRegistry &r) {
-  r.add("kiln.reshape", buildReshape);
-  r.add("kiln.squeeze", buildSqueeze);
-  r.add("kiln.unsqueeze", buildUnsqueeze);
-  r.add("kiln.permute", buildPermute);
-  r.add("kiln.expand", buildExpand);
-  r.add("kiln.slice", buildSlice);
+  registerViewSteps(r);
   r.add("kiln.slice_assign", buildSliceAssign);
   r.add("kiln.concat", buildConcat);
   r.add("kiln.split", buildSplit);
-  r.add("kiln.flip", buildFlip);
   r.add("kiln.repeat", buildRepeat);
   r.add("kiln.pad", buildPad);
 }

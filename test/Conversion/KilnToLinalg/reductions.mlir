@@ -2,7 +2,9 @@
 // RUN: tensor-opt %s --convert-kiln-to-linalg %lower-to-llvm | FileCheck %s --check-prefix=LLVM %not-lowered
 
 // Reductions are generics with reduction iterators into a fill of the
-// identity; argmax/argmin carry (value, index); cumsum is an scf.for scan.
+// identity, in the accumulator type of the op's reduction interface (a float
+// product in f64, as the Cpu kernels and Flex do); argmax/argmin carry
+// (value, index); cumsum is an scf.for scan.
 
 // CHECK-DAG: #[[IN3:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 // CHECK-DAG: #[[KEEP02:.+]] = affine_map<(d0, d1, d2) -> (d0, d2)>
@@ -17,10 +19,16 @@
 // CHECK: %[[E:.*]] = tensor.empty() : tensor<2x4xf32>
 // CHECK: %[[INIT:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[E]] : tensor<2x4xf32>)
 // CHECK: linalg.generic {indexing_maps = [#[[IN3]], #[[KEEP02]]], iterator_types = ["parallel", "reduction", "parallel"]} ins(%[[X]] : tensor<2x3x4xf32>) outs(%[[INIT]] : tensor<2x4xf32>)
-// CHECK: arith.addf
-// CHECK: arith.constant 1.000000e+00 : f32
-// CHECK: linalg.generic {indexing_maps = [#[[IN3]], #[[KEEPDIM]]], iterator_types = ["reduction", "parallel", "reduction"]}
-// CHECK: arith.mulf
+// CHECK: arith.addf %{{.*}} fastmath<reassoc> : f32
+// The f32 product accumulates in f64 and rounds once.
+// CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f64
+// CHECK: %[[PE:.*]] = tensor.empty() : tensor<1x3x1xf64>
+// CHECK: %[[PINIT:.*]] = linalg.fill ins(%[[ONE]] : f64) outs(%[[PE]] : tensor<1x3x1xf64>)
+// CHECK: linalg.generic {indexing_maps = [#[[IN3]], #[[KEEPDIM]]], iterator_types = ["reduction", "parallel", "reduction"]} ins(%[[X]] : tensor<2x3x4xf32>) outs(%[[PINIT]] : tensor<1x3x1xf64>)
+// CHECK: ^bb0(%[[PIN:.*]]: f32, %[[PACC:.*]]: f64):
+// CHECK: %[[PW:.*]] = arith.extf %[[PIN]] : f32 to f64
+// CHECK: arith.mulf %[[PACC]], %[[PW]] fastmath<reassoc> : f64
+// CHECK: arith.truncf %{{.*}} : f64 to f32
 // CHECK: arith.constant 0xFF800000 : f32
 // CHECK: arith.maximumf
 // CHECK: arith.constant 0x7F800000 : f32
@@ -54,7 +62,7 @@ func.func @reduce(%x: tensor<2x3x4xf32>, %b: tensor<2x3xi1>, %i: tensor<5xi32>, 
 // CHECK: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<8xf32>)
 // CHECK: ^bb0(%[[IN:.*]]: f16, %[[ACC:.*]]: f32):
 // CHECK: %[[W:.*]] = arith.extf %[[IN]] : f16 to f32
-// CHECK: arith.addf %[[ACC]], %[[W]] : f32
+// CHECK: arith.addf %[[ACC]], %[[W]] fastmath<reassoc> : f32
 // CHECK: arith.truncf %{{.*}} : f32 to f16
 // CHECK-NOT: kiln.
 func.func @half(%x: tensor<8x16xf16>) -> tensor<8xf16> {

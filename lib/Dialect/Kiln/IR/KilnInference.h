@@ -234,7 +234,7 @@ LogicalResult inferConcat(StringRef opName, MLIRContext *,
   Type element;
   if (failed(commonElementType(opName, loc, adaptor.getOperands(), element)))
     return failure();
-  SmallVector<rules::DimsRef> shapes;
+  std::vector<rules::DimsRef> shapes;
   for (Value v : adaptor.getInputs()) {
     auto t = rankedType(v);
     if (!t)
@@ -408,7 +408,8 @@ LogicalResult inferConvImpl(StringRef opName, std::optional<Location> loc,
     return inferError(opName, loc,
                       "stride needs " + std::to_string(spatial) + " entries");
   auto b = rankedType(adaptor.getBias());
-  rules::DimsRef biasShape = b ? b.getShape() : rules::DimsRef();
+  rules::DimsRef biasShape =
+      b ? rules::DimsRef(b.getShape()) : rules::DimsRef();
   return inferWithRule(opName, loc, adaptor.getInput(), inferred,
                        [&](rules::DimsRef in, rules::Dims &out) {
                          return rules::conv(in, w.getShape(),
@@ -455,8 +456,8 @@ LogicalResult inferLayerNorm(StringRef opName, MLIRContext *,
     return failure();
   auto w = rankedType(adaptor.getWeight());
   auto b = rankedType(adaptor.getBias());
-  rules::DimsRef ws = w ? w.getShape() : rules::DimsRef();
-  rules::DimsRef bs = b ? b.getShape() : rules::DimsRef();
+  rules::DimsRef ws = w ? rules::DimsRef(w.getShape()) : rules::DimsRef();
+  rules::DimsRef bs = b ? rules::DimsRef(b.getShape()) : rules::DimsRef();
   return inferWithRule(opName, loc, adaptor.getInput(), inferred,
                        [&](rules::DimsRef in, rules::Dims &out) {
                          out.assign(in.begin(), in.end());

@@ -8,9 +8,44 @@
 #ifndef KILN_DIALECT_KILN_IR_KILNDIALECT_H
 #define KILN_DIALECT_KILN_IR_KILNDIALECT_H
 
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
+#include "mlir/IR/Operation.h"
 
 #include "kiln/Dialect/Kiln/IR/KilnOpsDialect.h.inc"
+
+namespace mlir::kiln {
+
+/// The names of the kernel contract's attributes (KilnDialect.td describes
+/// each), for code that reads or writes them without a dialect instance.
+inline constexpr llvm::StringLiteral kBackwardAttr =
+    KilnDialect::BackwardAttrHelper::getNameStr();
+inline constexpr llvm::StringLiteral kSavedAttr =
+    KilnDialect::SavedAttrHelper::getNameStr();
+inline constexpr llvm::StringLiteral kRecomputedAttr =
+    KilnDialect::RecomputedAttrHelper::getNameStr();
+inline constexpr llvm::StringLiteral kStrategyAttr =
+    KilnDialect::StrategyAttrHelper::getNameStr();
+inline constexpr llvm::StringLiteral kDonatedAttr =
+    KilnDialect::DonatedAttrHelper::getNameStr();
+inline constexpr llvm::StringLiteral kKernelKindAttr =
+    KilnDialect::KernelAttrHelper::getNameStr();
+inline constexpr llvm::StringLiteral kKernelAxesAttr =
+    KilnDialect::ReducedAxesAttrHelper::getNameStr();
+inline constexpr llvm::StringLiteral kKernelOfAttr =
+    KilnDialect::KernelOfAttrHelper::getNameStr();
+inline constexpr llvm::StringLiteral kPhaseAttr =
+    KilnDialect::PhaseAttrHelper::getNameStr();
+inline constexpr llvm::StringLiteral kUnitsAttr =
+    KilnDialect::UnitsAttrHelper::getNameStr();
+inline constexpr llvm::StringLiteral kGrainAttr =
+    KilnDialect::GrainAttrHelper::getNameStr();
+inline constexpr llvm::StringLiteral kWorkspaceAttr =
+    KilnDialect::WorkspaceAttrHelper::getNameStr();
+inline constexpr llvm::StringLiteral kInPlaceAttr =
+    KilnDialect::InPlaceAttrHelper::getNameStr();
+
+} // namespace mlir::kiln
 
 #endif // KILN_DIALECT_KILN_IR_KILNDIALECT_H

@@ -27,7 +27,41 @@ def Kiln_Dialect : Dialect {
     in range; the C++ API normalizes negative axes before recording.
     Composite operations (softmax, layer_norm, cross_entropy, ...) are
     rewritten into primitives by `--kiln-decompose`.
+
+    The passes and the code generators talk through the dialect's
+    discardable attributes, the kernel contract:
+
+    - from autodiff and checkpointing: `kiln.backward` (an op of the backward
+      graph), `kiln.saved` (a forward value the backward graph reads as
+      saved), `kiln.recomputed` (a forward op cloned into the backward graph
+      instead of saving its value), `kiln.strategy` (on `kiln.grad`: the
+      checkpointing strategy) and `kiln.donated` (on a graph function's
+      argument: the run gives its buffer up, so it dies at its last reader);
+    - from fusion: `kiln.kernel` (an outlined kernel function and its kind:
+      elementwise, reduction, matmul, generic) and `kiln.reduced_axes` (the
+      trailing axes a reduction kernel reduces);
+    - from kernel generation, read by the runtime: `kiln.kernel_of` and
+      `kiln.phase` (a phase function and the kernel it belongs to),
+      `kiln.units` and `kiln.grain` (its parallel units and the fewest worth
+      a thread), `kiln.workspace` (scratch bytes it needs) and
+      `kiln.in_place` (the input whose buffer an output may take when the
+      input dies at the call).
   }];
+  let discardableAttrs = (ins
+    "::mlir::UnitAttr":$backward,
+    "::mlir::UnitAttr":$saved,
+    "::mlir::UnitAttr":$recomputed,
+    "::mlir::StringAttr":$strategy,
+    "::mlir::UnitAttr":$donated,
+    "::mlir::StringAttr":$kernel,
+    "::mlir::DenseI64ArrayAttr":$reduced_axes,
+    "::mlir::StringAttr":$kernel_of,
+    "::mlir::IntegerAttr":$phase,
+    "::mlir::IntegerAttr":$units,
+    "::mlir::IntegerAttr":$grain,
+    "::mlir::IntegerAttr":$workspace,
+    "::mlir::IntegerAttr":$in_place
+  );
   let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 1;
 }

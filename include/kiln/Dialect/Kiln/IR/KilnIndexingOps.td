@@ -67,7 +67,7 @@ def Kiln_IndexSelectOp : Kiln_Op<"index_select", [Pure, Kiln_ComputeBound,
       Kiln_InferWith<"::mlir::kiln::inferIndexSelect">.inferBody;
 }
 
-def Kiln_MaskFillOp : Kiln_Op<"mask_fill", [Pure, Kiln_Elementwise,
+def Kiln_MaskFillOp : Kiln_Op<"mask_fill", [Pure, Kiln_Elementwise, Kiln_OwnKernel,
     Kiln_Composite, InferTypeOpAdaptor]> {
   let summary = "value where mask is true, input elsewhere (composite)";
   let description = [{

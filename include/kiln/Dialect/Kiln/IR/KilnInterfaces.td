@@ -13,8 +13,18 @@
 //                         (matmul, conv, reductions, gather/scatter). Balanced
 //                         checkpointing saves these and recomputes the rest.
 //   Kiln_Composite        rewritten into primitives by --kiln-decompose.
+//   Kiln_View             a layout op (reshape, permute, slice, ...): it
+//                         stays outside kernels and becomes a runtime view.
+//   Kiln_OwnKernel        elementwise, but never fused into a chain: it runs
+//                         as a kernel of its own (a dequantize reads packed
+//                         values; dropout and mask_fill decompose later).
 //   Kiln_DifferentiableOp the op has a vector-Jacobian product. Ops without
 //                         it pass no gradient to their operands.
+//   Kiln_ReductionOp      a reduction with a combine (sum, prod, max, min,
+//                         any, all): its identity, combine and accumulator
+//                         type, for every generator and for Flex. These are
+//                         the reductions that fuse with their producers and
+//                         consumers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +40,8 @@ class Kiln_Fact<string name> : NativeOpTrait<name> {
 def Kiln_Elementwise : Kiln_Fact<"Elementwise">;
 def Kiln_ComputeBound : Kiln_Fact<"ComputeBound">;
 def Kiln_Composite : Kiln_Fact<"Composite">;
+def Kiln_View : Kiln_Fact<"View">;
+def Kiln_OwnKernel : Kiln_Fact<"OwnKernel">;
 
 def Kiln_DifferentiableOp : OpInterface<"DifferentiableOpInterface"> {
   let cppNamespace = "::mlir::kiln";
@@ -48,6 +60,45 @@ def Kiln_DifferentiableOp : OpInterface<"DifferentiableOpInterface"> {
       /*args=*/(ins "::mlir::OpBuilder &":$builder,
                     "::mlir::ValueRange":$resultGrads,
                     "::llvm::SmallVectorImpl<::mlir::Value> &":$operandGrads)>
+  ];
+}
+
+def Kiln_ReductionOp : OpInterface<"ReductionOpInterface"> {
+  let cppNamespace = "::mlir::kiln";
+  let description = [{
+    A reduction with a combine. Its semantics are `kiln::ReductionKind`'s
+    (kiln/Support/Reduction.h); the methods build them as IR, so that every
+    code generator reduces the same way.
+  }];
+  let methods = [
+    InterfaceMethod<"What the reduction combines with.",
+      "::kiln::ReductionKind", "getReductionKind">,
+    InterfaceMethod<
+      "The type a compiled reduction of `storage` elements accumulates in.",
+      "::mlir::Type", "getAccumulatorType", (ins "::mlir::Type":$storage),
+      [{}], [{
+        return ::mlir::kiln::reductionAccumulatorType(
+            $_op.getReductionKind(), storage);
+      }]>,
+    InterfaceMethod<"The identity of the reduction in type `acc`.",
+      "::mlir::Value", "buildIdentity",
+      (ins "::mlir::OpBuilder &":$b, "::mlir::Location":$loc,
+           "::mlir::Type":$acc),
+      [{}], [{
+        return ::mlir::kiln::buildReductionIdentity(
+            b, loc, $_op.getReductionKind(), acc,
+            ::mlir::kiln::hasUnsignedInput($_op));
+      }]>,
+    InterfaceMethod<
+      "`acc` combined with `v` (scalars or vectors of the accumulator type).",
+      "::mlir::Value", "buildCombine",
+      (ins "::mlir::OpBuilder &":$b, "::mlir::Location":$loc,
+           "::mlir::Value":$acc, "::mlir::Value":$v),
+      [{}], [{
+        return ::mlir::kiln::buildReductionCombine(
+            b, loc, $_op.getReductionKind(), acc, v,
+            ::mlir::kiln::hasUnsignedInput($_op));
+      }]>
   ];
 }
 

@@ -102,7 +102,7 @@ def Kiln_LayerNormOp : Kiln_Op<"layer_norm", [Pure, Kiln_ComputeBound,
       Kiln_InferWith<"::mlir::kiln::inferLayerNorm">.inferBody;
 }
 
-def Kiln_DropoutOp : Kiln_Op<"dropout", [Pure, Kiln_Elementwise,
+def Kiln_DropoutOp : Kiln_Op<"dropout", [Pure, Kiln_Elementwise, Kiln_OwnKernel,
     Kiln_Composite, SameOperandsAndResultType, InferTypeOpInterface]> {
   let summary = "zero elements with probability p, scale the rest by 1/(1-p)";
   let description = [{

@@ -64,9 +64,16 @@ class Kiln_CompareOp<string mnemonic>
 }
 
 // Reduction over a set of axes, with or without keeping them as size 1.
+// `kind` names its kiln::ReductionKind when it has a combine (composites such
+// as mean have none).
 class Kiln_ReduceOp<string mnemonic, Type inType, Type outType,
-                    string helper, list<Trait> traits = []>
-    : Kiln_Op<mnemonic, !listconcat([Pure, InferTypeOpAdaptor], traits)> {
+                    string helper, list<Trait> traits = [], string kind = "">
+    : Kiln_Op<mnemonic, !listconcat([Pure, InferTypeOpAdaptor],
+                                    !if(!empty(kind), [], [Kiln_ReductionOp]),
+                                    traits)> {
+  let extraClassDeclaration = !if(!empty(kind), "",
+      "::kiln::ReductionKind getReductionKind() { return "
+      "::kiln::ReductionKind::" # kind # "; }");
   let arguments = (ins inType:$input, DenseI64ArrayAttr:$axes,
                        UnitAttr:$keepdim);
   let results = (outs outType:$result);

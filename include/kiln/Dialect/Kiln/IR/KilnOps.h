@@ -13,6 +13,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -29,6 +30,28 @@ namespace mlir::kiln {
 
 inline bool isDifferentiable(Operation *op) {
   return llvm::isa<DifferentiableOpInterface>(op);
+}
+
+/// Patterns that rewrite every composite op (Kiln_Composite) into
+/// primitives: --kiln-decompose and --convert-kiln-to-linalg apply them.
+void populateDecomposePatterns(RewritePatternSet &patterns);
+
+inline bool isFusibleReduction(Operation *op) {
+  return llvm::isa<ReductionOpInterface>(op);
+}
+
+inline bool isMatrixTranspose(Operation *op) {
+  auto p = llvm::dyn_cast_or_null<PermuteOp>(op);
+  if (!p)
+    return false;
+  ArrayRef<int64_t> dims = p.getDims();
+  int64_t rank = dims.size();
+  if (rank < 2)
+    return false;
+  for (int64_t d = 0; d < rank - 2; ++d)
+    if (dims[d] != d)
+      return false;
+  return dims[rank - 2] == rank - 1 && dims[rank - 1] == rank - 2;
 }
 
 } // namespace mlir::kiln

@@ -26,7 +26,8 @@ def Kiln_QuantizeOp : Kiln_Op<"quantize", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Kiln_DequantizeOp : Kiln_Op<"dequantize", [Pure, Kiln_Elementwise]> {
+def Kiln_DequantizeOp : Kiln_Op<"dequantize", [Pure, Kiln_Elementwise,
+    Kiln_OwnKernel]> {
   let summary = "quantized tensor to floats: scale * q";
   let description = [{
     A dequantize that feeds a matmul is fused into it by `--kiln-fuse`.

@@ -14,7 +14,7 @@ defvar Kiln_InferReduce = "::mlir::kiln::inferReduce";
 defvar Kiln_InferReduceBool = "::mlir::kiln::inferReduceBool";
 
 def Kiln_SumOp : Kiln_ReduceOp<"sum", Kiln_NumericTensor, Kiln_NumericTensor,
-    Kiln_InferReduce, [Kiln_ComputeBound, Kiln_Diff]> {
+    Kiln_InferReduce, [Kiln_ComputeBound, Kiln_Diff], "Sum"> {
   let summary = "sum over axes";
   let description = [{
     ```mlir
@@ -29,23 +29,25 @@ def Kiln_MeanOp : Kiln_ReduceOp<"mean", Kiln_FloatTensor, Kiln_FloatTensor,
   let summary = "mean over axes (composite: sum times 1/count)";
 }
 def Kiln_ProdOp : Kiln_ReduceOp<"prod", Kiln_NumericTensor, Kiln_NumericTensor,
-    Kiln_InferReduce, [Kiln_ComputeBound, Kiln_Diff]> {
+    Kiln_InferReduce, [Kiln_ComputeBound, Kiln_Diff], "Prod"> {
   let summary = "product over axes";
 }
 def Kiln_ReduceMaxOp : Kiln_ReduceOp<"reduce_max", Kiln_NumericTensor,
-    Kiln_NumericTensor, Kiln_InferReduce, [Kiln_ComputeBound, Kiln_Diff]> {
+    Kiln_NumericTensor, Kiln_InferReduce, [Kiln_ComputeBound, Kiln_Diff],
+    "Max"> {
   let summary = "maximum over axes (NaN propagates)";
 }
 def Kiln_ReduceMinOp : Kiln_ReduceOp<"reduce_min", Kiln_NumericTensor,
-    Kiln_NumericTensor, Kiln_InferReduce, [Kiln_ComputeBound, Kiln_Diff]> {
+    Kiln_NumericTensor, Kiln_InferReduce, [Kiln_ComputeBound, Kiln_Diff],
+    "Min"> {
   let summary = "minimum over axes (NaN propagates)";
 }
 def Kiln_AnyOp : Kiln_ReduceOp<"any", Kiln_BoolTensor, Kiln_BoolTensor,
-    Kiln_InferReduceBool, [Kiln_ComputeBound]> {
+    Kiln_InferReduceBool, [Kiln_ComputeBound], "Any"> {
   let summary = "logical or over axes";
 }
 def Kiln_AllOp : Kiln_ReduceOp<"all", Kiln_BoolTensor, Kiln_BoolTensor,
-    Kiln_InferReduceBool, [Kiln_ComputeBound]> {
+    Kiln_InferReduceBool, [Kiln_ComputeBound], "All"> {
   let summary = "logical and over axes";
 }
 

@@ -14,7 +14,7 @@ class Kiln_ShapeOp<string mnemonic, list<Trait> traits = []>
     : Kiln_Op<mnemonic, !listconcat([Pure, InferTypeOpAdaptor, Kiln_Diff],
                                     traits)>;
 
-def Kiln_ReshapeOp : Kiln_ShapeOp<"reshape"> {
+def Kiln_ReshapeOp : Kiln_ShapeOp<"reshape", [Kiln_View]> {
   let summary = "same elements in row-major order, new shape";
   let description = [{
     `shape` may hold one `-1`, the dim that makes the element counts agree.
@@ -33,7 +33,7 @@ def Kiln_ReshapeOp : Kiln_ShapeOp<"reshape"> {
   let hasCanonicalizer = 1;
 }
 
-def Kiln_PermuteOp : Kiln_ShapeOp<"permute"> {
+def Kiln_PermuteOp : Kiln_ShapeOp<"permute", [Kiln_View]> {
   let summary = "reorder dims: result dim i is input dim dims[i]";
   let description = [{
     ```mlir
@@ -69,7 +69,7 @@ def Kiln_ExpandOp : Kiln_ShapeOp<"expand", [Kiln_Elementwise]> {
   let hasFolder = 1;
 }
 
-def Kiln_SliceOp : Kiln_ShapeOp<"slice"> {
+def Kiln_SliceOp : Kiln_ShapeOp<"slice", [Kiln_View]> {
   let summary = "strided slice [start, end) with a positive step per dim";
   let description = [{
     `end` is clamped to the dim size.
@@ -137,7 +137,7 @@ def Kiln_SplitOp : Kiln_ShapeOp<"split"> {
       Kiln_InferWith<"::mlir::kiln::inferSplit">.inferBody;
 }
 
-def Kiln_SqueezeOp : Kiln_ShapeOp<"squeeze"> {
+def Kiln_SqueezeOp : Kiln_ShapeOp<"squeeze", [Kiln_View]> {
   let summary = "drop size-1 dims";
   let arguments = (ins Kiln_Tensor:$input, DenseI64ArrayAttr:$axes);
   let results = (outs Kiln_Tensor:$result);
@@ -147,7 +147,7 @@ def Kiln_SqueezeOp : Kiln_ShapeOp<"squeeze"> {
       Kiln_InferWith<"::mlir::kiln::inferSqueeze">.inferBody;
 }
 
-def Kiln_UnsqueezeOp : Kiln_ShapeOp<"unsqueeze"> {
+def Kiln_UnsqueezeOp : Kiln_ShapeOp<"unsqueeze", [Kiln_View]> {
   let summary = "insert size-1 dims at the given result positions";
   let arguments = (ins Kiln_Tensor:$input, DenseI64ArrayAttr:$axes);
   let results = (outs Kiln_Tensor:$result);
@@ -157,7 +157,7 @@ def Kiln_UnsqueezeOp : Kiln_ShapeOp<"unsqueeze"> {
       Kiln_InferWith<"::mlir::kiln::inferUnsqueeze">.inferBody;
 }
 
-def Kiln_FlipOp : Kiln_ShapeOp<"flip"> {
+def Kiln_FlipOp : Kiln_ShapeOp<"flip", [Kiln_View]> {
   let summary = "reverse the order of elements along axes";
   let arguments = (ins Kiln_Tensor:$input, DenseI64ArrayAttr:$axes);
   let results = (outs Kiln_Tensor:$result);

@@ -13,6 +13,8 @@
 #ifndef KILN_DIALECT_KILN_IR_KILNTRAITS_H
 #define KILN_DIALECT_KILN_IR_KILNTRAITS_H
 
+#include "kiln/Support/Reduction.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/OpDefinition.h"
 
 namespace mlir::kiln::OpTrait {
@@ -27,6 +29,12 @@ class ComputeBound
 
 template <typename ConcreteType>
 class Composite : public mlir::OpTrait::TraitBase<ConcreteType, Composite> {};
+
+template <typename ConcreteType>
+class View : public mlir::OpTrait::TraitBase<ConcreteType, View> {};
+
+template <typename ConcreteType>
+class OwnKernel : public mlir::OpTrait::TraitBase<ConcreteType, OwnKernel> {};
 
 } // namespace mlir::kiln::OpTrait
 
@@ -44,8 +52,40 @@ inline bool isComputeBound(Operation *op) {
 inline bool isComposite(Operation *op) {
   return op->hasTrait<OpTrait::Composite>();
 }
+/// A layout op that stays outside kernels and becomes a runtime view.
+inline bool isViewOp(Operation *op) { return op->hasTrait<OpTrait::View>(); }
+/// An elementwise op that fuses into chains.
+inline bool isFusibleElementwise(Operation *op) {
+  return isElementwise(op) && !op->hasTrait<OpTrait::OwnKernel>();
+}
 /// Has a vector-Jacobian product (defined in KilnOps.h).
 bool isDifferentiable(Operation *op);
+/// A reduction with a combine, which fuses with its producers and consumers
+/// (ReductionOpInterface; defined in KilnOps.h).
+bool isFusibleReduction(Operation *op);
+/// A permute that swaps the last two dims and keeps the others in place:
+/// a (batched) matrix transpose, which a matmul can read while packing
+/// (defined in KilnOps.h).
+bool isMatrixTranspose(Operation *op);
+
+//===----------------------------------------------------------------------===//
+// Reductions as IR (kiln::ReductionKind's semantics; ReductionOpInterface's
+// methods call these)
+//===----------------------------------------------------------------------===//
+
+/// Does the reduction read unsigned integers (ui8) or bools?
+bool hasUnsignedInput(Operation *reduction);
+/// reductionAccumulator() of the storage element type `storage`.
+Type reductionAccumulatorType(::kiln::ReductionKind kind, Type storage);
+/// The identity in `acc` (an integer or float type).
+Value buildReductionIdentity(OpBuilder &b, Location loc,
+                             ::kiln::ReductionKind kind, Type acc,
+                             bool isUnsigned);
+/// `acc` combined with `v`, scalars or vectors of one element type.
+/// Float sums and products may be reassociated; max and min propagate NaN.
+Value buildReductionCombine(OpBuilder &b, Location loc,
+                            ::kiln::ReductionKind kind, Value acc, Value v,
+                            bool isUnsigned);
 
 } // namespace mlir::kiln
 

@@ -1,4 +1,4 @@
-//===- DiskCache.cpp - Compiled kernels on disk ---------------------------===//
+//===- KernelCache.cpp - Compiled kernels on disk -------------------------===//
 //
 // Part of the Kiln project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
@@ -13,7 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CpuCompiler.h"
+#include "kiln/Runtime/KernelCache.h"
+#include "kiln/Support/Env.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -25,6 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+using namespace kiln;
 using namespace kiln::detail;
 
 namespace {
@@ -56,7 +58,7 @@ void makeDirs(const std::string &path) {
 }
 
 std::string fileFor(const std::string &dir, const std::string &key) {
-  return dir + "/" + cpu::diskCacheHash(key) + ".kobj";
+  return dir + "/" + kernelcache::hashOf(key) + ".kobj";
 }
 
 void reportOnce(const std::string &path, const char *why) {
@@ -76,22 +78,16 @@ bool readU64(std::istream &in, uint64_t &v) {
 
 } // namespace
 
-std::string cpu::diskCacheHash(const std::string &key) {
+std::string kernelcache::hashOf(const std::string &key) {
   char name[17];
   std::snprintf(name, sizeof name, "%016llx",
                 static_cast<unsigned long long>(fnv1a(key)));
   return name;
 }
 
-std::string cpu::diskCacheDir() {
+std::string kernelcache::directory() {
   static const std::string dir = [] {
-    std::string d;
-    if (const char *env = std::getenv("KILN_CACHE_DIR"))
-      d = env;
-    else if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
-      d = std::string(xdg) + "/kiln";
-    else if (const char *home = std::getenv("HOME"); home && *home)
-      d = std::string(home) + "/.cache/kiln";
+    std::string d = env::cacheDir();
     if (!d.empty())
       makeDirs(d);
     return d;
@@ -99,8 +95,8 @@ std::string cpu::diskCacheDir() {
   return dir;
 }
 
-std::optional<std::string> cpu::diskCacheLoad(const std::string &key) {
-  std::string dir = diskCacheDir();
+std::optional<std::string> kernelcache::load(const std::string &key) {
+  std::string dir = directory();
   if (dir.empty())
     return std::nullopt;
   std::string path = fileFor(dir, key);
@@ -133,8 +129,8 @@ std::optional<std::string> cpu::diskCacheLoad(const std::string &key) {
   return object;
 }
 
-void cpu::diskCacheStore(const std::string &key, const std::string &object) {
-  std::string dir = diskCacheDir();
+void kernelcache::store(const std::string &key, const std::string &object) {
+  std::string dir = directory();
   if (dir.empty())
     return;
   std::string path = fileFor(dir, key);

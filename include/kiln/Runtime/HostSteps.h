@@ -1,0 +1,165 @@
+//===- HostSteps.h - Plan steps over host buffers ---------------*- C++ -*-===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// What the host backends share to run a plan: a KernelBuilder reads an op's
+// attributes and types once (at compile time) and returns a Step, a closure
+// over plain data that runs the op on buffers. Flex's plans are made of
+// steps; the Cpu backend runs its views (reshape, permute, slice, ...) and
+// constants as steps around its compiled kernels, and Cuda keeps its
+// constants as host buffers.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_RUNTIME_HOSTSTEPS_H
+#define KILN_RUNTIME_HOSTSTEPS_H
+
+#include "kiln/Runtime/Backend.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <functional>
+#include <type_traits>
+
+namespace mlir {
+class Operation;
+namespace kiln {
+class ConstantOp;
+} // namespace kiln
+} // namespace mlir
+
+namespace kiln::detail {
+
+/// What a running step may use besides its operands.
+struct StepContext {
+  Allocator &allocator;
+  /// reusable[i]: operand i dies at this step and nothing else holds its
+  /// storage, so the step may write its output there.
+  const bool *reusable = nullptr;
+};
+
+using Step = std::function<void(llvm::ArrayRef<const Buffer *> operands,
+                                llvm::MutableArrayRef<Buffer> results,
+                                StepContext &ctx)>;
+using KernelBuilder = std::function<Step(mlir::Operation *op)>;
+
+/// Op name -> builder. Each kernel file adds its ops in a register function.
+class KernelRegistry {
+public:
+  void add(llvm::StringRef opName, KernelBuilder builder) {
+    builders_[opName] = std::move(builder);
+  }
+  const KernelBuilder *lookup(llvm::StringRef opName) const {
+    auto it = builders_.find(opName);
+    return it == builders_.end() ? nullptr : &it->second;
+  }
+
+private:
+  llvm::StringMap<KernelBuilder> builders_;
+};
+
+/// The view ops (reshape, squeeze, unsqueeze, permute, expand, slice, flip):
+/// steps that share the input's storage and only change strides (a reshape
+/// of strided data copies it first).
+void registerViewSteps(KernelRegistry &r);
+
+//===----------------------------------------------------------------------===//
+// Reading op facts at build time
+//===----------------------------------------------------------------------===//
+
+/// DType and shape of an op's operand / result.
+DType operandDType(mlir::Operation *op, unsigned i);
+DType resultDType(mlir::Operation *op, unsigned i = 0);
+std::vector<int64_t> operandShape(mlir::Operation *op, unsigned i);
+std::vector<int64_t> resultShape(mlir::Operation *op, unsigned i = 0);
+/// Integer array / float / integer attribute by name (throws if missing).
+std::vector<int64_t> arrayAttr(mlir::Operation *op, llvm::StringRef name);
+double floatAttr(mlir::Operation *op, llvm::StringRef name);
+int64_t intAttr(mlir::Operation *op, llvm::StringRef name);
+bool unitAttr(mlir::Operation *op, llvm::StringRef name);
+
+//===----------------------------------------------------------------------===//
+// Element types
+//===----------------------------------------------------------------------===//
+
+/// The C++ type kernels compute with for a stored type.
+template <typename T> struct ComputeOf { using type = T; };
+template <> struct ComputeOf<Half> { using type = float; };
+template <> struct ComputeOf<BFloat16> { using type = float; };
+
+template <typename T> inline typename ComputeOf<T>::type load(const T &v) {
+  return v;
+}
+template <> inline float load<Half>(const Half &v) { return v.toFloat(); }
+template <> inline float load<BFloat16>(const BFloat16 &v) {
+  return v.toFloat();
+}
+
+template <typename T, typename C> inline T storeAs(C v) {
+  return static_cast<T>(v);
+}
+template <> inline Half storeAs<Half, float>(float v) {
+  return Half::fromFloat(v);
+}
+template <> inline BFloat16 storeAs<BFloat16, float>(float v) {
+  return BFloat16::fromFloat(v);
+}
+
+template <typename T> struct TypeTag { using type = T; };
+
+/// Calls f(TypeTag<T>{}) with the stored C++ type of `dtype`.
+template <typename F> void dispatchAny(DType dtype, F &&f) {
+  switch (dtype.kind()) {
+  case DTypeKind::F64:
+    return f(TypeTag<double>{});
+  case DTypeKind::F32:
+    return f(TypeTag<float>{});
+  case DTypeKind::F16:
+    return f(TypeTag<Half>{});
+  case DTypeKind::BF16:
+    return f(TypeTag<BFloat16>{});
+  case DTypeKind::I64:
+    return f(TypeTag<int64_t>{});
+  case DTypeKind::I32:
+    return f(TypeTag<int32_t>{});
+  case DTypeKind::I16:
+    return f(TypeTag<int16_t>{});
+  case DTypeKind::I8:
+    return f(TypeTag<int8_t>{});
+  case DTypeKind::U8:
+    return f(TypeTag<uint8_t>{});
+  case DTypeKind::Bool:
+    return f(TypeTag<bool>{});
+  case DTypeKind::QFloat:
+    break;
+  }
+  throw Error("flex: no kernel for dtype " + dtype.str());
+}
+
+//===----------------------------------------------------------------------===//
+// Views and constants
+//===----------------------------------------------------------------------===//
+
+/// `b` seen with `shape` by numpy broadcasting (stride 0 where stretched).
+Buffer broadcastView(const Buffer &b, const std::vector<int64_t> &shape);
+
+/// The strided region of `b` from `starts` by `steps`, of `shape`, as a
+/// view.
+Buffer sliceView(const Buffer &b, const std::vector<int64_t> &starts,
+                 const std::vector<int64_t> &steps,
+                 const std::vector<int64_t> &shape);
+
+/// A contiguous copy (or the buffer itself if already contiguous).
+Buffer contiguous(const Buffer &b, Allocator &allocator);
+
+/// The value of a kiln.constant as a buffer (a splat: one element seen
+/// through stride-0 strides).
+Buffer constantBuffer(mlir::kiln::ConstantOp op, Allocator &allocator);
+
+} // namespace kiln::detail
+
+#endif // KILN_RUNTIME_HOSTSTEPS_H

@@ -1,0 +1,54 @@
+//===- Env.h - Every environment knob, read in one place --------*- C++ -*-===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Kiln reads the environment here and nowhere else; docs/tools.md lists
+// every variable. Knobs that decide something for the whole process (the
+// log topics, the cache directory) are read once, at their first use; the
+// others at each call, so that a program may change them between calls.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_SUPPORT_ENV_H
+#define KILN_SUPPORT_ENV_H
+
+#include <optional>
+#include <string>
+
+namespace kiln::env {
+
+/// KILN_LOG: is `topic` in its comma-separated list (or is it "all")?
+/// Topics: compile, graph, profile.
+bool logEnabled(const char *topic);
+
+/// KILN_DEVICE: the default device ("flex", "cpu", "cuda", "cuda:N"); empty
+/// when unset.
+std::string device();
+
+/// KILN_CACHE_DIR, else $XDG_CACHE_HOME/kiln, else $HOME/.cache/kiln: where
+/// compiled kernels persist; empty when none is set.
+std::string cacheDir();
+
+/// KILN_DUMP_OBJECTS: a directory that keeps every object file the Cpu
+/// backend compiles (for objdump); empty when unset.
+std::string dumpObjectsDir();
+
+/// KILN_STREAM_STORES: "0" writes large Cpu outputs with plain stores, any
+/// other value with non-temporal ones; unset leaves it to the host.
+std::optional<bool> streamStores();
+
+/// KILN_CUDA_MMA: "0" keeps f32 matmuls off the tensor cores.
+bool cudaMma();
+
+/// The CUDA toolkit that libdevice is linked from: CUDA_ROOT, CUDA_HOME or
+/// CUDA_PATH, else /usr/local/cuda when it has libdevice (and then
+/// CUDA_ROOT is set to it, which is where MLIR's GPU serializer looks);
+/// empty when there is none.
+std::string cudaToolkit();
+
+} // namespace kiln::env
+
+#endif // KILN_SUPPORT_ENV_H

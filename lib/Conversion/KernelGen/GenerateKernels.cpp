@@ -1,0 +1,78 @@
+//===- GenerateKernels.cpp - The --kiln-generate-kernels pass -------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Each kernel that --kiln-fuse outlined goes to the generator of its kind
+// (Elementwise.cpp, Reduction.cpp, Matmul.cpp) and, for shapes those do not
+// cover, to the linalg path (Generic.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelGen.h"
+#include "kiln/Conversion/Passes.h"
+
+#include "llvm/TargetParser/Host.h"
+
+namespace mlir::kiln {
+#define GEN_PASS_DEF_KILNGENERATEKERNELS
+#include "kiln/Conversion/Passes.h.inc"
+} // namespace mlir::kiln
+
+using namespace mlir;
+using namespace mlir::kiln;
+using namespace mlir::kiln::kernelgen;
+
+namespace {
+
+struct KilnGenerateKernelsPass
+    : public mlir::kiln::impl::KilnGenerateKernelsBase<
+          KilnGenerateKernelsPass> {
+  using KilnGenerateKernelsBase::KilnGenerateKernelsBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<func::FuncOp> kernels;
+    for (auto fn : module.getOps<func::FuncOp>())
+      if (fn->hasAttr(kKernelKindAttr))
+        kernels.push_back(fn);
+    bool stream = streamStores < 0 ? streamStoresOnHost() : streamStores > 0;
+    for (func::FuncOp k : kernels) {
+      StringRef kind =
+          llvm::cast<StringAttr>(k->getAttr(kKernelKindAttr)).getValue();
+      LogicalResult ok = failure();
+      if (kind == "elementwise")
+        ok = generateElementwise(k, module, stream);
+      else if (kind == "reduction")
+        ok = generateReduction(k, module, stream);
+      else if (kind == "matmul")
+        ok = generateMatmul(k, module, MatmulTiling::forVectorBits(vectorBits));
+      else
+        ok = generateGeneric(k, module);
+      // A shape the dedicated generators do not cover (a partial broadcast
+      // inside a row, dynamic dims, ...) still runs, through linalg.
+      if (failed(ok) && kind != "generic")
+        ok = generateGeneric(k, module);
+      if (failed(ok)) {
+        k.emitError() << "kiln-generate-kernels: cannot generate the " << kind
+                      << " kernel @" << k.getName();
+        return signalPassFailure();
+      }
+    }
+    if (failed(
+            lowerGenericKernels(module, [&](OpPassManager &pm, Operation *op) {
+              return runPipeline(pm, op);
+            })))
+      return signalPassFailure();
+    // Callers of the templates (the graph function) are the runtime's
+    // business; the templates themselves are no longer needed when nothing
+    // calls them.
+    for (func::FuncOp k : kernels)
+      if (k.symbolKnownUseEmpty(module))
+        k.erase();
+  }
+};
+
+} // namespace

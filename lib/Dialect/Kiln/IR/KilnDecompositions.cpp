@@ -1,0 +1,276 @@
+//===- KilnDecompositions.cpp - Composite kiln ops as primitives ----------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// The decomposition of each composite op (Kiln_Composite): a fact of the op,
+// which --kiln-decompose and --convert-kiln-to-linalg both apply.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Dialect/Kiln/IR/KilnBuilders.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::kiln;
+
+namespace {
+
+RankedTensorType typeOf(Value v) {
+  return llvm::cast<RankedTensorType>(v.getType());
+}
+
+/// Replaces `op` by `value`. Broadcasting a static dim against a dynamic one
+/// (layer_norm's weight, mask_fill's mask) can give `value` a more precise
+/// type than the op's result; a tensor.cast gives the op's type back.
+void replaceKeepingType(PatternRewriter &b, Operation *op, Value value) {
+  Type type = op->getResult(0).getType();
+  if (value.getType() != type)
+    value = tensor::CastOp::create(b, op->getLoc(), type, value);
+  b.replaceOp(op, value);
+}
+
+/// Number of elements that `axes` of `x` cover, as a value that broadcasts:
+/// a constant when the dims are static, a reduction of ones otherwise.
+Value reducedCount(PatternRewriter &b, Location loc, Value x,
+                   ArrayRef<int64_t> axes, bool keepdim) {
+  auto type = typeOf(x);
+  // In double: the product of static dims can overflow int64_t.
+  double count = 1;
+  for (int64_t a : axes) {
+    if (type.isDynamicDim(a)) {
+      Value ones = fullLike(b, loc, x, 1.0);
+      return SumOp::create(b, loc, ones, b.getDenseI64ArrayAttr(axes), keepdim);
+    }
+    count *= (double)type.getDimSize(a);
+  }
+  return scalarConstant(b, loc, type.getElementType(), count);
+}
+
+struct DecomposeSilu : OpRewritePattern<SiluOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(SiluOp op, PatternRewriter &b) const override {
+    Value s = SigmoidOp::create(b, op.getLoc(), op.getInput());
+    b.replaceOpWithNewOp<MulOp>(op, op.getInput(), s);
+    return success();
+  }
+};
+
+struct DecomposeMean : OpRewritePattern<MeanOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MeanOp op, PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    Value sum =
+        SumOp::create(b, loc, op.getInput(), op.getAxesAttr(), op.getKeepdim());
+    Value count =
+        reducedCount(b, loc, op.getInput(), op.getAxes(), op.getKeepdim());
+    b.replaceOpWithNewOp<DivOp>(op, sum, count);
+    return success();
+  }
+};
+
+/// max over `axis` with keepdim, detached: a shift that the result of a
+/// softmax-like op does not depend on.
+Value stabilizer(PatternRewriter &b, Location loc, Value x,
+                 ArrayRef<int64_t> axes) {
+  Value m = ReduceMaxOp::create(b, loc, x, b.getDenseI64ArrayAttr(axes),
+                                /*keepdim=*/true);
+  return DetachOp::create(b, loc, m);
+}
+
+struct DecomposeSoftmax : OpRewritePattern<SoftmaxOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(SoftmaxOp op,
+                                PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    int64_t axis = op.getAxis();
+    Value m = stabilizer(b, loc, op.getInput(), {axis});
+    Value e = ExpOp::create(b, loc, SubOp::create(b, loc, op.getInput(), m));
+    Value s = SumOp::create(b, loc, e, b.getDenseI64ArrayAttr({axis}),
+                            /*keepdim=*/true);
+    b.replaceOpWithNewOp<MulOp>(op, e, RecipOp::create(b, loc, s));
+    return success();
+  }
+};
+
+struct DecomposeLogSoftmax : OpRewritePattern<LogSoftmaxOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LogSoftmaxOp op,
+                                PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    int64_t axis = op.getAxis();
+    Value m = stabilizer(b, loc, op.getInput(), {axis});
+    Value shifted = SubOp::create(b, loc, op.getInput(), m);
+    Value s = SumOp::create(b, loc, ExpOp::create(b, loc, shifted),
+                            b.getDenseI64ArrayAttr({axis}), /*keepdim=*/true);
+    b.replaceOpWithNewOp<SubOp>(op, shifted, LogOp::create(b, loc, s));
+    return success();
+  }
+};
+
+struct DecomposeLogSumExp : OpRewritePattern<LogSumExpOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LogSumExpOp op,
+                                PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    Value m = stabilizer(b, loc, op.getInput(), op.getAxes());
+    // An infinite max shifts by 0 instead: a row of -inf (a fully masked
+    // row) then gives log(0) = -inf rather than -inf - -inf = NaN, and a row
+    // holding +inf gives +inf.
+    Type elementType = typeOf(m).getElementType();
+    Value isInf =
+        EqOp::create(b, loc, AbsOp::create(b, loc, m),
+                     scalarConstant(b, loc, elementType,
+                                    std::numeric_limits<double>::infinity()));
+    m = WhereOp::create(b, loc, isInf, scalarConstant(b, loc, elementType, 0.0),
+                        m);
+    Value e = ExpOp::create(b, loc, SubOp::create(b, loc, op.getInput(), m));
+    Value s = SumOp::create(b, loc, e, op.getAxesAttr(), /*keepdim=*/true);
+    Value r = AddOp::create(b, loc, LogOp::create(b, loc, s), m);
+    if (!op.getKeepdim())
+      r = SqueezeOp::create(b, loc, r, op.getAxesAttr());
+    b.replaceOp(op, r);
+    return success();
+  }
+};
+
+struct DecomposeLayerNorm : OpRewritePattern<LayerNormOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LayerNormOp op,
+                                PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    Value x = op.getInput();
+    int64_t last = typeOf(x).getRank() - 1;
+    auto axes = b.getDenseI64ArrayAttr({last});
+    Value count = reducedCount(b, loc, x, {last}, true);
+    Value mean =
+        DivOp::create(b, loc, SumOp::create(b, loc, x, axes, true), count);
+    Value centered = SubOp::create(b, loc, x, mean);
+    Value sq = MulOp::create(b, loc, centered, centered);
+    Value var =
+        DivOp::create(b, loc, SumOp::create(b, loc, sq, axes, true), count);
+    Value eps = scalarConstant(b, loc, typeOf(x).getElementType(),
+                               op.getEps().convertToDouble());
+    Value inv = RsqrtOp::create(b, loc, AddOp::create(b, loc, var, eps));
+    Value y = MulOp::create(b, loc, centered, inv);
+    if (op.getWeight())
+      y = MulOp::create(b, loc, y, op.getWeight());
+    if (op.getBias())
+      y = AddOp::create(b, loc, y, op.getBias());
+    replaceKeepingType(b, op, y);
+    return success();
+  }
+};
+
+struct DecomposeDropout : OpRewritePattern<DropoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(DropoutOp op,
+                                PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    Value x = op.getInput();
+    double p = op.getP().convertToDouble();
+    if (p == 0.0) {
+      b.replaceOp(op, x);
+      return success();
+    }
+    Value u = RandOp::create(b, loc, typeOf(x), op.getSeedAttr(),
+                             b.getF64FloatAttr(0.0), b.getF64FloatAttr(1.0),
+                             dynamicDimsOf(b, loc, x));
+    Type element = typeOf(x).getElementType();
+    Value keep = GeOp::create(b, loc, u, scalarConstant(b, loc, element, p));
+    Value scaled = MulOp::create(
+        b, loc, x, scalarConstant(b, loc, element, 1.0 / (1 - p)));
+    b.replaceOpWithNewOp<WhereOp>(op, keep, scaled,
+                                  scalarConstant(b, loc, element, 0.0));
+    return success();
+  }
+};
+
+struct DecomposeCrossEntropy : OpRewritePattern<CrossEntropyOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(CrossEntropyOp op,
+                                PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    Value logits = op.getLogits();
+    Value logp = LogSoftmaxOp::create(b, loc, logits, 1);
+    Value labels = ReshapeOp::create(b, loc, op.getLabels(),
+                                     b.getDenseI64ArrayAttr({-1, 1}));
+    Value picked = GatherOp::create(b, loc, logp, labels, 1);
+    Value mean = MeanOp::create(b, loc, picked, b.getDenseI64ArrayAttr({0, 1}),
+                                /*keepdim=*/false);
+    b.replaceOpWithNewOp<NegOp>(op, mean);
+    return success();
+  }
+};
+
+struct DecomposeConv1d : OpRewritePattern<Conv1dOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(Conv1dOp op,
+                                PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    auto two = b.getDenseI64ArrayAttr({2});
+    Value x = UnsqueezeOp::create(b, loc, op.getInput(), two);
+    Value w = UnsqueezeOp::create(b, loc, op.getWeight(), two);
+    auto pair = [&](ArrayRef<int64_t> v, int64_t first) {
+      return b.getDenseI64ArrayAttr({first, v[0]});
+    };
+    Value y =
+        Conv2dOp::create(b, loc, x, w, op.getBias(), pair(op.getStride(), 1),
+                         pair(op.getPadding(), 0), pair(op.getDilation(), 1),
+                         op.getGroupsAttr());
+    b.replaceOpWithNewOp<SqueezeOp>(op, y, two);
+    return success();
+  }
+};
+
+struct DecomposeMaskFill : OpRewritePattern<MaskFillOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MaskFillOp op,
+                                PatternRewriter &b) const override {
+    Value fill =
+        scalarConstant(b, op.getLoc(), typeOf(op.getInput()).getElementType(),
+                       op.getValue().convertToDouble());
+    replaceKeepingType(
+        b, op,
+        WhereOp::create(b, op.getLoc(), op.getMask(), fill, op.getInput()));
+    return success();
+  }
+};
+
+struct DecomposeEmbedding : OpRewritePattern<EmbeddingOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(EmbeddingOp op,
+                                PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    // 1-D indices select the result rows directly.
+    if (typeOf(op.getIndices()).getRank() == 1) {
+      b.replaceOpWithNewOp<IndexSelectOp>(op, op.getWeight(), op.getIndices(),
+                                          0);
+      return success();
+    }
+    // A reshape back to the result shape can name one dynamic dim only.
+    if (op.getResult().getType().getNumDynamicDims() > 1)
+      return b.notifyMatchFailure(op, "more than one dynamic result dim");
+    Value flat = ReshapeOp::create(b, loc, op.getIndices(),
+                                   b.getDenseI64ArrayAttr({-1}));
+    Value rows = IndexSelectOp::create(b, loc, op.getWeight(), flat, 0);
+    b.replaceOp(op, reshapeTo(b, loc, rows, op.getResult().getType()));
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::kiln::populateDecomposePatterns(RewritePatternSet &patterns) {
+  patterns.add<DecomposeSilu, DecomposeMean, DecomposeSoftmax,
+               DecomposeLogSoftmax, DecomposeLogSumExp, DecomposeLayerNorm,
+               DecomposeDropout, DecomposeCrossEntropy, DecomposeConv1d,
+               DecomposeMaskFill, DecomposeEmbedding>(patterns.getContext());
+}
