@@ -6,8 +6,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "Record.h"
-#include "kiln/Runtime/Backend.h"
-#include "kiln/Runtime/ThreadPool.h"
 #include "kiln/Support/Env.h"
 
 #include <cstdlib>
@@ -20,7 +18,7 @@ using namespace kiln::detail;
 DispatchDevice DispatchDevice::flex() { return {DeviceKind::Flex, 0}; }
 
 DispatchDevice DispatchDevice::cpu() {
-  getBackend(DeviceKind::Cpu, 0); // a clear error when it cannot run
+  requireDevice(DeviceKind::Cpu, 0); // a clear error when it cannot run
   return {DeviceKind::Cpu, 0};
 }
 
@@ -28,7 +26,7 @@ DispatchDevice DispatchDevice::cuda(int index) {
   if (index < 0)
     throw Error("cuda: device index " + std::to_string(index) +
                 " is negative");
-  getBackend(DeviceKind::Cuda, index);
+  requireDevice(DeviceKind::Cuda, index);
   return {DeviceKind::Cuda, index};
 }
 
@@ -46,7 +44,7 @@ DispatchDevice DispatchDevice::autodiff(const DispatchDevice &inner,
 
 static bool canRun(DeviceKind kind, int index) {
   try {
-    getBackend(kind, index);
+    requireDevice(kind, index);
     return true;
   } catch (const Error &) {
     return false;
@@ -92,23 +90,23 @@ std::string DispatchDevice::str() const {
 void DispatchDevice::sync() const { materialize(heldPending(kind_, index_)); }
 
 MemoryStats kiln::memoryStats(const DispatchDevice &device) {
-  return getBackend(device.kind(), device.index()).allocator().stats();
+  return deviceMemory(device.kind(), device.index());
 }
 
 void kiln::resetPeakMemory(const DispatchDevice &device) {
-  getBackend(device.kind(), device.index()).allocator().resetPeak();
+  resetDevicePeak(device.kind(), device.index());
 }
 
 BackendCounters kiln::backendCounters(const DispatchDevice &device) {
-  Counters &c = getBackend(device.kind(), device.index()).counters;
+  DeviceCounters c = deviceCounters(device.kind(), device.index());
   BackendCounters out;
-  out.executedOps = c.executedOps.load();
-  out.materializations = c.materializations.load();
-  out.compiles = c.compiles.load();
-  out.cacheHits = c.cacheHits.load();
-  out.diskHits = c.diskHits.load();
+  out.executedOps = c.executedOps;
+  out.materializations = c.materializations;
+  out.compiles = c.compiles;
+  out.cacheHits = c.cacheHits;
+  out.diskHits = c.diskHits;
   return out;
 }
 
-void kiln::setNumThreads(int threads) { setHostThreads(threads); }
-int kiln::numThreads() { return hostThreads(); }
+void kiln::setNumThreads(int threads) { setThreadCount(threads); }
+int kiln::numThreads() { return threadCount(); }

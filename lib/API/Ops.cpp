@@ -43,54 +43,24 @@ DispatchTensor scalarLike(const char *op, const DispatchTensor &x,
       scalarNode(value, n->dtype, DispatchDevice(n->device, n->deviceIndex)));
 }
 
-void rejectQuantized(const Recorder &r, size_t count) {
-  for (size_t i = 0; i < count; ++i)
-    if (r.dtype(i).isQuantized())
-      r.fail("operand " + std::to_string(i) +
-             " is quantized; dequantize it first");
-}
-
-enum class Class { Float, Numeric, Signed, Bool, Any };
-
-void requireClass(const Recorder &r, size_t i, Class c) {
-  switch (c) {
-  case Class::Float:
-    return r.requireFloat(i);
-  case Class::Numeric:
-    return r.requireNumeric(i);
-  case Class::Signed:
-    return r.requireSigned(i);
-  case Class::Bool:
-    return r.requireBool(i);
-  case Class::Any:
-    return;
-  }
-}
-
-Tensor unary(const char *op, const Tensor &x, Class c,
+Tensor unary(const char *op, const Tensor &x,
              std::vector<NodeAttr> attrs = {}) {
   Recorder r(op, {&x});
-  rejectQuantized(r, 1);
-  requireClass(r, 0, c);
   return r.make(r.dtype(0), r.shape(0), std::move(attrs));
 }
 
-Tensor binary(const char *op, const Tensor &x, const Tensor &y, Class c,
+Tensor binary(const char *op, const Tensor &x, const Tensor &y,
               bool boolResult = false) {
   Recorder r(op, {&x, &y});
-  rejectQuantized(r, 2);
   r.requireSameDType(0, 1);
-  requireClass(r, 0, c);
   Dims out;
   r.check(rules::broadcast(r.shape(0), r.shape(1), out));
   return r.make(boolResult ? DType::Bool : r.dtype(0), vec(out));
 }
 
 Tensor reduction(const char *op, const Tensor &x, std::vector<int64_t> axes,
-                 bool keepdim, Class c, std::optional<DType> result = {}) {
+                 bool keepdim, std::optional<DType> result = {}) {
   Recorder r(op, {&x});
-  rejectQuantized(r, 1);
-  requireClass(r, 0, c);
   if (axes.empty()) {
     axes.resize(r.rank(0));
     std::iota(axes.begin(), axes.end(), 0);
@@ -110,8 +80,6 @@ Tensor reduction(const char *op, const Tensor &x, std::vector<int64_t> axes,
 Tensor argReduction(const char *op, const Tensor &x, int64_t axis,
                     bool keepdim) {
   Recorder r(op, {&x});
-  rejectQuantized(r, 1);
-  r.requireNumeric(0);
   axis = r.axis(axis, r.rank(0));
   Dims out;
   r.check(rules::reduce(r.shape(0), {axis}, keepdim, out));
@@ -121,10 +89,8 @@ Tensor argReduction(const char *op, const Tensor &x, int64_t axis,
   return r.make(DType::I64, vec(out), attrs);
 }
 
-Tensor axisOp(const char *op, const Tensor &x, int64_t axis, Class c) {
+Tensor axisOp(const char *op, const Tensor &x, int64_t axis) {
   Recorder r(op, {&x});
-  rejectQuantized(r, 1);
-  requireClass(r, 0, c);
   axis = r.axis(axis, r.rank(0));
   return r.make(r.dtype(0), r.shape(0), {NodeAttr::i64("axis", axis)});
 }
@@ -158,59 +124,26 @@ void normalizeSlice(const Recorder &r, const std::vector<int64_t> &shape,
 // Elementwise
 //===----------------------------------------------------------------------===//
 
-Tensor kiln::neg(const Tensor &x) { return unary("kiln.neg", x, Class::Signed); }
-Tensor kiln::abs(const Tensor &x) { return unary("kiln.abs", x, Class::Signed); }
-Tensor kiln::exp(const Tensor &x) { return unary("kiln.exp", x, Class::Float); }
-Tensor kiln::log(const Tensor &x) { return unary("kiln.log", x, Class::Float); }
-Tensor kiln::log1p(const Tensor &x) {
-  return unary("kiln.log1p", x, Class::Float);
+Tensor kiln::detail::recordUnary(const char *op, const Tensor &x) {
+  return unary(op, x);
 }
-Tensor kiln::sqrt(const Tensor &x) {
-  return unary("kiln.sqrt", x, Class::Float);
+Tensor kiln::detail::recordBinary(const char *op, const Tensor &x,
+                                  const Tensor &y) {
+  return binary(op, x, y);
 }
-Tensor kiln::rsqrt(const Tensor &x) {
-  return unary("kiln.rsqrt", x, Class::Float);
+Tensor kiln::detail::recordComparison(const char *op, const Tensor &x,
+                                      const Tensor &y) {
+  return binary(op, x, y, /*boolResult=*/true);
 }
-Tensor kiln::recip(const Tensor &x) {
-  return unary("kiln.recip", x, Class::Float);
-}
-Tensor kiln::sin(const Tensor &x) { return unary("kiln.sin", x, Class::Float); }
-Tensor kiln::cos(const Tensor &x) { return unary("kiln.cos", x, Class::Float); }
-Tensor kiln::tanh(const Tensor &x) {
-  return unary("kiln.tanh", x, Class::Float);
-}
-Tensor kiln::sigmoid(const Tensor &x) {
-  return unary("kiln.sigmoid", x, Class::Float);
-}
-Tensor kiln::erf(const Tensor &x) { return unary("kiln.erf", x, Class::Float); }
-Tensor kiln::relu(const Tensor &x) {
-  return unary("kiln.relu", x, Class::Signed);
-}
+
 Tensor kiln::gelu(const Tensor &x, bool tanhApprox) {
   std::vector<NodeAttr> attrs;
   if (tanhApprox)
     attrs.push_back(NodeAttr::enumeration("approximate", 1));
-  return unary("kiln.gelu", x, Class::Float, attrs);
-}
-Tensor kiln::silu(const Tensor &x) {
-  return unary("kiln.silu", x, Class::Float);
-}
-Tensor kiln::floor(const Tensor &x) {
-  return unary("kiln.floor", x, Class::Float);
-}
-Tensor kiln::ceil(const Tensor &x) {
-  return unary("kiln.ceil", x, Class::Float);
-}
-Tensor kiln::round(const Tensor &x) {
-  return unary("kiln.round", x, Class::Float);
-}
-Tensor kiln::sign(const Tensor &x) {
-  return unary("kiln.sign", x, Class::Signed);
+  return unary("kiln.gelu", x, attrs);
 }
 Tensor kiln::clamp(const Tensor &x, double min, double max) {
   Recorder r("kiln.clamp", {&x});
-  rejectQuantized(r, 1);
-  r.requireNumeric(0);
   if (std::isnan(min) || std::isnan(max) || min > max)
     r.fail("min " + std::to_string(min) + " is greater than max " +
            std::to_string(max));
@@ -219,74 +152,15 @@ Tensor kiln::clamp(const Tensor &x, double min, double max) {
 }
 Tensor kiln::isNan(const Tensor &x) {
   Recorder r("kiln.is_nan", {&x});
-  rejectQuantized(r, 1);
-  r.requireFloat(0);
   return r.make(DType::Bool, r.shape(0));
 }
-Tensor kiln::logicalNot(const Tensor &x) {
-  return unary("kiln.not", x, Class::Bool);
-}
 
-Tensor kiln::add(const Tensor &x, const Tensor &y) {
-  return binary("kiln.add", x, y, Class::Numeric);
-}
-Tensor kiln::sub(const Tensor &x, const Tensor &y) {
-  return binary("kiln.sub", x, y, Class::Numeric);
-}
-Tensor kiln::mul(const Tensor &x, const Tensor &y) {
-  return binary("kiln.mul", x, y, Class::Numeric);
-}
-Tensor kiln::div(const Tensor &x, const Tensor &y) {
-  return binary("kiln.div", x, y, Class::Numeric);
-}
-Tensor kiln::pow(const Tensor &x, const Tensor &y) {
-  return binary("kiln.pow", x, y, Class::Float);
-}
 Tensor kiln::pow(const Tensor &x, double y) {
   return pow(x, scalarLike("kiln.pow", x, y));
-}
-Tensor kiln::maximum(const Tensor &x, const Tensor &y) {
-  return binary("kiln.max", x, y, Class::Numeric);
-}
-Tensor kiln::minimum(const Tensor &x, const Tensor &y) {
-  return binary("kiln.min", x, y, Class::Numeric);
-}
-Tensor kiln::rem(const Tensor &x, const Tensor &y) {
-  return binary("kiln.rem", x, y, Class::Numeric);
-}
-Tensor kiln::atan2(const Tensor &y, const Tensor &x) {
-  return binary("kiln.atan2", y, x, Class::Float);
-}
-
-Tensor kiln::eq(const Tensor &x, const Tensor &y) {
-  return binary("kiln.eq", x, y, Class::Any, true);
-}
-Tensor kiln::ne(const Tensor &x, const Tensor &y) {
-  return binary("kiln.ne", x, y, Class::Any, true);
-}
-Tensor kiln::lt(const Tensor &x, const Tensor &y) {
-  return binary("kiln.lt", x, y, Class::Any, true);
-}
-Tensor kiln::le(const Tensor &x, const Tensor &y) {
-  return binary("kiln.le", x, y, Class::Any, true);
-}
-Tensor kiln::gt(const Tensor &x, const Tensor &y) {
-  return binary("kiln.gt", x, y, Class::Any, true);
-}
-Tensor kiln::ge(const Tensor &x, const Tensor &y) {
-  return binary("kiln.ge", x, y, Class::Any, true);
-}
-Tensor kiln::logicalAnd(const Tensor &x, const Tensor &y) {
-  return binary("kiln.and", x, y, Class::Bool);
-}
-Tensor kiln::logicalOr(const Tensor &x, const Tensor &y) {
-  return binary("kiln.or", x, y, Class::Bool);
 }
 
 Tensor kiln::where(const Tensor &cond, const Tensor &x, const Tensor &y) {
   Recorder r("kiln.where", {&cond, &x, &y});
-  rejectQuantized(r, 3);
-  r.requireBool(0);
   r.requireSameDType(1, 2);
   Dims a, out;
   r.check(rules::broadcast(r.shape(0), r.shape(1), a));
@@ -299,7 +173,6 @@ Tensor kiln::where(const Tensor &cond, const Tensor &x, double y) {
 
 Tensor kiln::cast(const Tensor &x, DType dtype) {
   Recorder r("kiln.cast", {&x});
-  rejectQuantized(r, 1);
   if (dtype.isQuantized())
     r.fail("cannot cast to " + dtype.str() + "; use quantize()");
   if (dtype == r.dtype(0))
@@ -312,27 +185,25 @@ Tensor kiln::cast(const Tensor &x, DType dtype) {
 //===----------------------------------------------------------------------===//
 
 Tensor kiln::sum(const Tensor &x, std::vector<int64_t> axes, bool keepdim) {
-  return reduction("kiln.sum", x, std::move(axes), keepdim, Class::Numeric);
+  return reduction("kiln.sum", x, std::move(axes), keepdim);
 }
 Tensor kiln::mean(const Tensor &x, std::vector<int64_t> axes, bool keepdim) {
-  return reduction("kiln.mean", x, std::move(axes), keepdim, Class::Float);
+  return reduction("kiln.mean", x, std::move(axes), keepdim);
 }
 Tensor kiln::prod(const Tensor &x, std::vector<int64_t> axes, bool keepdim) {
-  return reduction("kiln.prod", x, std::move(axes), keepdim, Class::Numeric);
+  return reduction("kiln.prod", x, std::move(axes), keepdim);
 }
 Tensor kiln::max(const Tensor &x, std::vector<int64_t> axes, bool keepdim) {
-  return reduction("kiln.reduce_max", x, std::move(axes), keepdim,
-                   Class::Numeric);
+  return reduction("kiln.reduce_max", x, std::move(axes), keepdim);
 }
 Tensor kiln::min(const Tensor &x, std::vector<int64_t> axes, bool keepdim) {
-  return reduction("kiln.reduce_min", x, std::move(axes), keepdim,
-                   Class::Numeric);
+  return reduction("kiln.reduce_min", x, std::move(axes), keepdim);
 }
 Tensor kiln::any(const Tensor &x, std::vector<int64_t> axes, bool keepdim) {
-  return reduction("kiln.any", x, std::move(axes), keepdim, Class::Bool);
+  return reduction("kiln.any", x, std::move(axes), keepdim);
 }
 Tensor kiln::all(const Tensor &x, std::vector<int64_t> axes, bool keepdim) {
-  return reduction("kiln.all", x, std::move(axes), keepdim, Class::Bool);
+  return reduction("kiln.all", x, std::move(axes), keepdim);
 }
 Tensor kiln::argmax(const Tensor &x, int64_t axis, bool keepdim) {
   return argReduction("kiln.argmax", x, axis, keepdim);
@@ -341,18 +212,17 @@ Tensor kiln::argmin(const Tensor &x, int64_t axis, bool keepdim) {
   return argReduction("kiln.argmin", x, axis, keepdim);
 }
 Tensor kiln::cumsum(const Tensor &x, int64_t axis) {
-  return axisOp("kiln.cumsum", x, axis, Class::Numeric);
+  return axisOp("kiln.cumsum", x, axis);
 }
 Tensor kiln::softmax(const Tensor &x, int64_t axis) {
-  return axisOp("kiln.softmax", x, axis, Class::Float);
+  return axisOp("kiln.softmax", x, axis);
 }
 Tensor kiln::logSoftmax(const Tensor &x, int64_t axis) {
-  return axisOp("kiln.log_softmax", x, axis, Class::Float);
+  return axisOp("kiln.log_softmax", x, axis);
 }
 Tensor kiln::logsumexp(const Tensor &x, std::vector<int64_t> axes,
                        bool keepdim) {
-  return reduction("kiln.logsumexp", x, std::move(axes), keepdim,
-                   Class::Float);
+  return reduction("kiln.logsumexp", x, std::move(axes), keepdim);
 }
 
 //===----------------------------------------------------------------------===//
@@ -378,9 +248,7 @@ Tensor kiln::matmul(const Tensor &a, const Tensor &b) {
     return squeeze(c, drop);
   }
   Recorder r("kiln.matmul", {&a, &b});
-  rejectQuantized(r, 2);
   r.requireSameDType(0, 1);
-  r.requireNumeric(0);
   Dims out;
   r.check(rules::matmul(r.shape(0), r.shape(1), out));
   return r.make(r.dtype(0), vec(out));
@@ -392,7 +260,6 @@ Tensor kiln::matmul(const Tensor &a, const Tensor &b) {
 
 Tensor kiln::reshape(const Tensor &x, Shape shape) {
   Recorder r("kiln.reshape", {&x});
-  rejectQuantized(r, 1);
   Dims out;
   r.check(rules::reshape(r.shape(0), shape.dims(), out));
   if (vec(out) == r.shape(0))
@@ -402,7 +269,6 @@ Tensor kiln::reshape(const Tensor &x, Shape shape) {
 
 Tensor kiln::permute(const Tensor &x, std::vector<int64_t> dims) {
   Recorder r("kiln.permute", {&x});
-  rejectQuantized(r, 1);
   if ((int64_t)dims.size() != r.rank(0))
     r.fail("permutation " + rules::formatDims(dims) + " does not match rank " +
            std::to_string(r.rank(0)));
@@ -432,7 +298,6 @@ Tensor kiln::transpose(const Tensor &x, int64_t d0, int64_t d1) {
 
 Tensor kiln::expand(const Tensor &x, Shape shape) {
   Recorder r("kiln.expand", {&x});
-  rejectQuantized(r, 1);
   Dims out;
   r.check(rules::expand(r.shape(0), shape.dims(), out));
   if (vec(out) == r.shape(0))
@@ -443,7 +308,6 @@ Tensor kiln::expand(const Tensor &x, Shape shape) {
 Tensor kiln::slice(const Tensor &x, std::vector<int64_t> starts,
                    std::vector<int64_t> ends, std::vector<int64_t> steps) {
   Recorder r("kiln.slice", {&x});
-  rejectQuantized(r, 1);
   normalizeSlice(r, r.shape(0), starts, ends, steps);
   Dims out;
   r.check(rules::slice(r.shape(0), starts, ends, steps, out));
@@ -457,7 +321,6 @@ Tensor kiln::sliceAssign(const Tensor &dest, const Tensor &value,
                          std::vector<int64_t> starts, std::vector<int64_t> ends,
                          std::vector<int64_t> steps) {
   Recorder r("kiln.slice_assign", {&value, &dest});
-  rejectQuantized(r, 2);
   r.requireSameDType(0, 1);
   normalizeSlice(r, r.shape(1), starts, ends, steps);
   r.check(rules::sliceAssign(r.shape(1), r.shape(0), starts, ends, steps));
@@ -474,7 +337,6 @@ Tensor kiln::concat(const std::vector<Tensor> &xs, int64_t axis) {
   Recorder r("kiln.concat", ptrs);
   if (xs.empty())
     r.fail("needs at least one tensor");
-  rejectQuantized(r, xs.size());
   for (size_t i = 1; i < xs.size(); ++i)
     r.requireSameDType(0, i);
   axis = r.axis(axis, r.rank(0));
@@ -491,7 +353,6 @@ Tensor kiln::concat(const std::vector<Tensor> &xs, int64_t axis) {
 std::vector<Tensor> kiln::split(const Tensor &x, std::vector<int64_t> sizes,
                                 int64_t axis) {
   Recorder r("kiln.split", {&x});
-  rejectQuantized(r, 1);
   axis = r.axis(axis, r.rank(0));
   std::vector<Dims> outs;
   r.check(rules::split(r.shape(0), sizes, axis, outs));
@@ -510,7 +371,6 @@ std::vector<Tensor> kiln::split(const Tensor &x, std::vector<int64_t> sizes,
 
 Tensor kiln::squeeze(const Tensor &x, std::vector<int64_t> axes) {
   Recorder r("kiln.squeeze", {&x});
-  rejectQuantized(r, 1);
   axes = r.axes(axes, r.rank(0));
   std::sort(axes.begin(), axes.end());
   if (axes.empty())
@@ -522,7 +382,6 @@ Tensor kiln::squeeze(const Tensor &x, std::vector<int64_t> axes) {
 
 Tensor kiln::unsqueeze(const Tensor &x, std::vector<int64_t> axes) {
   Recorder r("kiln.unsqueeze", {&x});
-  rejectQuantized(r, 1);
   int64_t rank = r.rank(0) + axes.size();
   axes = r.axes(axes, rank);
   std::sort(axes.begin(), axes.end());
@@ -535,7 +394,6 @@ Tensor kiln::unsqueeze(const Tensor &x, std::vector<int64_t> axes) {
 
 Tensor kiln::flip(const Tensor &x, std::vector<int64_t> axes) {
   Recorder r("kiln.flip", {&x});
-  rejectQuantized(r, 1);
   axes = r.axes(axes, r.rank(0));
   std::sort(axes.begin(), axes.end());
   if (axes.empty())
@@ -545,7 +403,6 @@ Tensor kiln::flip(const Tensor &x, std::vector<int64_t> axes) {
 
 Tensor kiln::repeat(const Tensor &x, std::vector<int64_t> repeats) {
   Recorder r("kiln.repeat", {&x});
-  rejectQuantized(r, 1);
   Dims out;
   r.check(rules::repeat(r.shape(0), repeats, out));
   return r.make(r.dtype(0), vec(out), {NodeAttr::array("repeats", repeats)});
@@ -554,7 +411,6 @@ Tensor kiln::repeat(const Tensor &x, std::vector<int64_t> repeats) {
 Tensor kiln::pad(const Tensor &x, std::vector<int64_t> low,
                  std::vector<int64_t> high, double value) {
   Recorder r("kiln.pad", {&x});
-  rejectQuantized(r, 1);
   Dims out;
   r.check(rules::pad(r.shape(0), low, high, out));
   if (r.dtype(0).isBool() && value != 0 && value != 1)
@@ -572,7 +428,6 @@ Tensor kiln::pad(const Tensor &x, std::vector<int64_t> low,
 
 Tensor kiln::gather(const Tensor &x, int64_t axis, const Tensor &indices) {
   Recorder r("kiln.gather", {&x, &indices});
-  rejectQuantized(r, 1);
   r.requireIndex(1);
   axis = r.axis(axis, r.rank(0));
   Dims out;
@@ -583,8 +438,6 @@ Tensor kiln::gather(const Tensor &x, int64_t axis, const Tensor &indices) {
 Tensor kiln::scatterAdd(const Tensor &x, int64_t axis, const Tensor &indices,
                         const Tensor &updates) {
   Recorder r("kiln.scatter_add", {&updates, &x, &indices});
-  rejectQuantized(r, 2);
-  r.requireNumeric(1);
   r.requireSameDType(0, 1);
   r.requireIndex(2);
   axis = r.axis(axis, r.rank(1));
@@ -594,7 +447,6 @@ Tensor kiln::scatterAdd(const Tensor &x, int64_t axis, const Tensor &indices,
 
 Tensor kiln::indexSelect(const Tensor &x, int64_t axis, const Tensor &indices) {
   Recorder r("kiln.index_select", {&x, &indices});
-  rejectQuantized(r, 1);
   r.requireIndex(1);
   axis = r.axis(axis, r.rank(0));
   Dims out;
@@ -604,8 +456,6 @@ Tensor kiln::indexSelect(const Tensor &x, int64_t axis, const Tensor &indices) {
 
 Tensor kiln::maskFill(const Tensor &x, const Tensor &mask, double value) {
   Recorder r("kiln.mask_fill", {&x, &mask});
-  rejectQuantized(r, 1);
-  r.requireBool(1);
   Dims unused;
   r.check(rules::expand(r.shape(1), r.shape(0), unused));
   (void)scalarLike("kiln.mask_fill", x, value); // checks that it fits
@@ -626,7 +476,6 @@ Tensor kiln::oneHot(const Tensor &indices, int64_t numClasses, DType dtype) {
 
 Tensor kiln::embedding(const Tensor &weight, const Tensor &indices) {
   Recorder r("kiln.embedding", {&weight, &indices});
-  rejectQuantized(r, 1);
   r.requireIndex(1);
   Dims out;
   r.check(rules::embedding(r.shape(0), r.shape(1), out));
@@ -644,8 +493,6 @@ static Tensor convImpl(const char *op, const Tensor &x, const Tensor &w,
   if (bias)
     ops.push_back(&*bias);
   Recorder r(op, ops);
-  rejectQuantized(r, ops.size());
-  r.requireFloat(0);
   for (size_t i = 1; i < ops.size(); ++i)
     r.requireSameDType(0, i);
   if (o.stride.empty())
@@ -679,8 +526,6 @@ static Tensor poolImpl(const char *op, const Tensor &x,
                        std::vector<int64_t> kernel, std::vector<int64_t> stride,
                        std::vector<int64_t> padding, bool countIncludePad) {
   Recorder r(op, {&x});
-  rejectQuantized(r, 1);
-  r.requireFloat(0);
   if (stride.empty())
     stride = kernel;
   Dims out;
@@ -715,8 +560,6 @@ Tensor kiln::layerNorm(const Tensor &x, const std::optional<Tensor> &weight,
   if (bias)
     ops.push_back(&*bias);
   Recorder r("kiln.layer_norm", ops);
-  rejectQuantized(r, ops.size());
-  r.requireFloat(0);
   for (size_t i = 1; i < ops.size(); ++i)
     r.requireSameDType(0, i);
   if (!(eps >= 0))
@@ -733,8 +576,6 @@ Tensor kiln::layerNorm(const Tensor &x, const std::optional<Tensor> &weight,
 
 Tensor kiln::dropout(const Tensor &x, double p, uint64_t seed) {
   Recorder r("kiln.dropout", {&x});
-  rejectQuantized(r, 1);
-  r.requireFloat(0);
   if (!(p >= 0 && p < 1))
     r.fail("p must be in [0, 1), got " + std::to_string(p));
   return r.make(r.dtype(0), r.shape(0),
@@ -744,8 +585,6 @@ Tensor kiln::dropout(const Tensor &x, double p, uint64_t seed) {
 
 Tensor kiln::crossEntropy(const Tensor &logits, const Tensor &labels) {
   Recorder r("kiln.cross_entropy", {&logits, &labels});
-  rejectQuantized(r, 1);
-  r.requireFloat(0);
   r.requireIndex(1);
   Dims out;
   r.check(rules::crossEntropy(r.shape(0), r.shape(1), out));
@@ -758,8 +597,6 @@ Tensor kiln::crossEntropy(const Tensor &logits, const Tensor &labels) {
 
 Tensor kiln::quantize(const Tensor &x, QuantScheme scheme) {
   Recorder r("kiln.quantize", {&x});
-  rejectQuantized(r, 1);
-  r.requireFloat(0);
   DType scale(scheme.scale);
   if (!scale.isFloat())
     r.fail("the scale dtype must be a float, not " + scale.str());

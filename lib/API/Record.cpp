@@ -44,6 +44,9 @@ Recorder::Recorder(const char *op, std::vector<const DispatchTensor *> operands)
       tracking_ = n->checkpointing;
     }
   }
+  // The dtypes ODS accepts for each operand.
+  for (size_t i = 0; i < nodes_.size(); ++i)
+    check(checkOperandDType(op_, i, nodes_[i]->dtype));
   if (gradDisabled())
     tracking_.reset();
 }
@@ -58,26 +61,6 @@ void Recorder::fail(const std::string &message) const {
   throw Error(s);
 }
 
-void Recorder::requireFloat(size_t i) const {
-  if (!dtype(i).isFloat())
-    fail("operand " + std::to_string(i) + " must be a float tensor, not " +
-         dtype(i).str());
-}
-void Recorder::requireNumeric(size_t i) const {
-  if (!dtype(i).isFloat() && !dtype(i).isInteger())
-    fail("operand " + std::to_string(i) + " must be numeric, not " +
-         dtype(i).str());
-}
-void Recorder::requireSigned(size_t i) const {
-  requireNumeric(i);
-  if (dtype(i).kind() == DTypeKind::U8)
-    fail("operand " + std::to_string(i) + " must be signed, not u8");
-}
-void Recorder::requireBool(size_t i) const {
-  if (!dtype(i).isBool())
-    fail("operand " + std::to_string(i) + " must be bool, not " +
-         dtype(i).str());
-}
 void Recorder::requireIndex(size_t i) const {
   if (dtype(i).kind() != DTypeKind::I64 && dtype(i).kind() != DTypeKind::I32)
     fail("indices must be i64 or i32, not " + dtype(i).str());
@@ -202,11 +185,5 @@ NodePtr kiln::detail::scalarNode(double value, DType dtype,
                 " is not a bool (0 or 1)");
   alignas(8) unsigned char bytes[8] = {};
   storeScalar(dtype, value, bytes);
-  Backend &backend = getBackend(device.kind(), device.index());
-  auto n = std::make_shared<Node>();
-  n->dtype = dtype;
-  n->device = device.kind();
-  n->deviceIndex = device.index();
-  n->buffer = backend.upload(dtype, {}, bytes);
-  return n;
+  return leafFromHost(dtype, {}, device.kind(), device.index(), bytes);
 }

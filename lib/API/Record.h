@@ -9,8 +9,9 @@
 #define KILN_LIB_API_RECORD_H
 
 #include "kiln/API/Ops.h"
-#include "kiln/Runtime/Backend.h"
-#include "kiln/Runtime/Engine.h"
+#include "kiln/Engine/Devices.h"
+#include "kiln/Engine/Engine.h"
+#include "kiln/Engine/OpSignatures.h"
 #include "kiln/Support/ShapeRules.h"
 
 namespace kiln::detail {
@@ -44,10 +45,8 @@ public:
     return static_cast<int64_t>(nodes_[i]->shape.size());
   }
 
-  void requireFloat(size_t i) const;
-  void requireNumeric(size_t i) const;
-  void requireSigned(size_t i) const;
-  void requireBool(size_t i) const;
+  // Operand dtypes are checked against ODS when the recorder is made
+  // (kiln/Engine/OpSignatures.h); these are the checks ODS cannot state.
   void requireIndex(size_t i) const;
   void requireSameDType(size_t i, size_t j) const;
 

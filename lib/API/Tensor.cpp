@@ -77,14 +77,9 @@ DispatchTensor DispatchTensor::fromData(DType dtype, const void *data,
     throw Error("fromVector: " + std::to_string(count) +
                 " values do not fill shape " + shape.str() + " (" +
                 std::to_string(shape.numel()) + " elements)");
-  Backend &backend = getBackend(device.kind(), device.index());
-  auto n = std::make_shared<Node>();
-  n->dtype = dtype;
-  n->shape = shape.dims();
-  n->device = device.kind();
-  n->deviceIndex = device.index();
-  n->buffer = backend.upload(dtype, n->shape, data);
-  return tracked(DispatchTensor(n), device);
+  return tracked(DispatchTensor(leafFromHost(dtype, shape.dims(), device.kind(),
+                                             device.index(), data)),
+                 device);
 }
 
 DispatchTensor DispatchTensor::fromVector(const std::vector<bool> &values,
@@ -132,7 +127,7 @@ DispatchTensor DispatchTensor::ones(Shape shape, DType dtype,
 /// A creation op with no operands on `device`.
 static Recorder creationRecorder(const char *op,
                                  const DispatchDevice &device) {
-  getBackend(device.kind(), device.index()); // fails early without a GPU
+  requireDevice(device.kind(), device.index()); // fails early without a GPU
   return Recorder(op, device.backend());
 }
 
@@ -285,7 +280,7 @@ void DispatchTensor::copyTo(DType expected, void *out, size_t count) const {
                 expected.str() + " were asked for; cast() it first");
   materialize({n});
   (void)count;
-  getBackend(n->device, n->deviceIndex).download(*n->buffer, out);
+  copyToHost(*n, out);
 }
 
 void DispatchTensor::copyItem(DType expected, void *out) const {
@@ -308,7 +303,7 @@ size_t DispatchTensor::elementCount(const char *what) const {
 
 DispatchTensor DispatchTensor::to(const DispatchDevice &device) const {
   const NodePtr &n = nodeOf(*this, "to");
-  Backend &target = getBackend(device.kind(), device.index());
+  requireDevice(device.kind(), device.index());
   // A transfer is a materialization point even onto the same backend.
   materialize({n});
   if (n->device == device.kind() && n->deviceIndex == device.index()) {
@@ -324,7 +319,6 @@ DispatchTensor DispatchTensor::to(const DispatchDevice &device) const {
     m->buffer = n->buffer;
     return tracked(DispatchTensor(m), device);
   }
-  Backend &source = getBackend(n->device, n->deviceIndex);
   int64_t numel = rules::numElements(n->shape);
   std::vector<unsigned char> host;
   std::vector<unsigned char> scales;
@@ -335,16 +329,10 @@ DispatchTensor DispatchTensor::to(const DispatchDevice &device) const {
   } else {
     host.resize(numel * n->dtype.byteSize());
   }
-  source.download(*n->buffer, host.data(), scales.empty() ? nullptr
-                                                          : scales.data());
-  auto m = std::make_shared<Node>();
-  m->dtype = n->dtype;
-  m->shape = n->shape;
-  m->device = device.kind();
-  m->deviceIndex = device.index();
-  m->buffer = target.upload(n->dtype, n->shape, host.data(),
-                            scales.empty() ? nullptr : scales.data());
-  DispatchTensor t(m);
+  copyToHost(*n, host.data(), scales.empty() ? nullptr : scales.data());
+  DispatchTensor t(leafFromHost(n->dtype, n->shape, device.kind(),
+                                device.index(), host.data(),
+                                scales.empty() ? nullptr : scales.data()));
   return device.isAutodiff() ? tracked(t, device) : t;
 }
 
@@ -373,7 +361,7 @@ DispatchTensor DispatchTensor::from_backend(const BackendTensor &bt,
   if (bt.strides.size() != bt.shape.rank())
     throw Error("from_backend: " + std::to_string(bt.strides.size()) +
                 " strides for shape " + bt.shape.str());
-  getBackend(device.kind(), device.index()); // the device must exist here
+  requireDevice(device.kind(), device.index()); // the device must exist here
   auto n = std::make_shared<Node>();
   n->dtype = bt.dtype;
   n->shape = bt.shape.dims();

@@ -18,9 +18,8 @@
 
 #include "kiln/API/Device.h"
 #include "kiln/Dialect/Kiln/IR/KilnDTypes.h"
+#include "kiln/Engine/Compile.h"
 #include "kiln/Runtime/Backend.h"
-#include "kiln/Runtime/Compiler.h"
-#include "kiln/Runtime/MLIRContext.h"
 #include "kiln/Runtime/Npy.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -16,6 +16,9 @@ namespace kiln::detail {
 /// nothing and is the reference for the other backends.
 std::unique_ptr<Backend> createFlexBackend();
 
+/// Whether Flex has a kernel for the op named `opName` ("kiln.add").
+bool flexHasKernel(const std::string &opName);
+
 } // namespace kiln::detail
 
 #endif // KILN_RUNTIME_FLEXBACKEND_H

@@ -8,7 +8,7 @@
 // Shared pieces of the GPU generators: the host function that holds a
 // kernel's launches, launch and loop builders, and the block-wide
 // reduction. The kiln ops themselves are emitted by the CPU generator's
-// Evaluator (../KernelGen/KernelGen.h), so both backends compute the same
+// Evaluator (kiln/Conversion/KernelGen.h), so both backends compute the same
 // arithmetic.
 //
 // A launch captures nothing but the host function's arguments (flat static
@@ -20,7 +20,7 @@
 #ifndef KILN_LIB_CONVERSION_GPU_GPUKERNELGEN_H
 #define KILN_LIB_CONVERSION_GPU_GPUKERNELGEN_H
 
-#include "../KernelGen/KernelGen.h"
+#include "kiln/Conversion/KernelGen.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelGen.h"
+#include "kiln/Conversion/KernelGen.h"
 #include "kiln/Conversion/Passes.h"
 
 #include "llvm/TargetParser/Host.h"

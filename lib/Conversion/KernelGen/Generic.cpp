@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelGen.h"
+#include "kiln/Conversion/KernelGen.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelGen.h"
+#include "kiln/Conversion/KernelGen.h"
 #include "kiln/Conversion/ElementwiseEmitter.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"

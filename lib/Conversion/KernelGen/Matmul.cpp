@@ -41,8 +41,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelGen.h"
 #include "kiln/Conversion/ElementwiseEmitter.h"
+#include "kiln/Conversion/KernelGen.h"
 #include "kiln/Support/ShapeRules.h"
 
 #include "mlir/Dialect/Vector/IR/VectorOps.h"

@@ -24,7 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelGen.h"
+#include "kiln/Conversion/KernelGen.h"
 
 using namespace mlir;
 using namespace mlir::kiln;

@@ -19,7 +19,6 @@
 #include "kiln/Dialect/Kiln/IR/KilnDTypes.h"
 #include "kiln/Runtime/HostSteps.h"
 #include "kiln/Runtime/KernelCache.h"
-#include "kiln/Runtime/MLIRContext.h"
 #include "kiln/Runtime/ThreadPool.h"
 #include "kiln/Support/Env.h"
 

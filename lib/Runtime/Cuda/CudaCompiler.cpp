@@ -12,7 +12,6 @@
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
 #include "kiln/Runtime/HostSteps.h"
 #include "kiln/Runtime/KernelCache.h"
-#include "kiln/Runtime/MLIRContext.h"
 #include "kiln/Transforms/Passes.h"
 
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"

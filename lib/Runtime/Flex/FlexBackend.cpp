@@ -15,7 +15,6 @@
 #include "kiln/Runtime/FlexBackend.h"
 #include "FlexKernels.h"
 #include "kiln/Dialect/Kiln/IR/KilnDTypes.h"
-#include "kiln/Runtime/MLIRContext.h"
 
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -197,18 +196,21 @@ public:
 
 namespace {
 
+/// Every op Flex runs, from the kernel files' register functions.
+void registerAllKernels(KernelRegistry &r) {
+  registerCreationKernels(r);
+  registerElementwiseKernels(r);
+  registerReductionKernels(r);
+  registerMatmulKernels(r);
+  registerShapeKernels(r);
+  registerIndexingKernels(r);
+  registerNNKernels(r);
+  registerQuantKernels(r);
+}
+
 class FlexBackendImpl : public Backend {
 public:
-  FlexBackendImpl() {
-    registerCreationKernels(registry_);
-    registerElementwiseKernels(registry_);
-    registerReductionKernels(registry_);
-    registerMatmulKernels(registry_);
-    registerShapeKernels(registry_);
-    registerIndexingKernels(registry_);
-    registerNNKernels(registry_);
-    registerQuantKernels(registry_);
-  }
+  FlexBackendImpl() { registerAllKernels(registry_); }
 
   DeviceKind kind() const override { return DeviceKind::Flex; }
   std::string name() const override { return "flex"; }
@@ -311,4 +313,13 @@ private:
 
 std::unique_ptr<Backend> kiln::detail::createFlexBackend() {
   return std::make_unique<FlexBackendImpl>();
+}
+
+bool kiln::detail::flexHasKernel(const std::string &opName) {
+  static const KernelRegistry *registry = [] {
+    auto *r = new KernelRegistry();
+    registerAllKernels(*r);
+    return r;
+  }();
+  return registry->lookup(opName) != nullptr;
 }

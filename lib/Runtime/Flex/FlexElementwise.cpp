@@ -37,172 +37,76 @@ template <typename C> C erfOf(C x) {
     return std::erf(x);
 }
 
-template <typename C> C unaryOf(Unary k, C x) {
-  if constexpr (std::is_floating_point_v<C>) {
-    switch (k) {
-    case Unary::Neg:
-      return -x;
-    case Unary::Abs:
-      return std::fabs(x);
-    case Unary::Exp:
-      return std::exp(x);
-    case Unary::Log:
-      return std::log(x);
-    case Unary::Log1p:
-      return std::log1p(x);
-    case Unary::Sqrt:
-      return std::sqrt(x);
-    case Unary::Rsqrt:
-      return C(1) / std::sqrt(x);
-    case Unary::Recip:
-      return C(1) / x;
-    case Unary::Sin:
-      return std::sin(x);
-    case Unary::Cos:
-      return std::cos(x);
-    case Unary::Tanh:
-      return std::tanh(x);
-    case Unary::Sigmoid:
-      return C(1) / (C(1) + std::exp(-x));
-    case Unary::Erf:
-      return erfOf(x);
-    case Unary::Relu:
-      return x < C(0) ? C(0) : x;
-    case Unary::Gelu:
-      return C(0.5) * x * (C(1) + erfOf<C>(x * C(0.70710678118654752)));
-    case Unary::GeluTanh:
-      return C(0.5) * x *
-             (C(1) + std::tanh(C(0.7978845608028654) *
-                               (x + C(0.044715) * x * x * x)));
-    case Unary::Floor:
-      return std::floor(x);
-    case Unary::Ceil:
-      return std::ceil(x);
-    case Unary::Round:
-      return std::nearbyint(x);
-    case Unary::Sign:
-      return x > C(0) ? C(1) : (x < C(0) ? C(-1) : x);
-    case Unary::Silu:
-      return x / (C(1) + std::exp(-x));
-    case Unary::Copy:
-      return x;
-    }
-    return x;
-  } else {
-    switch (k) {
-    case Unary::Neg:
-      return static_cast<C>(-x);
-    case Unary::Abs:
-      return x < 0 ? static_cast<C>(-x) : x;
-    case Unary::Relu:
-      return x < 0 ? C(0) : x;
-    case Unary::Sign:
-      return static_cast<C>((x > 0) - (x < 0));
-    default:
-      return x;
-    }
-  }
+template <typename C> C nanMax(C a, C b) {
+  return std::isnan(a) ? a : (std::isnan(b) ? b : (a > b ? a : b));
 }
-
-int64_t floorDiv(int64_t a, int64_t b) {
-  if (b == 0)
-    return 0;
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0)))
-    --q;
-  return q;
+template <typename C> C nanMin(C a, C b) {
+  return std::isnan(a) ? a : (std::isnan(b) ? b : (a < b ? a : b));
 }
-
-int64_t floorMod(int64_t a, int64_t b) {
-  if (b == 0)
-    return 0;
-  int64_t r = a % b;
-  if (r != 0 && ((r < 0) != (b < 0)))
+/// The floored remainder: its sign is the divisor's.
+template <typename C> C floatRem(C a, C b) {
+  C r = std::fmod(a, b);
+  if (r != C(0) && ((r < C(0)) != (b < C(0))))
     r += b;
   return r;
 }
 
-enum class BinaryOp { Add, Sub, Mul, Div, Max, Min, Pow, Rem, Atan2 };
-
-template <typename C> C binaryOf(BinaryOp k, C a, C b) {
-  if constexpr (std::is_floating_point_v<C>) {
-    switch (k) {
-    case BinaryOp::Add:
-      return a + b;
-    case BinaryOp::Sub:
-      return a - b;
-    case BinaryOp::Mul:
-      return a * b;
-    case BinaryOp::Div:
-      return a / b;
-    case BinaryOp::Max:
-      return std::isnan(a) ? a : (std::isnan(b) ? b : (a > b ? a : b));
-    case BinaryOp::Min:
-      return std::isnan(a) ? a : (std::isnan(b) ? b : (a < b ? a : b));
-    case BinaryOp::Pow:
-      return std::pow(a, b);
-    case BinaryOp::Rem: {
-      C r = std::fmod(a, b);
-      if (r != C(0) && ((r < C(0)) != (b < C(0))))
-        r += b;
-      return r;
-    }
-    case BinaryOp::Atan2:
-      return std::atan2(a, b);
-    }
-    return a;
+/// Integer division and remainder, floored for signed types; a zero
+/// divisor gives 0.
+template <typename W> W intDiv(W a, W b) {
+  if (b == 0)
+    return 0;
+  if constexpr (std::is_unsigned_v<W>) {
+    return a / b;
   } else {
-    using W = std::conditional_t<std::is_unsigned_v<C>, uint64_t, int64_t>;
-    W x = a, y = b;
-    switch (k) {
-    case BinaryOp::Add:
-      return static_cast<C>(x + y);
-    case BinaryOp::Sub:
-      return static_cast<C>(x - y);
-    case BinaryOp::Mul:
-      return static_cast<C>(x * y);
-    case BinaryOp::Div:
-      if constexpr (std::is_unsigned_v<C>)
-        return y == 0 ? C(0) : static_cast<C>(x / y);
-      else
-        return static_cast<C>(floorDiv(x, y));
-    case BinaryOp::Max:
-      return a > b ? a : b;
-    case BinaryOp::Min:
-      return a < b ? a : b;
-    case BinaryOp::Rem:
-      if constexpr (std::is_unsigned_v<C>)
-        return y == 0 ? C(0) : static_cast<C>(x % y);
-      else
-        return static_cast<C>(floorMod(x, y));
-    default:
-      return a;
-    }
+    W q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0)))
+      --q;
+    return q;
+  }
+}
+template <typename W> W intRem(W a, W b) {
+  if (b == 0)
+    return 0;
+  if constexpr (std::is_unsigned_v<W>) {
+    return a % b;
+  } else {
+    W r = a % b;
+    if (r != 0 && ((r < 0) != (b < 0)))
+      r += b;
+    return r;
   }
 }
 
-Binary simdBinary(BinaryOp k) {
+/// The scalar form of every unary op (FlexOps.def).
+template <typename C> C unaryOf(Unary k, C x) {
   switch (k) {
-  case BinaryOp::Add:
-    return Binary::Add;
-  case BinaryOp::Sub:
-    return Binary::Sub;
-  case BinaryOp::Mul:
-    return Binary::Mul;
-  case BinaryOp::Div:
-    return Binary::Div;
-  case BinaryOp::Max:
-    return Binary::Max;
-  case BinaryOp::Min:
-    return Binary::Min;
-  case BinaryOp::Pow:
-    return Binary::Pow;
-  case BinaryOp::Rem:
-    return Binary::Rem;
-  case BinaryOp::Atan2:
-    return Binary::Atan2;
+#define KILN_FLEX_UNARY(name, op, floatForm, intForm)                          \
+  case Unary::name:                                                            \
+    if constexpr (std::is_floating_point_v<C>)                                 \
+      return floatForm;                                                        \
+    else                                                                       \
+      return static_cast<C>(intForm);
+#include "FlexOps.def"
   }
-  return Binary::Add;
+  return x;
+}
+
+/// The scalar form of every binary op (FlexOps.def).
+template <typename C> C binaryOf(Binary k, C a, C b) {
+  using W = std::conditional_t<std::is_unsigned_v<C>, uint64_t, int64_t>;
+  switch (k) {
+#define KILN_FLEX_BINARY(name, op, floatForm, intForm)                         \
+  case Binary::name:                                                           \
+    if constexpr (std::is_floating_point_v<C>) {                               \
+      return floatForm;                                                        \
+    } else {                                                                   \
+      [[maybe_unused]] W x = a, y = b;                                         \
+      return static_cast<C>(intForm);                                          \
+    }
+#include "FlexOps.def"
+  }
+  return a;
 }
 
 /// Non-temporal stores for outputs far larger than the cache.
@@ -260,15 +164,15 @@ KernelBuilder unaryKernel(Unary kind) {
   };
 }
 
-KernelBuilder binaryKernel(BinaryOp kind) {
+KernelBuilder binaryKernel(Binary kind) {
   return [kind](mlir::Operation *op) -> Step {
     DType dt = resultDType(op);
     std::vector<int64_t> shape = resultShape(op);
     return [=](llvm::ArrayRef<const Buffer *> ops,
                llvm::MutableArrayRef<Buffer> results, StepContext &ctx) {
       Buffer out = elementwiseOutput(ops, ctx, dt, shape);
-      Buffer a = broadcastView(*ops[0], shape), b = broadcastView(*ops[1], shape);
-      const Binary vec = simdBinary(kind);
+      Buffer a = broadcastView(*ops[0], shape),
+             b = broadcastView(*ops[1], shape);
       const simd::Store store = storeFor(out);
       dispatchAny(dt, [&](auto tag) {
         using T = typename decltype(tag)::type;
@@ -280,7 +184,7 @@ KernelBuilder binaryKernel(BinaryOp kind) {
             const T *y = reinterpret_cast<const T *>(p[2]);
             if constexpr (std::is_same_v<T, float>) {
               if (simdStrides(s, 2)) {
-                simd::binaryF32(vec, x, s[1], y, s[2], o, n, store);
+                simd::binaryF32(kind, x, s[1], y, s[2], o, n, store);
                 return;
               }
             }
@@ -295,26 +199,27 @@ KernelBuilder binaryKernel(BinaryOp kind) {
   };
 }
 
-enum class CompareOp { Eq, Ne, Lt, Le, Gt, Ge, And, Or };
+/// A comparison, or a logic op on bools (FlexOps.def).
+struct CompareOp {
+  bool logic;
+  int kind; ///< simd::Compare or simd::Logic
+};
 
 template <typename C> bool compareOf(CompareOp k, C a, C b) {
-  switch (k) {
-  case CompareOp::Eq:
-    return a == b;
-  case CompareOp::Ne:
-    return a != b;
-  case CompareOp::Lt:
-    return a < b;
-  case CompareOp::Le:
-    return a <= b;
-  case CompareOp::Gt:
-    return a > b;
-  case CompareOp::Ge:
-    return a >= b;
-  case CompareOp::And:
-    return a && b;
-  case CompareOp::Or:
-    return a || b;
+  if (!k.logic) {
+    switch (static_cast<simd::Compare>(k.kind)) {
+#define KILN_FLEX_COMPARE(name, op, form)                                      \
+  case simd::Compare::name:                                                    \
+    return form;
+#include "FlexOps.def"
+    }
+  } else {
+    switch (static_cast<simd::Logic>(k.kind)) {
+#define KILN_FLEX_LOGIC(name, op, form)                                        \
+  case simd::Logic::name:                                                      \
+    return form;
+#include "FlexOps.def"
+    }
   }
   return false;
 }
@@ -336,17 +241,16 @@ KernelBuilder compareKernel(CompareOp kind) {
           const T *y = reinterpret_cast<const T *>(p[2]);
           if (simdStrides(s, 2)) {
             if constexpr (std::is_same_v<T, float>) {
-              if (kind != CompareOp::And && kind != CompareOp::Or) {
-                simd::compareF32(static_cast<simd::Compare>(kind), x, s[1], y,
-                                 s[2], o, n);
+              if (!kind.logic) {
+                simd::compareF32(static_cast<simd::Compare>(kind.kind), x, s[1],
+                                 y, s[2], o, n);
                 return;
               }
             }
             if constexpr (std::is_same_v<T, bool>) {
-              if (kind == CompareOp::And || kind == CompareOp::Or) {
-                simd::logicBool(kind == CompareOp::And ? simd::Logic::And
-                                                       : simd::Logic::Or,
-                                x, s[1], y, s[2], o, n);
+              if (kind.logic) {
+                simd::logicBool(static_cast<simd::Logic>(kind.kind), x, s[1], y,
+                                s[2], o, n);
                 return;
               }
             }
@@ -585,39 +489,20 @@ Step buildIdentity(mlir::Operation *) {
 } // namespace
 
 void flex::registerElementwiseKernels(KernelRegistry &r) {
-  const std::pair<const char *, Unary> unaries[] = {
-      {"kiln.neg", Unary::Neg},         {"kiln.abs", Unary::Abs},
-      {"kiln.exp", Unary::Exp},         {"kiln.log", Unary::Log},
-      {"kiln.log1p", Unary::Log1p},     {"kiln.sqrt", Unary::Sqrt},
-      {"kiln.rsqrt", Unary::Rsqrt},     {"kiln.recip", Unary::Recip},
-      {"kiln.sin", Unary::Sin},         {"kiln.cos", Unary::Cos},
-      {"kiln.tanh", Unary::Tanh},       {"kiln.sigmoid", Unary::Sigmoid},
-      {"kiln.erf", Unary::Erf},         {"kiln.relu", Unary::Relu},
-      {"kiln.floor", Unary::Floor},     {"kiln.ceil", Unary::Ceil},
-      {"kiln.round", Unary::Round},     {"kiln.sign", Unary::Sign}};
-  for (auto [name, kind] : unaries)
-    r.add(name, unaryKernel(kind));
+  auto named = [](const char *op) { return op[0] != '\0'; };
+#define KILN_FLEX_UNARY(name, op, ...)                                         \
+  if (named(op))                                                               \
+    r.add(op, unaryKernel(Unary::name));
+#define KILN_FLEX_BINARY(name, op, ...)                                        \
+  if (named(op))                                                               \
+    r.add(op, binaryKernel(Binary::name));
+#define KILN_FLEX_COMPARE(name, op, ...)                                       \
+  r.add(op, compareKernel({false, static_cast<int>(simd::Compare::name)}));
+#define KILN_FLEX_LOGIC(name, op, ...)                                         \
+  r.add(op, compareKernel({true, static_cast<int>(simd::Logic::name)}));
+#include "FlexOps.def"
+  // gelu picks its form by attribute.
   r.add("kiln.gelu", buildGelu);
-  // Also x * sigmoid(x), fused by the planner (silu itself is decomposed).
-  r.add("kiln.silu", unaryKernel(Unary::Silu));
-
-  const std::pair<const char *, BinaryOp> binaries[] = {
-      {"kiln.add", BinaryOp::Add}, {"kiln.sub", BinaryOp::Sub},
-      {"kiln.mul", BinaryOp::Mul}, {"kiln.div", BinaryOp::Div},
-      {"kiln.max", BinaryOp::Max}, {"kiln.min", BinaryOp::Min},
-      {"kiln.pow", BinaryOp::Pow}, {"kiln.rem", BinaryOp::Rem},
-      {"kiln.atan2", BinaryOp::Atan2}};
-  for (auto [name, kind] : binaries)
-    r.add(name, binaryKernel(kind));
-
-  const std::pair<const char *, CompareOp> compares[] = {
-      {"kiln.eq", CompareOp::Eq},   {"kiln.ne", CompareOp::Ne},
-      {"kiln.lt", CompareOp::Lt},   {"kiln.le", CompareOp::Le},
-      {"kiln.gt", CompareOp::Gt},   {"kiln.ge", CompareOp::Ge},
-      {"kiln.and", CompareOp::And}, {"kiln.or", CompareOp::Or}};
-  for (auto [name, kind] : compares)
-    r.add(name, compareKernel(kind));
-
   r.add("kiln.not", buildNot);
   r.add("kiln.is_nan", buildIsNan);
   r.add("kiln.where", buildWhere);

@@ -312,9 +312,8 @@ Step buildReduction(mlir::Operation *op) {
 } // namespace
 
 void flex::registerReductionKernels(KernelRegistry &r) {
-  for (const char *name : {"kiln.sum", "kiln.prod", "kiln.reduce_max",
-                           "kiln.reduce_min", "kiln.any", "kiln.all"})
-    r.add(name, buildReduction);
+#define KILN_FLEX_REDUCTION(op) r.add(op, buildReduction);
+#include "FlexOps.def"
   r.add("kiln.argmax", reduceKernel(Reduce::ArgMax));
   r.add("kiln.argmin", reduceKernel(Reduce::ArgMin));
   r.add("kiln.cumsum", buildCumsum);

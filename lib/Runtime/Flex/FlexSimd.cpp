@@ -801,8 +801,7 @@ HWY_INLINE UnaryFn UnaryLoopOf(int kind, std::integer_sequence<int, K...>) {
 }
 
 void UnaryF32(int kind, const float *in, float *out, int64_t n, bool stream) {
-  constexpr auto kinds =
-      std::make_integer_sequence<int, static_cast<int>(Unary::Copy) + 1>();
+  constexpr auto kinds = std::make_integer_sequence<int, kNumUnary>();
   (stream ? UnaryLoopOf<true>(kind, kinds) : UnaryLoopOf<false>(kind, kinds))(
       in, out, n);
 }
@@ -1156,8 +1155,7 @@ HWY_INLINE BinaryFn BinaryLoopOf(int kind, std::integer_sequence<int, K...>) {
 
 void BinaryF32(int kind, const float *a, int64_t sa, const float *b,
                int64_t sb, float *out, int64_t n, bool stream) {
-  constexpr auto kinds =
-      std::make_integer_sequence<int, static_cast<int>(Binary::Atan2) + 1>();
+  constexpr auto kinds = std::make_integer_sequence<int, kNumBinary>();
   (stream ? BinaryLoopOf<true>(kind, kinds)
           : BinaryLoopOf<false>(kind, kinds))(a, sa, b, sb, out, n);
 }
@@ -1202,8 +1200,7 @@ HWY_INLINE CompareFn CompareLoopOf(int kind, std::integer_sequence<int, K...>) {
 
 void CompareF32(int kind, const float *a, int64_t sa, const float *b,
                 int64_t sb, bool *out, int64_t n) {
-  CompareLoopOf(kind, std::make_integer_sequence<
-                          int, static_cast<int>(Compare::Ge) + 1>())(
+  CompareLoopOf(kind, std::make_integer_sequence<int, kNumCompare>())(
       a, sa, b, sb, out, n);
 }
 

@@ -17,36 +17,37 @@
 
 namespace kiln::detail::flex::simd {
 
+// The kinds of each loop, one per row of FlexOps.def.
 enum class Unary : int {
-  Neg,
-  Abs,
-  Exp,
-  Log,
-  Log1p,
-  Sqrt,
-  Rsqrt,
-  Recip,
-  Sin,
-  Cos,
-  Tanh,
-  Sigmoid,
-  Erf,
-  Relu,
-  Gelu,
-  GeluTanh,
-  Floor,
-  Ceil,
-  Round,
-  Sign,
-  Silu,
-  Copy
+#define KILN_FLEX_UNARY(name, ...) name,
+#include "FlexOps.def"
+};
+enum class Binary : int {
+#define KILN_FLEX_BINARY(name, ...) name,
+#include "FlexOps.def"
+};
+enum class Compare : int {
+#define KILN_FLEX_COMPARE(name, ...) name,
+#include "FlexOps.def"
+};
+enum class Logic : int {
+#define KILN_FLEX_LOGIC(name, ...) name,
+#include "FlexOps.def"
 };
 
-enum class Binary : int { Add, Sub, Mul, Div, Max, Min, Pow, Rem, Atan2 };
-
-enum class Compare : int { Eq, Ne, Lt, Le, Gt, Ge };
-
-enum class Logic : int { And, Or };
+/// How many kinds each loop has.
+constexpr int kNumUnary = 0
+#define KILN_FLEX_UNARY(...) +1
+#include "FlexOps.def"
+    ;
+constexpr int kNumBinary = 0
+#define KILN_FLEX_BINARY(...) +1
+#include "FlexOps.def"
+    ;
+constexpr int kNumCompare = 0
+#define KILN_FLEX_COMPARE(...) +1
+#include "FlexOps.def"
+    ;
 
 /// How a loop writes its results. `Stream` uses non-temporal stores, which
 /// skip the read-for-ownership of every output line; it pays off only for

@@ -27,7 +27,7 @@ func.func @grad_loss_not_scalar(%loss: tensor<4xf32>, %w: tensor<4xf32>) {
 // -----
 
 func.func @grad_int_loss(%loss: tensor<i32>, %w: tensor<4xf32>) {
-  // expected-error@+1 {{'kiln.grad' op operand #0 must be ranked tensor of f64/f32/f16/bf16, but got 'tensor<i32>'}}
+  // expected-error@+1 {{'kiln.grad' op operand #0 must be ranked tensor of a float dtype (f64/f32/f16/bf16), but got 'tensor<i32>'}}
   %0 = kiln.grad %loss wrt %w : tensor<i32>, (tensor<4xf32>)
   return
 }

@@ -212,7 +212,7 @@ func.func @rand_dynamic_sizes() {
 // -----
 
 func.func @rand_of_int() {
-  // expected-error@+1 {{'kiln.rand' op result #0 must be ranked tensor of f64/f32/f16/bf16, but got 'tensor<4xi32>'}}
+  // expected-error@+1 {{'kiln.rand' op result #0 must be ranked tensor of a float dtype (f64/f32/f16/bf16), but got 'tensor<4xi32>'}}
   %0 = kiln.rand seed = 1, 0.0, 1.0 : tensor<4xi32>
   return
 }
@@ -244,7 +244,7 @@ func.func @randn_dynamic_sizes(%n: index) {
 // -----
 
 func.func @randn_of_bool() {
-  // expected-error@+1 {{'kiln.randn' op result #0 must be ranked tensor of f64/f32/f16/bf16, but got 'tensor<4xi1>'}}
+  // expected-error@+1 {{'kiln.randn' op result #0 must be ranked tensor of a float dtype (f64/f32/f16/bf16), but got 'tensor<4xi1>'}}
   %0 = kiln.randn seed = 1, 0.0, 1.0 : tensor<4xi1>
   return
 }

@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 func.func @exp_of_int(%x: tensor<4xi32>) {
-  // expected-error@+1 {{'kiln.exp' op operand #0 must be ranked tensor of f64/f32/f16/bf16, but got 'tensor<4xi32>'}}
+  // expected-error@+1 {{'kiln.exp' op operand #0 must be ranked tensor of a float dtype (f64/f32/f16/bf16), but got 'tensor<4xi32>'}}
   %0 = kiln.exp %x : tensor<4xi32>
   return
 }
@@ -17,7 +17,7 @@ func.func @exp_of_int(%x: tensor<4xi32>) {
 // -----
 
 func.func @exp_of_bool(%x: tensor<4xi1>) {
-  // expected-error@+1 {{'kiln.exp' op operand #0 must be ranked tensor of f64/f32/f16/bf16}}
+  // expected-error@+1 {{'kiln.exp' op operand #0 must be ranked tensor of a float dtype (f64/f32/f16/bf16)}}
   %0 = kiln.exp %x : tensor<4xi1>
   return
 }
@@ -25,7 +25,7 @@ func.func @exp_of_bool(%x: tensor<4xi1>) {
 // -----
 
 func.func @log_of_int(%x: tensor<4xi64>) {
-  // expected-error@+1 {{'kiln.log' op operand #0 must be ranked tensor of f64/f32/f16/bf16}}
+  // expected-error@+1 {{'kiln.log' op operand #0 must be ranked tensor of a float dtype (f64/f32/f16/bf16)}}
   %0 = kiln.log %x : tensor<4xi64>
   return
 }
@@ -33,7 +33,7 @@ func.func @log_of_int(%x: tensor<4xi64>) {
 // -----
 
 func.func @log1p_of_uint(%x: tensor<4xui8>) {
-  // expected-error@+1 {{'kiln.log1p' op operand #0 must be ranked tensor of f64/f32/f16/bf16}}
+  // expected-error@+1 {{'kiln.log1p' op operand #0 must be ranked tensor of a float dtype (f64/f32/f16/bf16)}}
   %0 = kiln.log1p %x : tensor<4xui8>
   return
 }
@@ -41,7 +41,7 @@ func.func @log1p_of_uint(%x: tensor<4xui8>) {
 // -----
 
 func.func @sqrt_of_int(%x: tensor<4xi8>) {
-  // expected-error@+1 {{'kiln.sqrt' op operand #0 must be ranked tensor of f64/f32/f16/bf16}}
+  // expected-error@+1 {{'kiln.sqrt' op operand #0 must be ranked tensor of a float dtype (f64/f32/f16/bf16)}}
   %0 = kiln.sqrt %x : tensor<4xi8>
   return
 }
@@ -49,7 +49,7 @@ func.func @sqrt_of_int(%x: tensor<4xi8>) {
 // -----
 
 func.func @rsqrt_of_int(%x: tensor<4xi16>) {
-  // expected-error@+1 {{'kiln.rsqrt' op operand #0 must be ranked tensor of f64/f32/f16/bf16}}
+  // expected-error@+1 {{'kiln.rsqrt' op operand #0 must be ranked tensor of a float dtype (f64/f32/f16/bf16)}}
   %0 = kiln.rsqrt %x : tensor<4xi16>
   return
 }
@@ -57,7 +57,7 @@ func.func @rsqrt_of_int(%x: tensor<4xi16>) {
 // -----
 
 func.func @recip_of_bool(%x: tensor<4xi1>) {
-  // expected-error@+1 {{'kiln.recip' op operand #0 must be ranked tensor of f64/f32/f16/bf16}}
+  // expected-error@+1 {{'kiln.recip' op operand #0 must be ranked tensor of a float dtype (f64/f32/f16/bf16)}}
   %0 = kiln.recip %x : tensor<4xi1>
   return
 }
@@ -65,7 +65,7 @@ func.func @recip_of_bool(%x: tensor<4xi1>) {
 // -----
 
 func.func @sin_of_int(%x: tensor<4xi32>) {
-  // expected-error@+1 {{'kiln.sin' op operand #0 must be ranked tensor of f64/f32/f16/bf16}}
+  // expected-error@+1 {{'kiln.sin' op operand #0 must be ranked tensor of a float dtype (f64/f32/f16/bf16)}}
   %0 = kiln.sin %x : tensor<4xi32>
   return
 }
@@ -73,7 +73,7 @@ func.func @sin_of_int(%x: tensor<4xi32>) {
 // -----
 
 func.func @cos_of_int(%x: tensor<4xi32>) {
-  // expected-error@+1 {{'kiln.cos' op operand #0 must be ranked tensor of f64/f32/f16/bf16}}
+  // expected-error@+1 {{'kiln.cos' op operand #0 must be ranked tensor of a float dtype (f64/f32/f16/bf16)}}
   %0 = kiln.cos %x : tensor<4xi32>
   return
 }
@@ -81,7 +81,7 @@ func.func @cos_of_int(%x: tensor<4xi32>) {
 // -----
 
 func.func @tanh_of_int(%x: tensor<4xi32>) {
-  // expected-error@+1 {{'kiln.tanh' op operand #0 must be ranked tensor of f64/f32/f16/bf16}}
+  // expected-error@+1 {{'kiln.tanh' op operand #0 must be ranked tensor of a float dtype (f64/f32/f16/bf16)}}
   %0 = kiln.tanh %x : tensor<4xi32>
   return
 }
@@ -89,7 +89,7 @@ func.func @tanh_of_int(%x: tensor<4xi32>) {
 // -----
 
 func.func @sigmoid_of_bool(%x: tensor<4xi1>) {
-  // expected-error@+1 {{'kiln.sigmoid' op operand #0 must be ranked tensor of f64/f32/f16/bf16}}
+  // expected-error@+1 {{'kiln.sigmoid' op operand #0 must be ranked tensor of a float dtype (f64/f32/f16/bf16)}}
   %0 = kiln.sigmoid %x : tensor<4xi1>
   return
 }
@@ -97,7 +97,7 @@ func.func @sigmoid_of_bool(%x: tensor<4xi1>) {
 // -----
 
 func.func @erf_of_int(%x: tensor<4xi32>) {
-  // expected-error@+1 {{'kiln.erf' op operand #0 must be ranked tensor of f64/f32/f16/bf16}}
+  // expected-error@+1 {{'kiln.erf' op operand #0 must be ranked tensor of a float dtype (f64/f32/f16/bf16)}}
   %0 = kiln.erf %x : tensor<4xi32>
   return
 }
@@ -105,7 +105,7 @@ func.func @erf_of_int(%x: tensor<4xi32>) {
 // -----
 
 func.func @silu_of_int(%x: tensor<4xi32>) {
-  // expected-error@+1 {{'kiln.silu' op operand #0 must be ranked tensor of f64/f32/f16/bf16}}
+  // expected-error@+1 {{'kiln.silu' op operand #0 must be ranked tensor of a float dtype (f64/f32/f16/bf16)}}
   %0 = kiln.silu %x : tensor<4xi32>
   return
 }
@@ -113,7 +113,7 @@ func.func @silu_of_int(%x: tensor<4xi32>) {
 // -----
 
 func.func @floor_of_int(%x: tensor<4xi32>) {
-  // expected-error@+1 {{'kiln.floor' op operand #0 must be ranked tensor of f64/f32/f16/bf16}}
+  // expected-error@+1 {{'kiln.floor' op operand #0 must be ranked tensor of a float dtype (f64/f32/f16/bf16)}}
   %0 = kiln.floor %x : tensor<4xi32>
   return
 }
@@ -121,7 +121,7 @@ func.func @floor_of_int(%x: tensor<4xi32>) {
 // -----
 
 func.func @ceil_of_int(%x: tensor<4xi32>) {
-  // expected-error@+1 {{'kiln.ceil' op operand #0 must be ranked tensor of f64/f32/f16/bf16}}
+  // expected-error@+1 {{'kiln.ceil' op operand #0 must be ranked tensor of a float dtype (f64/f32/f16/bf16)}}
   %0 = kiln.ceil %x : tensor<4xi32>
   return
 }
@@ -129,7 +129,7 @@ func.func @ceil_of_int(%x: tensor<4xi32>) {
 // -----
 
 func.func @round_of_int(%x: tensor<4xi32>) {
-  // expected-error@+1 {{'kiln.round' op operand #0 must be ranked tensor of f64/f32/f16/bf16}}
+  // expected-error@+1 {{'kiln.round' op operand #0 must be ranked tensor of a float dtype (f64/f32/f16/bf16)}}
   %0 = kiln.round %x : tensor<4xi32>
   return
 }
@@ -137,7 +137,7 @@ func.func @round_of_int(%x: tensor<4xi32>) {
 // -----
 
 func.func @gelu_of_int(%x: tensor<4xi32>) {
-  // expected-error@+1 {{'kiln.gelu' op operand #0 must be ranked tensor of f64/f32/f16/bf16}}
+  // expected-error@+1 {{'kiln.gelu' op operand #0 must be ranked tensor of a float dtype (f64/f32/f16/bf16)}}
   %0 = kiln.gelu %x approximate = tanh : tensor<4xi32>
   return
 }
@@ -201,7 +201,7 @@ func.func @not_of_float(%x: tensor<4xf32>) {
 // -----
 
 func.func @is_nan_of_int(%x: tensor<4xi32>) {
-  // expected-error@+1 {{'kiln.is_nan' op operand #0 must be ranked tensor of f64/f32/f16/bf16}}
+  // expected-error@+1 {{'kiln.is_nan' op operand #0 must be ranked tensor of a float dtype (f64/f32/f16/bf16)}}
   %0 = kiln.is_nan %x : tensor<4xi32> -> tensor<4xi1>
   return
 }
@@ -353,7 +353,7 @@ func.func @add_of_bool(%x: tensor<4xi1>, %y: tensor<4xi1>) {
 // -----
 
 func.func @pow_of_int(%x: tensor<4xi32>, %y: tensor<4xi32>) {
-  // expected-error@+1 {{'kiln.pow' op operand #0 must be ranked tensor of f64/f32/f16/bf16}}
+  // expected-error@+1 {{'kiln.pow' op operand #0 must be ranked tensor of a float dtype (f64/f32/f16/bf16)}}
   %0 = kiln.pow %x, %y : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
   return
 }
@@ -361,7 +361,7 @@ func.func @pow_of_int(%x: tensor<4xi32>, %y: tensor<4xi32>) {
 // -----
 
 func.func @atan2_of_int(%x: tensor<4xi32>, %y: tensor<4xi32>) {
-  // expected-error@+1 {{'kiln.atan2' op operand #0 must be ranked tensor of f64/f32/f16/bf16}}
+  // expected-error@+1 {{'kiln.atan2' op operand #0 must be ranked tensor of a float dtype (f64/f32/f16/bf16)}}
   %0 = kiln.atan2 %x, %y : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
   return
 }

@@ -147,7 +147,7 @@ func.func @conv2d_dtype(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf16>) {
 // -----
 
 func.func @conv2d_of_int(%x: tensor<1x3x8x8xi32>, %w: tensor<4x3x3x3xi32>) {
-  // expected-error@+1 {{'kiln.conv2d' op operand #0 must be ranked tensor of f64/f32/f16/bf16}}
+  // expected-error@+1 {{'kiln.conv2d' op operand #0 must be ranked tensor of a float dtype (f64/f32/f16/bf16)}}
   %0 = kiln.conv2d %x, %w stride [1, 1] padding [0, 0] dilation [1, 1] groups 1 : (tensor<1x3x8x8xi32>, tensor<4x3x3x3xi32>) -> tensor<1x4x6x6xi32>
   return
 }
@@ -245,7 +245,7 @@ func.func @avg_pool2d_huge_padding(%x: tensor<1x1x8x8xf32>) {
 // -----
 
 func.func @avg_pool2d_of_int(%x: tensor<1x1x8x8xi8>) {
-  // expected-error@+1 {{'kiln.avg_pool2d' op operand #0 must be ranked tensor of f64/f32/f16/bf16}}
+  // expected-error@+1 {{'kiln.avg_pool2d' op operand #0 must be ranked tensor of a float dtype (f64/f32/f16/bf16)}}
   %0 = kiln.avg_pool2d %x kernel [2, 2] stride [2, 2] padding [0, 0] : tensor<1x1x8x8xi8> -> tensor<1x1x4x4xi8>
   return
 }
@@ -322,7 +322,7 @@ func.func @dropout_p_nan(%x: tensor<8xf32>) {
 // -----
 
 func.func @dropout_of_int(%x: tensor<8xi32>) {
-  // expected-error@+1 {{'kiln.dropout' op operand #0 must be ranked tensor of f64/f32/f16/bf16}}
+  // expected-error@+1 {{'kiln.dropout' op operand #0 must be ranked tensor of a float dtype (f64/f32/f16/bf16)}}
   %0 = kiln.dropout %x p = 0.5 seed = 3 : tensor<8xi32>
   return
 }

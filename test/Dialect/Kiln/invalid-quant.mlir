@@ -20,7 +20,7 @@ func.func @quantize_dynamic_to_static(%x: tensor<?x64xf32>) {
 // -----
 
 func.func @quantize_int_input(%x: tensor<64xi32>) {
-  // expected-error@+1 {{'kiln.quantize' op operand #0 must be ranked tensor of f64/f32/f16/bf16, but got 'tensor<64xi32>'}}
+  // expected-error@+1 {{'kiln.quantize' op operand #0 must be ranked tensor of a float dtype (f64/f32/f16/bf16), but got 'tensor<64xi32>'}}
   %0 = kiln.quantize %x : tensor<64xi32> -> tensor<64xi8, #kiln.quant<q8, symmetric, tensor, scale = f32>>
   return
 }
@@ -123,7 +123,7 @@ func.func @dequantize_plain_input(%q: tensor<64xi8>) {
 // -----
 
 func.func @dequantize_to_int(%q: tensor<64xi4, #kiln.quant<q4, symmetric, tensor, scale = f16>>) {
-  // expected-error@+1 {{'kiln.dequantize' op result #0 must be ranked tensor of f64/f32/f16/bf16, but got 'tensor<64xi8>'}}
+  // expected-error@+1 {{'kiln.dequantize' op result #0 must be ranked tensor of a float dtype (f64/f32/f16/bf16), but got 'tensor<64xi8>'}}
   %0 = kiln.dequantize %q : tensor<64xi4, #kiln.quant<q4, symmetric, tensor, scale = f16>> -> tensor<64xi8>
   return
 }

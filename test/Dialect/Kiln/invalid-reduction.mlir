@@ -100,7 +100,7 @@ func.func @reduce_min_of_bool(%x: tensor<4xi1>) {
 // -----
 
 func.func @mean_of_int(%x: tensor<4xi32>) {
-  // expected-error@+1 {{'kiln.mean' op operand #0 must be ranked tensor of f64/f32/f16/bf16, but got 'tensor<4xi32>'}}
+  // expected-error@+1 {{'kiln.mean' op operand #0 must be ranked tensor of a float dtype (f64/f32/f16/bf16), but got 'tensor<4xi32>'}}
   %0 = kiln.mean %x [0] : tensor<4xi32> -> tensor<i32>
   return
 }
@@ -126,7 +126,7 @@ func.func @logsumexp_result_shape(%x: tensor<2x3xf32>) {
 // -----
 
 func.func @logsumexp_of_int(%x: tensor<4xi64>) {
-  // expected-error@+1 {{'kiln.logsumexp' op operand #0 must be ranked tensor of f64/f32/f16/bf16}}
+  // expected-error@+1 {{'kiln.logsumexp' op operand #0 must be ranked tensor of a float dtype (f64/f32/f16/bf16)}}
   %0 = kiln.logsumexp %x [0] : tensor<4xi64> -> tensor<i64>
   return
 }
@@ -209,7 +209,7 @@ func.func @softmax_axis_negative(%x: tensor<4x10xf32>) {
 // -----
 
 func.func @softmax_of_int(%x: tensor<4xi32>) {
-  // expected-error@+1 {{'kiln.softmax' op operand #0 must be ranked tensor of f64/f32/f16/bf16}}
+  // expected-error@+1 {{'kiln.softmax' op operand #0 must be ranked tensor of a float dtype (f64/f32/f16/bf16)}}
   %0 = kiln.softmax %x axis = 0 : tensor<4xi32>
   return
 }

@@ -81,14 +81,21 @@ def Kiln_IndexDType : AnyTypeOf<[I64, I32]>;
 def Kiln_NumericDType : AnyTypeOf<[F64, F32, F16, BF16, I64, I32, I16, I8, UI8]>;
 def Kiln_DType : AnyTypeOf<[F64, F32, F16, BF16, I64, I32, I16, I8, UI8, I1]>;
 
+// `dtypes` and `what` are also read by the op signature table
+// (KilnOpSignatures.inc), from which the C++ API checks operand dtypes at
+// the line that records an op.
 class Kiln_TensorOf<list<Type> allowed, string what>
     : ConfinedType<RankedTensorOf<allowed>,
         [CPred<"!::llvm::cast<::mlir::RankedTensorType>($_self).getEncoding()">],
         "ranked tensor of " # what,
-        "::mlir::RankedTensorType">;
+        "::mlir::RankedTensorType"> {
+  list<Type> dtypes = allowed;
+  string dtypesSummary = what;
+}
 
 def Kiln_Tensor : Kiln_TensorOf<[Kiln_DType], "any kiln dtype">;
-def Kiln_FloatTensor : Kiln_TensorOf<[Kiln_FloatDType], "f64/f32/f16/bf16">;
+def Kiln_FloatTensor
+    : Kiln_TensorOf<[Kiln_FloatDType], "a float dtype (f64/f32/f16/bf16)">;
 def Kiln_NumericTensor : Kiln_TensorOf<[Kiln_NumericDType], "a numeric (non-bool) dtype">;
 def Kiln_SignedTensor
     : Kiln_TensorOf<[F64, F32, F16, BF16, I64, I32, I16, I8], "a signed dtype">;

@@ -1,0 +1,230 @@
+//===- Compile.cpp - From a graph to an executable ------------------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Engine/Compile.h"
+#include "kiln/Dialect/Kiln/IR/KilnDTypes.h"
+#include "kiln/Dialect/Kiln/IR/KilnOps.h"
+#include "kiln/Support/Env.h"
+#include "kiln/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <cstring>
+#include <unordered_map>
+
+using namespace kiln;
+using namespace kiln::detail;
+
+namespace {
+
+/// Builds func @main from a subgraph: one argument per leaf, one result per
+/// target, one kiln op per pending node.
+mlir::OwningOpRef<mlir::ModuleOp> buildModule(mlir::MLIRContext &ctx,
+                                              const Subgraph &g) {
+  mlir::OpBuilder b(&ctx);
+  mlir::Location loc = b.getUnknownLoc();
+  auto module = mlir::ModuleOp::create(loc);
+
+  llvm::SmallVector<mlir::Type> argTypes, resultTypes;
+  for (const NodePtr &l : g.leaves)
+    argTypes.push_back(mlir::kiln::tensorTypeFor(ctx, l->dtype, l->shape));
+  for (const NodePtr &t : g.targets)
+    resultTypes.push_back(mlir::kiln::tensorTypeFor(ctx, t->dtype, t->shape));
+
+  b.setInsertionPointToEnd(module.getBody());
+  auto func = mlir::func::FuncOp::create(
+      b, loc, "main", b.getFunctionType(argTypes, resultTypes));
+  mlir::Block *body = func.addEntryBlock();
+  b.setInsertionPointToEnd(body);
+
+  std::unordered_map<const Node *, mlir::Value> values;
+  for (size_t i = 0; i < g.leaves.size(); ++i)
+    values[g.leaves[i].get()] = body->getArgument(i);
+
+  // Gradient nodes of one loss become one kiln.grad op, built where the
+  // first of them appears (every wrt value and the loss are defined by then).
+  std::unordered_map<const Node *, mlir::Operation *> gradOps;
+  std::unordered_map<const Node *, unsigned> gradIndex;
+  for (const NodePtr &n : g.nodes) {
+    if (n->op && std::strcmp(n->op, "kiln.grad") == 0) {
+      const Node *loss = n->inputs[0].get();
+      mlir::Operation *&op = gradOps[loss];
+      if (!op) {
+        llvm::SmallVector<const Node *> group;
+        for (const NodePtr &m : g.nodes)
+          if (m->op && std::strcmp(m->op, "kiln.grad") == 0 &&
+              m->inputs[0].get() == loss) {
+            gradIndex[m.get()] = group.size();
+            group.push_back(m.get());
+          }
+        mlir::OperationState state(loc, "kiln.grad");
+        state.addOperands(values.at(loss));
+        for (const Node *m : group) {
+          state.addOperands(values.at(m->inputs[1].get()));
+          state.addTypes(mlir::kiln::tensorTypeFor(ctx, m->dtype, m->shape));
+        }
+        state.addAttribute(mlir::kiln::kStrategyAttr,
+                           b.getStringAttr(loss->checkpointing
+                                               ? loss->checkpointing->str()
+                                               : std::string("balanced")));
+        op = b.create(state);
+      }
+      values[n.get()] = op->getResult(gradIndex.at(n.get()));
+      continue;
+    }
+    mlir::OperationState state(loc, n->op);
+    for (const NodePtr &in : n->inputs)
+      state.addOperands(values.at(in.get()));
+    for (const NodeAttr &a : n->attrs) {
+      mlir::Attribute attr;
+      switch (a.kind) {
+      case NodeAttr::Kind::I64:
+        attr = b.getI64IntegerAttr(a.i);
+        break;
+      case NodeAttr::Kind::F64:
+        attr = b.getF64FloatAttr(a.f);
+        break;
+      case NodeAttr::Kind::I64Array:
+        attr = b.getDenseI64ArrayAttr(a.ints);
+        break;
+      case NodeAttr::Kind::I32Array: {
+        llvm::SmallVector<int32_t> v(a.ints.begin(), a.ints.end());
+        attr = b.getDenseI32ArrayAttr(v);
+        break;
+      }
+      case NodeAttr::Kind::Unit:
+        attr = b.getUnitAttr();
+        break;
+      case NodeAttr::Kind::Enum:
+        attr = b.getI32IntegerAttr(static_cast<int32_t>(a.i));
+        break;
+      }
+      state.addAttribute(a.name, attr);
+    }
+    state.addTypes(mlir::kiln::tensorTypeFor(ctx, n->dtype, n->shape));
+    mlir::Operation *op = b.create(state);
+    values[n.get()] = op->getResult(0);
+  }
+
+  llvm::SmallVector<mlir::Value> results;
+  for (const NodePtr &t : g.targets)
+    results.push_back(values.at(t.get()));
+  mlir::func::ReturnOp::create(b, loc, results);
+  return module;
+}
+
+/// Collects diagnostics so that a failure can name them in the error.
+struct DiagnosticCollector {
+  explicit DiagnosticCollector(mlir::MLIRContext &ctx)
+      : handler(&ctx, [this](mlir::Diagnostic &d) {
+          llvm::raw_string_ostream os(text);
+          os << d << "\n";
+          return mlir::success();
+        }) {}
+  std::string text;
+  mlir::ScopedDiagnosticHandler handler;
+};
+
+/// The context compiles build their modules in, one per thread and renewed
+/// every few hundred compiles. Loading the dialects (kiln, and the ones the
+/// CPU pipeline lowers through) costs more than compiling a small graph,
+/// and a miss is on the user's critical path; the renewal bounds the types
+/// and attributes a long-lived context keeps uniqued. Nothing outlives a
+/// compile in it: executables hold plain data, not IR.
+mlir::MLIRContext &compileContext() {
+  thread_local std::unique_ptr<mlir::MLIRContext> ctx;
+  thread_local int uses = 0;
+  if (!ctx || ++uses > 512) {
+    ctx.reset();
+    ctx = createContext();
+    uses = 0;
+  }
+  return *ctx;
+}
+
+double msSince(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - t)
+      .count();
+}
+
+} // namespace
+
+std::string kiln::detail::printSubgraph(const Subgraph &g) {
+  auto module = buildModule(compileContext(), g);
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  module->print(os);
+  return s;
+}
+
+std::unique_ptr<Executable>
+kiln::detail::compileSubgraph(const Subgraph &g, Backend &backend,
+                              const std::string &key,
+                              const std::vector<bool> &donated) {
+  mlir::MLIRContext &ctx = compileContext();
+  DiagnosticCollector diags(ctx);
+  auto module = buildModule(ctx, g);
+  auto main = module->lookupSymbol<mlir::func::FuncOp>("main");
+  for (size_t i = 0; i < donated.size(); ++i)
+    if (donated[i])
+      main.setArgAttr(i, mlir::kiln::kDonatedAttr, mlir::UnitAttr::get(&ctx));
+  if (mlir::failed(mlir::verify(*module)))
+    throw Error("internal error: the recorded graph does not verify:\n" +
+                diags.text);
+  return compileModule(*module, backend, key, g.nodes.size());
+}
+
+std::unique_ptr<Executable> kiln::detail::compileModule(mlir::ModuleOp module,
+                                                        Backend &backend,
+                                                        const std::string &key,
+                                                        size_t ops) {
+  auto start = std::chrono::steady_clock::now();
+  mlir::MLIRContext *ctx = module.getContext();
+  DiagnosticCollector diags(*ctx);
+  mlir::PassManager pm(ctx);
+  // Differentiate first, with the strategy of the loss's device.
+  std::string strategy;
+  module.walk([&](mlir::kiln::GradOp g) {
+    if (auto s = g->getAttrOfType<mlir::StringAttr>(mlir::kiln::kStrategyAttr))
+      strategy = s.getValue().str();
+    else if (strategy.empty())
+      strategy = "balanced";
+  });
+  mlir::kiln::GraphPipelineOptions options;
+  options.strategy = strategy;
+  options.target = backend.kind() == DeviceKind::Flex   ? "flex"
+                   : backend.kind() == DeviceKind::Cuda ? "cuda"
+                                                        : "cpu";
+  mlir::kiln::buildKilnGraphPipeline(pm, options);
+  if (mlir::failed(pm.run(module)))
+    throw Error("graph passes failed:\n" + diags.text);
+  double passMs = msSince(start);
+
+  std::unique_ptr<Executable> exe = backend.compile(module, key);
+  if (env::logEnabled("compile")) {
+    const Executable::CompileLog &log = exe->compileLog;
+    std::fprintf(
+        stderr,
+        "kiln: compile %s%s%s: %zu ops in %lld kernels%s%s, "
+        "%.2f ms passes, %s%s%.2f ms total\n",
+        backend.name().c_str(), log.id.empty() ? "" : " ", log.id.c_str(), ops,
+        static_cast<long long>(exe->kernelCount()),
+        log.kernels.empty() ? "" : " ", log.kernels.c_str(), passMs,
+        log.phases.c_str(), log.phases.empty() ? "" : ", ", msSince(start));
+  }
+  return exe;
+}

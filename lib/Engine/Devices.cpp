@@ -1,0 +1,56 @@
+//===- Devices.cpp - What the API asks of a device ------------------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Engine/Devices.h"
+#include "kiln/Runtime/Backend.h"
+#include "kiln/Runtime/ThreadPool.h"
+
+using namespace kiln;
+using namespace kiln::detail;
+
+void detail::requireDevice(DeviceKind kind, int index) {
+  getBackend(kind, index);
+}
+
+NodePtr detail::leafFromHost(DType dtype, std::vector<int64_t> shape,
+                             DeviceKind kind, int index, const void *data,
+                             const void *scales) {
+  Backend &backend = getBackend(kind, index);
+  auto n = std::make_shared<Node>();
+  n->dtype = dtype;
+  n->shape = std::move(shape);
+  n->device = kind;
+  n->deviceIndex = index;
+  n->buffer = backend.upload(dtype, n->shape, data, scales);
+  return n;
+}
+
+void detail::copyToHost(const Node &node, void *out, void *scales) {
+  getBackend(node.device, node.deviceIndex).download(*node.buffer, out, scales);
+}
+
+MemoryStats detail::deviceMemory(DeviceKind kind, int index) {
+  return getBackend(kind, index).allocator().stats();
+}
+
+void detail::resetDevicePeak(DeviceKind kind, int index) {
+  getBackend(kind, index).allocator().resetPeak();
+}
+
+DeviceCounters detail::deviceCounters(DeviceKind kind, int index) {
+  Counters &c = getBackend(kind, index).counters;
+  DeviceCounters out;
+  out.executedOps = c.executedOps.load();
+  out.materializations = c.materializations.load();
+  out.compiles = c.compiles.load();
+  out.cacheHits = c.cacheHits.load();
+  out.diskHits = c.diskHits.load();
+  return out;
+}
+
+void detail::setThreadCount(int threads) { setHostThreads(threads); }
+int detail::threadCount() { return hostThreads(); }

@@ -1,0 +1,158 @@
+//===- Subgraph.cpp - The pending subgraph and its structural key ---------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Engine/Engine.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <cstdio>
+
+using namespace kiln;
+using namespace kiln::detail;
+
+/// Differentiation must see the forward graph of tracked values even when
+/// they were materialized: such nodes keep their inputs and are recomputed.
+static bool isOpen(const Node &n, bool throughTracked) {
+  return n.isPending() ||
+         (throughTracked && n.checkpointing && n.op && !n.inputs.empty());
+}
+
+Subgraph kiln::detail::collectSubgraph(const std::vector<NodePtr> &targets,
+                                       bool throughTracked) {
+  Subgraph g;
+  g.targets = targets;
+  if (!targets.empty()) {
+    g.device = targets.front()->device;
+    g.deviceIndex = targets.front()->deviceIndex;
+  }
+  llvm::SmallDenseSet<Node *, 32> visited;
+  // Iterative post-order so that deep graphs cannot overflow the stack.
+  std::vector<std::pair<NodePtr, size_t>> stack;
+  auto visit = [&](const NodePtr &root) {
+    if (!visited.insert(root.get()).second)
+      return;
+    if (!isOpen(*root, throughTracked)) {
+      g.leaves.push_back(root);
+      return;
+    }
+    stack.push_back({root, 0});
+    while (!stack.empty()) {
+      Node *node = stack.back().first.get();
+      size_t next = stack.back().second++;
+      if (next == node->inputs.size()) {
+        g.nodes.push_back(std::move(stack.back().first));
+        stack.pop_back();
+        continue;
+      }
+      const NodePtr &in = node->inputs[next];
+      if (!visited.insert(in.get()).second)
+        continue;
+      if (isOpen(*in, throughTracked))
+        stack.push_back({in, 0});
+      else
+        g.leaves.push_back(in);
+    }
+  };
+  for (const NodePtr &t : targets)
+    visit(t);
+  return g;
+}
+
+namespace {
+
+void appendShape(std::string &s, const std::vector<int64_t> &shape) {
+  s += '[';
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i)
+      s += ',';
+    s += std::to_string(shape[i]);
+  }
+  s += ']';
+}
+
+} // namespace
+
+std::string kiln::detail::structuralKey(const Subgraph &g) {
+  // Each leaf is named a<i> and each node n<i>, by position: the index is
+  // kept, with the node flag in the top bit, rather than a string per node
+  // (this runs on every materialization).
+  constexpr uint32_t kNodeBit = 0x80000000u;
+  llvm::SmallDenseMap<const Node *, uint32_t, 32> names;
+  names.reserve(g.nodes.size() + g.leaves.size());
+  auto appendName = [](std::string &key, uint32_t name) {
+    key += (name & kNodeBit) ? 'n' : 'a';
+    key += std::to_string(name & ~kNodeBit);
+  };
+  std::string key;
+  key.reserve(64 * (g.nodes.size() + g.leaves.size()) + 32);
+  key += "dev=";
+  key += std::to_string(static_cast<int>(g.device));
+  key += ':';
+  key += std::to_string(g.deviceIndex);
+  key += ';';
+  for (size_t i = 0; i < g.leaves.size(); ++i) {
+    const Node &l = *g.leaves[i];
+    names[&l] = static_cast<uint32_t>(i);
+    key += l.dtype.str();
+    appendShape(key, l.shape);
+    key += l.buffer->isContiguous() ? 'c' : 's';
+    if (l.checkpointing)
+      key += l.checkpointing->str();
+    if (l.requiresGrad)
+      key += 'g';
+    key += ';';
+  }
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const Node &n = *g.nodes[i];
+    names[&n] = static_cast<uint32_t>(i) | kNodeBit;
+    key += n.op;
+    key += '(';
+    for (const NodePtr &in : n.inputs) {
+      appendName(key, names.lookup(in.get()));
+      key += ',';
+    }
+    key += ')';
+    for (const NodeAttr &a : n.attrs) {
+      key += a.name;
+      key += '=';
+      switch (a.kind) {
+      case NodeAttr::Kind::I64:
+      case NodeAttr::Kind::Enum:
+        key += std::to_string(a.i);
+        break;
+      case NodeAttr::Kind::F64: {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.17g", a.f);
+        key += buf;
+        break;
+      }
+      case NodeAttr::Kind::I64Array:
+      case NodeAttr::Kind::I32Array:
+        appendShape(key, a.ints);
+        break;
+      case NodeAttr::Kind::Unit:
+        key += 'u';
+        break;
+      }
+      key += ',';
+    }
+    key += n.dtype.str();
+    appendShape(key, n.shape);
+    if (n.checkpointing)
+      key += n.checkpointing->str();
+    if (n.resultIndex)
+      key += "#" + std::to_string(n.resultIndex);
+    key += ';';
+  }
+  key += "->";
+  for (const NodePtr &t : g.targets) {
+    appendName(key, names.lookup(t.get()));
+    key += ',';
+  }
+  return key;
+}

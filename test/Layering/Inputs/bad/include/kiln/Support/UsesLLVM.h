@@ -1,0 +1,1 @@
+#include "llvm/ADT/ArrayRef.h"

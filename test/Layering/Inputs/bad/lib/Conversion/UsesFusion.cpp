@@ -1,0 +1,1 @@
+#include "kiln/Transforms/Fusion.h"

@@ -1,0 +1,1 @@
+#include "lib/Runtime/Flex/FlexKernels.h"
