@@ -112,6 +112,11 @@ FailureOr<Value> emitUnary(Emitter &e, Operation *op, Value x) {
       .Case([&](RecipOp) -> Value { return e.div(e.c(x, 1.0), x); })
       .Case([&](SinOp) -> Value { return math::SinOp::create(b, loc, x); })
       .Case([&](CosOp) -> Value { return math::CosOp::create(b, loc, x); })
+      .Case([&](TanOp) -> Value {
+        // As sin / cos, so that every backend's lowering of those serves.
+        return e.div(math::SinOp::create(b, loc, x),
+                     math::CosOp::create(b, loc, x));
+      })
       .Case([&](TanhOp) -> Value { return e.tanh(x); })
       .Case([&](SigmoidOp) -> Value {
         Value nx = arith::NegFOp::create(b, loc, x);

@@ -68,6 +68,8 @@ std::vector<UnaryCase> unaryCases() {
        [](double x) { return std::sin(x); }, F},
       {"kiln.cos", "cos", [](const Tensor &x) { return cos(x); },
        [](double x) { return std::cos(x); }, F},
+      {"kiln.tan", "tan", [](const Tensor &x) { return tan(x); },
+       [](double x) { return std::tan(x); }, F},
       {"kiln.tanh", "tanh", [](const Tensor &x) { return tanh(x); },
        [](double x) { return std::tanh(x); }, F},
       {"kiln.sigmoid", "sigmoid", [](const Tensor &x) { return sigmoid(x); },

@@ -56,7 +56,8 @@ inline Tolerance tolerance(const std::string &op, DType dtype) {
     return {0.0, 0.0};
   double ulps = 4;
   if (op == "kiln.exp" || op == "kiln.log" || op == "kiln.log1p" ||
-      op == "kiln.sin" || op == "kiln.cos" || op == "kiln.tanh" ||
+      op == "kiln.sin" || op == "kiln.cos" || op == "kiln.tan" ||
+      op == "kiln.tanh" ||
       op == "kiln.sigmoid" || op == "kiln.pow" || op == "kiln.atan2" ||
       op == "kiln.rsqrt" || op == "kiln.silu" || op == "kiln.softmax" ||
       op == "kiln.log_softmax" || op == "kiln.logsumexp")

@@ -122,6 +122,8 @@ std::vector<GradCase> cases() {
         [](const Tensor &x) { return recip(x); });
   unary("Sin", "kiln.sin", signedX(9), [](const Tensor &x) { return sin(x); });
   unary("Cos", "kiln.cos", signedX(10), [](const Tensor &x) { return cos(x); });
+  unary("Tan", "kiln.tan", randomInput({3, 4}, 41, -1.2, 1.2),
+        [](const Tensor &x) { return tan(x); });
   unary("Tanh", "kiln.tanh", signedX(11), [](const Tensor &x) { return tanh(x); });
   unary("Sigmoid", "kiln.sigmoid", signedX(12),
         [](const Tensor &x) { return sigmoid(x); });

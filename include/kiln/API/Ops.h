@@ -63,6 +63,9 @@ inline Tensor sin(const Tensor &x) {
 inline Tensor cos(const Tensor &x) {
   return detail::recordUnary("kiln.cos", x);
 }
+inline Tensor tan(const Tensor &x) {
+  return detail::recordUnary("kiln.tan", x);
+}
 inline Tensor tanh(const Tensor &x) {
   return detail::recordUnary("kiln.tanh", x);
 }

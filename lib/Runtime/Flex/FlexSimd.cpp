@@ -646,6 +646,8 @@ HWY_INLINE V ApplyUnary(D d, int kind, V x) {
     return SinCos<false>(d, x);
   case Unary::Cos:
     return SinCos<true>(d, x);
+  case Unary::Tan:
+    return hn::Div(SinCos<false>(d, x), SinCos<true>(d, x));
   case Unary::Tanh:
     return KeepClampedNaN(x, Tanh(d, x));
   case Unary::Sigmoid:
@@ -683,11 +685,11 @@ HWY_INLINE V ApplyUnary(D d, int kind, V x) {
   return x;
 }
 
-/// Lanes of sin and cos beyond kTrigLimit (the infinities too) take libm's
-/// full range reduction.
+/// Lanes of sin, cos and tan beyond kTrigLimit (the infinities too) take
+/// libm's full range reduction.
 HWY_INLINE V FixLargeTrig(D d, int kind, V x, V r) {
   const Unary u = static_cast<Unary>(kind);
-  if (u != Unary::Sin && u != Unary::Cos)
+  if (u != Unary::Sin && u != Unary::Cos && u != Unary::Tan)
     return r;
   const auto large = hn::Gt(hn::Abs(x), hn::Set(d, kTrigLimit));
   if (HWY_LIKELY(hn::AllFalse(d, large)))
@@ -698,7 +700,9 @@ HWY_INLINE V FixLargeTrig(D d, int kind, V x, V r) {
   hn::Store(r, d, rs);
   for (size_t k = 0; k < hn::Lanes(d); ++k)
     if (std::fabs(xs[k]) > kTrigLimit)
-      rs[k] = u == Unary::Sin ? std::sin(xs[k]) : std::cos(xs[k]);
+      rs[k] = u == Unary::Sin   ? std::sin(xs[k])
+              : u == Unary::Cos ? std::cos(xs[k])
+                                : std::tan(xs[k]);
   return hn::Load(d, rs);
 }
 
@@ -801,7 +805,8 @@ HWY_INLINE UnaryFn UnaryLoopOf(int kind, std::integer_sequence<int, K...>) {
 }
 
 void UnaryF32(int kind, const float *in, float *out, int64_t n, bool stream) {
-  constexpr auto kinds = std::make_integer_sequence<int, kNumUnary>();
+  constexpr auto kinds =
+      std::make_integer_sequence<int, kNumUnary>();
   (stream ? UnaryLoopOf<true>(kind, kinds) : UnaryLoopOf<false>(kind, kinds))(
       in, out, n);
 }
@@ -1155,7 +1160,8 @@ HWY_INLINE BinaryFn BinaryLoopOf(int kind, std::integer_sequence<int, K...>) {
 
 void BinaryF32(int kind, const float *a, int64_t sa, const float *b,
                int64_t sb, float *out, int64_t n, bool stream) {
-  constexpr auto kinds = std::make_integer_sequence<int, kNumBinary>();
+  constexpr auto kinds =
+      std::make_integer_sequence<int, kNumBinary>();
   (stream ? BinaryLoopOf<true>(kind, kinds)
           : BinaryLoopOf<false>(kind, kinds))(a, sa, b, sb, out, n);
 }

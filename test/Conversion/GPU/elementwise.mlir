@@ -585,3 +585,15 @@ func.func @all_i1(%x: tensor<4x8xi1>, %y: tensor<4x8xi1>, %c: tensor<4x8xi1>) ->
   return %v0, %v1, %v2, %v3, %v4, %v5, %v6, %v7, %v8, %v9, %v11, %v12, %v13, %v14, %v15, %v16, %v17, %v18, %v19, %v20 : tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xf64>, tensor<4x8xf32>, tensor<4x8xf16>, tensor<4x8xbf16>, tensor<4x8xi64>, tensor<4x8xi32>, tensor<4x8xi16>, tensor<4x8xi8>, tensor<4x8xui8>
 }
 
+
+// tan is sin / cos, in every float type.
+// CHECK-LABEL: // PTX tan_kernel0_elementwise__gpu_kernel
+// CHECK: .visible .entry tan_kernel0_elementwise__gpu_kernel
+// CHECK: div.rn.f32
+// CHECK-LABEL: // PTX tan_kernel1_elementwise__gpu_kernel
+// CHECK: div.rn.f64
+func.func @tan(%x: tensor<256xf32>, %y: tensor<256xf64>) -> (tensor<256xf32>, tensor<256xf64>) {
+  %0 = kiln.tan %x : tensor<256xf32>
+  %1 = kiln.tan %y : tensor<256xf64>
+  return %0, %1 : tensor<256xf32>, tensor<256xf64>
+}

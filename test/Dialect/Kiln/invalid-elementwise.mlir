@@ -80,6 +80,14 @@ func.func @cos_of_int(%x: tensor<4xi32>) {
 
 // -----
 
+func.func @tan_of_int(%x: tensor<4xi32>) {
+  // expected-error@+1 {{'kiln.tan' op operand #0 must be ranked tensor of a float dtype (f64/f32/f16/bf16)}}
+  %0 = kiln.tan %x : tensor<4xi32>
+  return
+}
+
+// -----
+
 func.func @tanh_of_int(%x: tensor<4xi32>) {
   // expected-error@+1 {{'kiln.tanh' op operand #0 must be ranked tensor of a float dtype (f64/f32/f16/bf16)}}
   %0 = kiln.tanh %x : tensor<4xi32>

@@ -45,6 +45,8 @@ func.func @unary_float(%a: tensor<4xf64>, %b: tensor<?x3xf32>, %c: tensor<2x2xf1
   %7 = kiln.cos %d : tensor<bf16>
   // CHECK: kiln.tanh %arg0 : tensor<4xf64>
   %8 = kiln.tanh %a : tensor<4xf64>
+  // CHECK: kiln.tan %arg3 : tensor<bf16>
+  %t = kiln.tan %d : tensor<bf16>
   // CHECK: kiln.sigmoid %arg1 : tensor<?x3xf32>
   %9 = kiln.sigmoid %b : tensor<?x3xf32>
   // CHECK: kiln.erf %arg2 : tensor<2x2xf16>

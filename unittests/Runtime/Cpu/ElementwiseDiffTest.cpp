@@ -41,6 +41,7 @@ std::vector<UnaryCase> unaryCases() {
       {"kiln.recip", [](const Tensor &x) { return recip(x); }, F, 0.1, 10},
       {"kiln.sin", [](const Tensor &x) { return sin(x); }, F, -10, 10},
       {"kiln.cos", [](const Tensor &x) { return cos(x); }, F, -10, 10},
+      {"kiln.tan", [](const Tensor &x) { return tan(x); }, F, -1.4, 1.4},
       {"kiln.tanh", [](const Tensor &x) { return tanh(x); }, F, -5, 5},
       {"kiln.sigmoid", [](const Tensor &x) { return sigmoid(x); }, F, -10, 10},
       {"kiln.erf", [](const Tensor &x) { return erf(x); }, F, -3, 3},

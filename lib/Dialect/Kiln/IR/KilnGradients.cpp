@@ -173,6 +173,13 @@ LogicalResult CosOp::buildVJP(OpBuilder &b, ValueRange g,
     return G.neg(G.mul(g, G.sin(x)));
   });
 }
+LogicalResult TanOp::buildVJP(OpBuilder &b, ValueRange g,
+                              SmallVectorImpl<Value> &out) {
+  // d tan x = 1 + tan^2 x.
+  return unary(*this, b, g, out, [](Grad &G, Value g, Value, Value y) {
+    return G.mul(g, G.add(G.c(y, 1.0), G.mul(y, y)));
+  });
+}
 LogicalResult TanhOp::buildVJP(OpBuilder &b, ValueRange g,
                                SmallVectorImpl<Value> &out) {
   return unary(*this, b, g, out, [](Grad &G, Value g, Value, Value y) {

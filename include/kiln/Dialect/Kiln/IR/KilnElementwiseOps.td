@@ -54,6 +54,9 @@ def Kiln_CosOp : Kiln_UnaryOp<"cos", Kiln_FloatTensor, [Kiln_Diff]> {
   let summary = "cosine";
   let hasFolder = 1;
 }
+def Kiln_TanOp : Kiln_UnaryOp<"tan", Kiln_FloatTensor, [Kiln_Diff]> {
+  let summary = "tangent";
+}
 def Kiln_TanhOp : Kiln_UnaryOp<"tanh", Kiln_FloatTensor, [Kiln_Diff]> {
   let summary = "hyperbolic tangent";
   let hasFolder = 1;
