@@ -89,6 +89,12 @@ Gradients kiln::backward(const DispatchTensor &loss) {
     stack.pop_back();
     if (!n->checkpointing || !seen.insert(n.get()).second)
       continue;
+    if (n->retraceLost)
+      throw Error("backward: the loss depends on " + describe(*n) +
+                  ", which was materialized while a parameter it was computed "
+                  "from was updated in place, so its graph is gone; call "
+                  "backward before the update (as a training step does), or "
+                  "keep a handle to the old parameter");
     if (n != root && isLeaf(*n)) {
       if (n->dtype.isFloat()) {
         auto g = std::make_shared<Node>();

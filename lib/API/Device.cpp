@@ -108,5 +108,10 @@ BackendCounters kiln::backendCounters(const DispatchDevice &device) {
   return out;
 }
 
-void kiln::setNumThreads(int threads) { setThreadCount(threads); }
+void kiln::setNumThreads(int threads) {
+  if (threads < 1)
+    throw Error("setNumThreads: the thread count must be >= 1, got " +
+                std::to_string(threads));
+  setThreadCount(threads);
+}
 int kiln::numThreads() { return threadCount(); }

@@ -71,6 +71,8 @@ Tensor reduction(const char *op, const Tensor &x, std::vector<int64_t> axes,
   std::sort(axes.begin(), axes.end());
   Dims out;
   r.check(rules::reduce(r.shape(0), axes, keepdim, out));
+  if (opHasFact(op, "NeedsElements"))
+    r.check(rules::reduceNonEmpty(r.shape(0), axes));
   std::vector<NodeAttr> attrs{NodeAttr::array("axes", axes)};
   if (keepdim)
     attrs.push_back(NodeAttr::unit("keepdim"));
@@ -83,6 +85,8 @@ Tensor argReduction(const char *op, const Tensor &x, int64_t axis,
   axis = r.axis(axis, r.rank(0));
   Dims out;
   r.check(rules::reduce(r.shape(0), {axis}, keepdim, out));
+  if (opHasFact(op, "NeedsElements"))
+    r.check(rules::reduceNonEmpty(r.shape(0), {axis}));
   std::vector<NodeAttr> attrs{NodeAttr::i64("axis", axis)};
   if (keepdim)
     attrs.push_back(NodeAttr::unit("keepdim"));
@@ -432,6 +436,7 @@ Tensor kiln::gather(const Tensor &x, int64_t axis, const Tensor &indices) {
   axis = r.axis(axis, r.rank(0));
   Dims out;
   r.check(rules::gather(r.shape(0), r.shape(1), axis, out));
+  r.checkIndices(1, r.shape(0)[axis]);
   return r.make(r.dtype(0), vec(out), {NodeAttr::i64("axis", axis)});
 }
 
@@ -442,6 +447,7 @@ Tensor kiln::scatterAdd(const Tensor &x, int64_t axis, const Tensor &indices,
   r.requireIndex(2);
   axis = r.axis(axis, r.rank(1));
   r.check(rules::scatterAdd(r.shape(1), r.shape(2), r.shape(0), axis));
+  r.checkIndices(2, r.shape(1)[axis]);
   return r.make(r.dtype(1), r.shape(1), {NodeAttr::i64("axis", axis)});
 }
 
@@ -451,6 +457,7 @@ Tensor kiln::indexSelect(const Tensor &x, int64_t axis, const Tensor &indices) {
   axis = r.axis(axis, r.rank(0));
   Dims out;
   r.check(rules::indexSelect(r.shape(0), r.shape(1), axis, out));
+  r.checkIndices(1, r.shape(0)[axis]);
   return r.make(r.dtype(0), vec(out), {NodeAttr::i64("axis", axis)});
 }
 
@@ -479,6 +486,7 @@ Tensor kiln::embedding(const Tensor &weight, const Tensor &indices) {
   r.requireIndex(1);
   Dims out;
   r.check(rules::embedding(r.shape(0), r.shape(1), out));
+  r.checkIndices(1, r.shape(0)[0]);
   return r.make(r.dtype(0), vec(out));
 }
 
@@ -588,6 +596,7 @@ Tensor kiln::crossEntropy(const Tensor &logits, const Tensor &labels) {
   r.requireIndex(1);
   Dims out;
   r.check(rules::crossEntropy(r.shape(0), r.shape(1), out));
+  r.checkIndices(1, r.shape(0)[1]);
   return r.make(r.dtype(0), {});
 }
 

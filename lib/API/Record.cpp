@@ -7,6 +7,8 @@
 
 #include "Record.h"
 
+#include "kiln/Support/IndexCheck.h"
+
 #include <cmath>
 #include <cstring>
 
@@ -87,6 +89,40 @@ std::vector<int64_t> Recorder::axes(std::vector<int64_t> list,
   return list;
 }
 
+void Recorder::checkIndices(size_t i, int64_t size) {
+  const Node &n = *nodes_[i];
+  if (!n.buffer || !n.buffer->storage || n.device == DeviceKind::Cuda)
+    return; // known only when the graph runs
+  const Buffer &b = *n.buffer;
+  auto at = [&](int64_t offset) -> int64_t {
+    const char *base = static_cast<const char *>(b.storage->data);
+    switch (b.dtype.kind()) {
+    case DTypeKind::I64:
+      return reinterpret_cast<const int64_t *>(base)[offset];
+    case DTypeKind::I32:
+      return reinterpret_cast<const int32_t *>(base)[offset];
+    default:
+      fail("indices must be i32 or i64, not " + b.dtype.str());
+    }
+  };
+  // Row-major over the view, whatever its strides.
+  std::vector<int64_t> index(b.shape.size(), 0);
+  int64_t count = b.numel(), offset = b.offset;
+  for (int64_t k = 0; k < count; ++k) {
+    int64_t v = at(offset);
+    if (v < 0 || v >= size)
+      fail(indexOutOfRangeReason(v, size));
+    for (size_t d = b.shape.size(); d-- > 0;) {
+      offset += b.strides[d];
+      if (++index[d] < b.shape[d])
+        break;
+      offset -= b.strides[d] * b.shape[d];
+      index[d] = 0;
+    }
+  }
+  indicesChecked_ = true;
+}
+
 DispatchTensor Recorder::make(DType dtype, std::vector<int64_t> shape,
                               std::vector<NodeAttr> attrs) const {
   return make(dtype, std::move(shape), std::move(attrs), nodes_);
@@ -98,6 +134,7 @@ DispatchTensor Recorder::make(DType dtype, std::vector<int64_t> shape,
   for (int64_t d : shape)
     if (d < 0)
       fail("negative dim in result shape " + rules::formatDims(shape));
+  check(rules::checkSize(shape, static_cast<int64_t>(dtype.byteSize())));
   auto n = std::make_shared<Node>();
   n->op = op_;
   n->attrs = std::move(attrs);
@@ -107,6 +144,7 @@ DispatchTensor Recorder::make(DType dtype, std::vector<int64_t> shape,
   n->device = device_.kind();
   n->deviceIndex = device_.index();
   n->checkpointing = tracking_;
+  n->indicesChecked = indicesChecked_;
   trackPending(n);
   DispatchTensor t(n);
   return t;

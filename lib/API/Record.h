@@ -50,6 +50,12 @@ public:
   void requireIndex(size_t i) const;
   void requireSameDType(size_t i, size_t j) const;
 
+  /// Checks the indices of operand `i` against [0, size) when they are
+  /// already known (materialized on the host), failing with the first bad
+  /// one; then the recorded op is marked as checked, and running it cannot
+  /// fail on an index. Unknown indices are checked by the kernel.
+  void checkIndices(size_t i, int64_t size);
+
   /// A possibly negative axis of a rank-`rank` tensor, made non-negative.
   int64_t axis(int64_t axis, int64_t rank) const;
   std::vector<int64_t> axes(std::vector<int64_t> axes, int64_t rank) const;
@@ -68,6 +74,7 @@ private:
   std::vector<NodePtr> nodes_;
   DispatchDevice device_{DeviceKind::Flex, 0};
   std::optional<CheckpointingStrategy> tracking_;
+  bool indicesChecked_ = false;
 };
 
 /// A rank-0 tensor on `device` holding `value` converted to `dtype`.

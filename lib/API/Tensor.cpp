@@ -301,6 +301,13 @@ size_t DispatchTensor::elementCount(const char *what) const {
   return static_cast<size_t>(rules::numElements(nodeOf(*this, what)->shape));
 }
 
+void DispatchTensor::hostOutOfMemory(size_t elements, size_t bytes) const {
+  const NodePtr &n = nodeOf(*this, "toVector");
+  throw Error("toVector: out of memory allocating " + std::to_string(elements) +
+              " x " + std::to_string(bytes) +
+              " bytes on the host for the values of " + describe(*n));
+}
+
 DispatchTensor DispatchTensor::to(const DispatchDevice &device) const {
   const NodePtr &n = nodeOf(*this, "to");
   requireDevice(device.kind(), device.index());

@@ -207,10 +207,15 @@ FailureOr<Value> emitBinary(Emitter &e, Operation *op, Value x, Value y) {
   bool u = isUnsignedKiln(kiln) || scalarOf(x.getType()).isInteger(1);
   OpBuilder &b = e.b;
   Location loc = e.loc;
-  // Integer division by zero must not trap: divide by 1 and give 0.
+  // Integer division must not trap: by zero it gives 0, and the signed
+  // minimum by -1 (which overflows) wraps, as numpy does; both divide by 1
+  // instead.
   auto safeDivisor = [&](Value d) {
     Value zero = e.cmpi(arith::CmpIPredicate::eq, d, e.c(d, 0));
-    return std::make_pair(zero, e.select(zero, e.c(d, 1), d));
+    Value minusOne =
+        u ? e.c(zero, 0) : e.cmpi(arith::CmpIPredicate::eq, d, e.c(d, -1));
+    Value bad = arith::OrIOp::create(b, loc, zero, minusOne);
+    return std::make_tuple(zero, minusOne, e.select(bad, e.c(d, 1), d));
   };
   return llvm::TypeSwitch<Operation *, FailureOr<Value>>(op)
       .Case([&](AddOp) -> Value {
@@ -225,15 +230,18 @@ FailureOr<Value> emitBinary(Emitter &e, Operation *op, Value x, Value y) {
       .Case([&](DivOp) -> Value {
         if (isFloat)
           return e.div(x, y);
-        auto [zero, d] = safeDivisor(y);
+        auto [zero, minusOne, d] = safeDivisor(y);
         Value q = u ? Value(arith::DivUIOp::create(b, loc, x, d))
                     : Value(arith::FloorDivSIOp::create(b, loc, x, d));
+        if (!u)
+          q = e.select(minusOne, arith::SubIOp::create(b, loc, e.c(x, 0), x),
+                       q);
         return e.select(zero, e.c(x, 0), q);
       })
       .Case([&](RemOp) -> Value {
         if (isFloat)
           return floatRem(e, x, y);
-        auto [zero, d] = safeDivisor(y);
+        auto [zero, minusOne, d] = safeDivisor(y);
         Value r;
         if (u) {
           r = arith::RemUIOp::create(b, loc, x, d);
@@ -246,6 +254,7 @@ FailureOr<Value> emitBinary(Emitter &e, Operation *op, Value x, Value y) {
           Value fix = arith::AndIOp::create(
               b, loc, tNonZero, arith::XOrIOp::create(b, loc, tNeg, dNeg));
           r = e.select(fix, arith::AddIOp::create(b, loc, t, d), t);
+          r = e.select(minusOne, e.c(x, 0), r);
         }
         return e.select(zero, e.c(x, 0), r);
       })

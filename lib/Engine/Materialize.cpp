@@ -7,6 +7,7 @@
 
 #include "kiln/Engine/Compile.h"
 #include "kiln/Engine/Engine.h"
+#include "kiln/Engine/OpSignatures.h"
 #include "kiln/Support/Env.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -53,9 +54,28 @@ private:
   std::unordered_map<std::string, std::shared_ptr<Executable>> map_;
 };
 
+/// Does `n` keep its inputs once it holds a buffer? A tracked value does,
+/// so that a later backward can retrace (and recompute) the forward graph
+/// through it; materialize() drops the inputs of every other target.
+bool keepsInputs(const Node &n) { return n.checkpointing && !n.requiresGrad; }
+
+/// Which leaves materialize() gives up (donates) and which targets then lose
+/// their retrace.
+struct Donation {
+  std::vector<bool> leaves;
+  /// Per target: a tracked target that keeps its inputs, computed from a
+  /// donated parameter. It cannot be retraced and drops them.
+  std::vector<bool> cutTargets;
+};
+
 /// Leaves that nobody else will ever read again: every reference to them
 /// comes from subgraph nodes that die once the targets drop their inputs.
-std::vector<bool> donatableLeaves(const Subgraph &g) {
+/// A tracked target keeps its inputs for a later backward; what it reaches
+/// is kept too, except a parameter (a leaf that requires grad) that only
+/// such targets still reach: the optimizer's update of it goes in place,
+/// as it must for training to fit in memory, and the targets computed
+/// from it can no longer be differentiated (backward says so).
+Donation donatableLeaves(const Subgraph &g) {
   llvm::SmallDenseMap<const Node *, long, 32> internal;
   for (const NodePtr &n : g.nodes)
     for (const NodePtr &in : n->inputs)
@@ -63,24 +83,43 @@ std::vector<bool> donatableLeaves(const Subgraph &g) {
   llvm::SmallDenseSet<const Node *, 8> targets;
   for (const NodePtr &t : g.targets)
     targets.insert(t.get());
-  // Non-target nodes held from outside survive and keep their inputs.
-  llvm::SmallDenseSet<const Node *, 32> needed;
+  // Nodes that survive (held from outside, or read by one that is) keep
+  // their inputs: `needed`. What only a retrace would read: `retraced`.
+  llvm::SmallDenseSet<const Node *, 32> needed, retraced;
   for (auto it = g.nodes.rbegin(); it != g.nodes.rend(); ++it) {
     const Node *n = it->get();
     // The Subgraph holds one reference to every node.
     long outside = it->use_count() - 1 - internal.lookup(n);
     bool survives = !targets.count(n) && (outside > 0 || needed.count(n));
-    if (survives)
+    bool forRetrace =
+        targets.count(n) ? keepsInputs(*n) : retraced.count(n) != 0;
+    if (survives || forRetrace)
       for (const NodePtr &in : n->inputs)
-        needed.insert(in.get());
+        (survives ? needed : retraced).insert(in.get());
   }
-  std::vector<bool> donated;
+  Donation d;
+  llvm::SmallDenseSet<const Node *, 8> givenUpParams;
   for (const NodePtr &l : g.leaves) {
     long outside = l.use_count() - 1 - internal.lookup(l.get());
-    donated.push_back(outside == 0 && !needed.count(l.get()) &&
-                      l->buffer->storage.use_count() == 1);
+    bool donate = outside == 0 && !needed.count(l.get()) &&
+                  (!retraced.count(l.get()) || l->requiresGrad) &&
+                  l->buffer->storage.use_count() == 1;
+    d.leaves.push_back(donate);
+    if (donate && retraced.count(l.get()))
+      givenUpParams.insert(l.get());
   }
-  return donated;
+  // The targets that reach a given-up parameter (nodes come inputs first).
+  llvm::SmallDenseSet<const Node *, 32> reaches;
+  if (!givenUpParams.empty())
+    for (const NodePtr &n : g.nodes)
+      for (const NodePtr &in : n->inputs)
+        if (givenUpParams.count(in.get()) || reaches.count(in.get())) {
+          reaches.insert(n.get());
+          break;
+        }
+  for (const NodePtr &t : g.targets)
+    d.cutTargets.push_back(keepsInputs(*t) && reaches.count(t.get()));
+  return d;
 }
 
 } // namespace
@@ -127,7 +166,17 @@ void kiln::detail::materialize(const std::vector<NodePtr> &requested) {
     g = collectSubgraph(targets, /*throughTracked=*/true);
   Backend &backend = getBackend(g.device, g.deviceIndex);
   std::string key = structuralKey(g);
-  std::vector<bool> donated = donatableLeaves(g);
+  Donation donation = donatableLeaves(g);
+  // A kernel that meets a bad index makes the run throw (Flex and Cpu), and
+  // the graph must then lose nothing: no input is given up to a run that
+  // reads indices unchecked when they were recorded.
+  if (std::any_of(g.nodes.begin(), g.nodes.end(), [](const NodePtr &n) {
+        return !n->indicesChecked && n->op && opHasFact(n->op, "ChecksIndices");
+      })) {
+    donation.leaves.assign(donation.leaves.size(), false);
+    donation.cutTargets.assign(donation.cutTargets.size(), false);
+  }
+  const std::vector<bool> &donated = donation.leaves;
   // Budget checkpointing plans the step's peak memory, which depends on the
   // inputs the caller gives up (their buffers die at their last reader): a
   // plan is kept per pattern of donated inputs.
@@ -176,9 +225,12 @@ void kiln::detail::materialize(const std::vector<NodePtr> &requested) {
     for (size_t i = 0; i < targets.size(); ++i) {
       targets[i]->buffer = std::move(results[i]);
       // Tracked values keep their inputs, so a later backward can retrace
-      // (and recompute) the forward graph through them.
-      if (!targets[i]->checkpointing || targets[i]->requiresGrad)
+      // (and recompute) the forward graph through them, unless a parameter
+      // they were computed from was just given up.
+      if (!keepsInputs(*targets[i]) || donation.cutTargets[i]) {
+        targets[i]->retraceLost = donation.cutTargets[i];
         released[i].swap(targets[i]->inputs);
+      }
     }
   }
 }

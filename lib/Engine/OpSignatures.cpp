@@ -32,12 +32,27 @@ const Table &table() {
 #define KILN_OPERAND_ANY                                                       \
   OperandRule { 0, nullptr, false }
 #define KILN_OP_SIGNATURE(name, ...) {name, {__VA_ARGS__}},
+#define KILN_OP_FACT(name, fact)
 #include "kiln/Dialect/Kiln/IR/KilnOpSignatures.inc"
+#undef KILN_OP_FACT
 #undef KILN_OP_SIGNATURE
 #undef KILN_OPERAND_ANY
 #undef KILN_OPERAND
   };
   return t;
+}
+
+using Facts = std::unordered_multimap<std::string_view, std::string_view>;
+
+const Facts &facts() {
+  static const Facts f = {
+#define KILN_OP_SIGNATURE(name, ...)
+#define KILN_OP_FACT(name, fact) {name, fact},
+#include "kiln/Dialect/Kiln/IR/KilnOpSignatures.inc"
+#undef KILN_OP_FACT
+#undef KILN_OP_SIGNATURE
+  };
+  return f;
 }
 
 } // namespace
@@ -60,4 +75,12 @@ std::string detail::checkOperandDType(const char *op, size_t index,
     return {};
   return "operand " + std::to_string(index) + " must be a tensor of " +
          rule.what + ", not " + dtype.str();
+}
+
+bool detail::opHasFact(const char *op, std::string_view fact) {
+  auto [lo, hi] = facts().equal_range(op);
+  for (auto it = lo; it != hi; ++it)
+    if (it->second == fact)
+      return true;
+  return false;
 }

@@ -16,9 +16,11 @@
 #include "kiln/Runtime/KernelCache.h"
 #include "kiln/Support/Env.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <fstream>
 #include <mutex>
 #include <set>
@@ -32,6 +34,8 @@ using namespace kiln::detail;
 namespace {
 
 constexpr char kMagic[8] = {'K', 'I', 'L', 'N', 'O', 'B', 'J', 1};
+/// No entry is larger: a bigger file is not one of ours.
+constexpr size_t kMaxEntryBytes = size_t(1) << 32;
 
 uint64_t fnv1a(const std::string &a, const std::string &b = "") {
   uint64_t h = 1469598103934665603ull;
@@ -61,19 +65,16 @@ std::string fileFor(const std::string &dir, const std::string &key) {
   return dir + "/" + kernelcache::hashOf(key) + ".kobj";
 }
 
-void reportOnce(const std::string &path, const char *why) {
+/// Prints "kiln: <doing> kernel cache entry PATH (WHY); recompiling" once
+/// per entry.
+void reportOnce(const std::string &path, const char *why,
+                const char *doing = "discarding corrupt") {
   static std::mutex mu;
   static std::set<std::string> reported;
   std::lock_guard<std::mutex> lock(mu);
   if (reported.insert(path).second)
-    std::fprintf(stderr,
-                 "kiln: discarding corrupt kernel cache entry %s (%s); "
-                 "recompiling\n",
-                 path.c_str(), why);
-}
-
-bool readU64(std::istream &in, uint64_t &v) {
-  return static_cast<bool>(in.read(reinterpret_cast<char *>(&v), 8));
+    std::fprintf(stderr, "kiln: %s kernel cache entry %s (%s); recompiling\n",
+                 doing, path.c_str(), why);
 }
 
 } // namespace
@@ -95,32 +96,90 @@ std::string kernelcache::directory() {
   return dir;
 }
 
+namespace {
+
+/// The whole file at `path` if it is a regular file of at most `limit`
+/// bytes: a FIFO or device named like an entry would block a plain read.
+/// `why` says what is wrong otherwise (empty when the file is missing).
+std::optional<std::string> readEntry(const std::string &path, size_t limit,
+                                     const char *&why) {
+  why = "";
+  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0)
+    return std::nullopt;
+  struct stat st;
+  std::optional<std::string> data;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    why = "not a regular file";
+  } else if (static_cast<uint64_t>(st.st_size) > limit) {
+    why = "too large";
+  } else {
+    std::string buf(static_cast<size_t>(st.st_size), '\0');
+    size_t got = 0;
+    while (got < buf.size()) {
+      ssize_t n = ::read(fd, buf.data() + got, buf.size() - got);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        break;
+      got += static_cast<size_t>(n);
+    }
+    buf.resize(got);
+    data = std::move(buf);
+  }
+  ::close(fd);
+  return data;
+}
+
+/// Reads fixed-size fields off the front of an entry.
+struct Reader {
+  const std::string &data;
+  size_t at = 0;
+  bool u64(uint64_t &v) {
+    if (data.size() - at < 8)
+      return false;
+    std::memcpy(&v, data.data() + at, 8);
+    at += 8;
+    return true;
+  }
+  bool bytes(uint64_t n, std::string &out) {
+    if (data.size() - at < n)
+      return false;
+    out.assign(data, at, n);
+    at += n;
+    return true;
+  }
+};
+
+} // namespace
+
 std::optional<std::string> kernelcache::load(const std::string &key) {
   std::string dir = directory();
   if (dir.empty())
     return std::nullopt;
   std::string path = fileFor(dir, key);
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
+  const char *why = "";
+  std::optional<std::string> data = readEntry(path, kMaxEntryBytes, why);
+  if (*why) {
+    // Left alone (a later store renames a good entry over it).
+    reportOnce(path, why, "skipping");
+    return std::nullopt;
+  }
+  if (!data)
     return std::nullopt;
   auto corrupt = [&](const char *why) -> std::optional<std::string> {
-    in.close();
     reportOnce(path, why);
     std::remove(path.c_str());
     return std::nullopt;
   };
-  char magic[8];
-  if (!in.read(magic, 8) || std::memcmp(magic, kMagic, 8) != 0)
+  Reader in{*data};
+  std::string magic;
+  if (!in.bytes(8, magic) || std::memcmp(magic.data(), kMagic, 8) != 0)
     return corrupt("bad header");
   uint64_t keyLen = 0, objLen = 0, sum = 0;
-  if (!readU64(in, keyLen) || keyLen > (1ull << 32))
-    return corrupt("truncated");
-  std::string storedKey(keyLen, '\0');
-  if (!in.read(storedKey.data(), keyLen) || !readU64(in, objLen) ||
-      objLen > (1ull << 34))
-    return corrupt("truncated");
-  std::string object(objLen, '\0');
-  if (!in.read(object.data(), objLen) || !readU64(in, sum))
+  std::string storedKey, object;
+  if (!in.u64(keyLen) || !in.bytes(keyLen, storedKey) || !in.u64(objLen) ||
+      !in.bytes(objLen, object) || !in.u64(sum))
     return corrupt("truncated");
   if (sum != fnv1a(storedKey, object))
     return corrupt("checksum mismatch");

@@ -27,12 +27,24 @@ const char *kiln::reductionName(ReductionKind kind) {
   return "?";
 }
 
+static bool isFloatKind(DTypeKind k) {
+  return k == DTypeKind::F64 || k == DTypeKind::F32 || k == DTypeKind::F16 ||
+         k == DTypeKind::BF16;
+}
+
 DTypeKind kiln::reductionAccumulator(ReductionKind kind, DTypeKind storage) {
-  bool isFloat = storage == DTypeKind::F64 || storage == DTypeKind::F32 ||
-                 storage == DTypeKind::F16 || storage == DTypeKind::BF16;
-  if (isFloat && kind == ReductionKind::Prod)
+  if (isFloatKind(storage) &&
+      (kind == ReductionKind::Sum || kind == ReductionKind::Prod))
     return DTypeKind::F64;
   if (storage == DTypeKind::F16 || storage == DTypeKind::BF16)
     return DTypeKind::F32;
   return storage;
+}
+
+DTypeKind kiln::reductionBlockAccumulator(ReductionKind kind,
+                                          DTypeKind storage) {
+  if (kind == ReductionKind::Sum && isFloatKind(storage) &&
+      storage != DTypeKind::F64)
+    return DTypeKind::F32;
+  return reductionAccumulator(kind, storage);
 }

@@ -98,6 +98,32 @@ int64_t numElements(DimsRef dims) {
   return n;
 }
 
+std::string checkSize(DimsRef dims, int64_t elementBytes) {
+  int64_t n = 1;
+  for (int64_t d : dims) {
+    if (isDynamic(d))
+      continue;
+    std::optional<int64_t> next = checkedMul(n, d);
+    if (!next)
+      return msg("shape ", fmt(dims),
+                 " has more elements than a 64-bit count holds");
+    n = *next;
+  }
+  if (!checkedMul(n, std::max<int64_t>(1, elementBytes)))
+    return msg("shape ", fmt(dims), " of ", elementBytes,
+               "-byte elements is more bytes than a 64-bit size holds");
+  return {};
+}
+
+std::string reduceNonEmpty(DimsRef in, DimsRef axes) {
+  for (int64_t a : axes)
+    if (a >= 0 && a < static_cast<int64_t>(in.size()) && in[a] == 0)
+      return msg("axis ", a, " of ", fmt(in),
+                 " is empty, and the reduction has no value over no "
+                 "elements");
+  return {};
+}
+
 std::string checkAxis(int64_t axis, int64_t rank, const char *what) {
   if (axis < 0 || axis >= rank)
     return msg(what, " ", axis, " is out of range for rank ", rank);

@@ -10,9 +10,14 @@ if(SRC)
     COMMAND ${CMAKE_COMMAND} -S ${SRC} -B ${BIN} -G Ninja -DKiln_DIR=${KILN_DIR}
             -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_BUILD_TYPE=Release
             -DCONTRACT_SOURCE=${CONTRACT}
-    RESULT_VARIABLE rc)
+    RESULT_VARIABLE rc OUTPUT_VARIABLE config ERROR_VARIABLE config)
+  message(STATUS "${config}")
   if(rc)
     message(FATAL_ERROR "configuring ${SRC} failed")
+  endif()
+  # find_package(Kiln) finds MLIR without noise about packages it never uses.
+  if(config MATCHES "Could NOT find")
+    message(FATAL_ERROR "find_package(Kiln) printed \"Could NOT find\"")
   endif()
   execute_process(COMMAND ${CMAKE_COMMAND} --build ${BIN} RESULT_VARIABLE rc)
   if(rc)

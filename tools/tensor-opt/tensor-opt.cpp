@@ -14,14 +14,18 @@
 #include "kiln/Conversion/GPUPipeline.h"
 #include "kiln/Conversion/Passes.h"
 #include "kiln/Dialect/Kiln/IR/KilnDialect.h"
+#include "kiln/Support/Nesting.h"
 #include "kiln/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ToolOutputFile.h"
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
@@ -38,6 +42,39 @@ int main(int argc, char **argv) {
   // gpu-module-to-binary translates the kernels to LLVM IR for PTX.
   mlir::registerAllToLLVMIRTranslations(registry);
 
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "Kiln optimizer driver\n", registry));
+  auto [input, output] = mlir::registerAndParseCLIOptions(
+      argc, argv, "Kiln optimizer driver\n", registry);
+  mlir::MlirOptMainConfig config =
+      mlir::MlirOptMainConfig::createFromCLOptions();
+  if (config.shouldShowDialects() || config.shouldListPasses())
+    return mlir::asMainReturnCode(
+        mlir::MlirOptMain(argc, argv, input, output, registry));
+
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> file = mlir::openInputFile(input, &error);
+  if (!file) {
+    llvm::errs() << error << "\n";
+    return 1;
+  }
+  // The parser recurses once per nested region, type or attribute: a file
+  // nested deeper than any real graph would overflow its stack.
+  if (std::optional<kiln::TextPosition> at =
+          kiln::findDeepNesting(file->getBuffer())) {
+    llvm::errs() << file->getBufferIdentifier() << ":" << at->line << ":"
+                 << at->column << ": error: nesting deeper than "
+                 << kiln::kMaxNesting
+                 << " levels of brackets; tensor-opt does not parse it\n";
+    return 1;
+  }
+  std::unique_ptr<llvm::ToolOutputFile> out =
+      mlir::openOutputFile(output, &error);
+  if (!out) {
+    llvm::errs() << error << "\n";
+    return 1;
+  }
+  if (mlir::failed(
+          mlir::MlirOptMain(out->os(), std::move(file), registry, config)))
+    return 1;
+  out->keep();
+  return 0;
 }

@@ -21,6 +21,7 @@
 #include "kiln/Engine/Compile.h"
 #include "kiln/Runtime/Backend.h"
 #include "kiln/Runtime/Npy.h"
+#include "kiln/Support/Nesting.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -214,6 +215,13 @@ int run(const Options &o) {
   if (!source)
     throw Error(o.file + ": cannot read the file (" +
                 source.getError().message() + ")");
+  // The parser recurses per nesting level: refuse what would overflow it.
+  if (std::optional<kiln::TextPosition> at =
+          kiln::findDeepNesting((*source)->getBuffer()))
+    throw Error(o.file + ":" + std::to_string(at->line) + ":" +
+                std::to_string(at->column) + ": nesting deeper than " +
+                std::to_string(kiln::kMaxNesting) +
+                " levels of brackets; tensor-run does not parse it");
   llvm::SourceMgr sources;
   sources.AddNewSourceBuffer(std::move(*source), llvm::SMLoc());
   mlir::SourceMgrDiagnosticHandler handler(sources, ctx.get(), llvm::errs());

@@ -373,3 +373,57 @@ TEST(ErrorTest, DeviceAndQuantizationArguments) {
 }
 
 } // namespace
+
+// A shape whose element count (or byte size) does not fit in 64 bits is
+// refused where it is made: it used to wrap to a negative count.
+TEST(ErrorTest, ShapesTooLargeToCount) {
+  const int64_t big = int64_t(1) << 40;
+  EXPECT_TRUE(throwsAt(
+      [&] {
+        (void)Shape({big, big}).numel();
+      },
+      {"[1099511627776, 1099511627776]", "64-bit"}));
+  EXPECT_TRUE(throwsAt(
+      [&] {
+        (void)Tensor::full({big, big}, 1.0, DType::F32, flexDevice());
+      },
+      {"kiln.expand", "64-bit"}));
+  // 2^61 f32 elements count, but 2^63 bytes do not.
+  EXPECT_TRUE(throwsAt(
+      [&] {
+        (void)Tensor::zeros({int64_t(1) << 61}, DType::F32, flexDevice());
+      },
+      {"kiln.expand", "bytes"}));
+}
+
+// Host memory running out is the error a materialization gives, not a
+// bare std::bad_alloc; a thread count below one is refused.
+TEST(ErrorTest, HostMemoryAndThreadCounts) {
+  Tensor huge = Tensor::zeros({int64_t(1) << 40}, DType::F32, flexDevice());
+  EXPECT_TRUE(throwsAt([&] { (void)huge.toVector<float>(); },
+                       {"toVector", "out of memory", "f32[1099511627776]"}));
+  int before = numThreads();
+  EXPECT_TRUE(throwsAt([&] { setNumThreads(0); }, {"setNumThreads", ">= 1"}));
+  EXPECT_TRUE(throwsAt([&] { setNumThreads(-3); }, {"got -3"}));
+  EXPECT_EQ(numThreads(), before);
+}
+
+// Reductions over an empty axis are numpy's: max, min, argmax and argmin
+// have no value there and refuse it; sum and prod give their identity.
+TEST(ErrorTest, ReductionsOverAnEmptyAxis) {
+  for (const DispatchDevice &dev :
+       {DispatchDevice::flex(), DispatchDevice::cpu()}) {
+    SCOPED_TRACE(dev.str());
+    Tensor z = Tensor::zeros({0, 3}, DType::F32, dev);
+    EXPECT_TRUE(throwsAt([&] { (void)max(z, {0}); },
+                         {"kiln.reduce_max", "axis 0 of [0, 3] is empty"}));
+    EXPECT_TRUE(throwsAt([&] { (void)min(z, {0}); }, {"kiln.reduce_min"}));
+    EXPECT_TRUE(
+        throwsAt([&] { (void)argmax(z, 0); }, {"kiln.argmax", "empty"}));
+    EXPECT_TRUE(throwsAt([&] { (void)argmin(z, 0); }, {"kiln.argmin"}));
+    EXPECT_EQ(sum(z, {0}).toVector<float>(), std::vector<float>(3, 0.0f));
+    EXPECT_EQ(prod(z, {0}).toVector<float>(), std::vector<float>(3, 1.0f));
+    // Over the other axis there is nothing to reduce to: an empty result.
+    EXPECT_EQ(max(z, {1}).shape(), Shape({0}));
+  }
+}

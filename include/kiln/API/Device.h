@@ -83,7 +83,8 @@ struct BackendCounters {
 };
 BackendCounters backendCounters(const DispatchDevice &device);
 
-/// Threads a backend may use for large work (default: all cores).
+/// Threads a backend may use for large work (default: all cores); at least
+/// 1, else a kiln::Error.
 void setNumThreads(int threads);
 int numThreads();
 

@@ -13,6 +13,9 @@
 
 #include <iosfwd>
 #include <memory>
+#include <new>
+#include <stdexcept>
+#include <vector>
 
 namespace kiln {
 
@@ -135,7 +138,7 @@ public:
   /// Materializes and copies the values out, row-major. T must match the
   /// dtype exactly (use cast() first to convert).
   template <typename T> std::vector<T> toVector() const {
-    std::vector<T> out(elementCount("toVector"));
+    std::vector<T> out = hostVector<T>();
     copyTo(DType(DTypeOf<T>::kind), out.data(), out.size());
     return out;
   }
@@ -218,6 +221,18 @@ public:
 private:
   /// numel(), with errors that name the reading call `what`.
   size_t elementCount(const char *what) const;
+  /// Throws the kiln::Error of a host allocation of `bytes` that failed.
+  [[noreturn]] void hostOutOfMemory(size_t elements, size_t bytes) const;
+  /// A vector for toVector's values; running out of memory is a kiln::Error.
+  template <typename T> std::vector<T> hostVector() const {
+    size_t n = elementCount("toVector");
+    try {
+      return std::vector<T>(n);
+    } catch (const std::bad_alloc &) {
+    } catch (const std::length_error &) {
+    }
+    hostOutOfMemory(n, sizeof(T));
+  }
   void copyTo(DType expected, void *out, size_t count) const;
   void copyItem(DType expected, void *out) const;
   BackendTensor intoBackend(DeviceKind kind) const;
@@ -225,7 +240,7 @@ private:
 
 /// bool has no contiguous std::vector storage: read bytes and convert.
 template <> inline std::vector<bool> DispatchTensor::toVector<bool>() const {
-  std::vector<uint8_t> bytes(elementCount("toVector"));
+  std::vector<uint8_t> bytes = hostVector<uint8_t>();
   copyTo(DType::Bool, bytes.data(), bytes.size());
   return std::vector<bool>(bytes.begin(), bytes.end());
 }

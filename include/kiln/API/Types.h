@@ -39,6 +39,7 @@ public:
   size_t rank() const { return dims_.size(); }
   size_t size() const { return dims_.size(); }
   int64_t operator[](size_t i) const { return dims_[i]; }
+  /// Throws kiln::Error when the count does not fit in 64 bits.
   int64_t numel() const;
   const std::vector<int64_t> &dims() const { return dims_; }
   std::vector<int64_t>::const_iterator begin() const { return dims_.begin(); }

@@ -13,6 +13,7 @@
 #ifndef KILN_CONVERSION_KILNTOLINALG_H
 #define KILN_CONVERSION_KILNTOLINALG_H
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::kiln {
@@ -27,9 +28,22 @@ public:
 
 /// The patterns that lower every primitive kiln op, plus the function,
 /// call and return signature conversions. Composite ops must have been
-/// decomposed (populateDecomposePatterns) before.
+/// decomposed (populateDecomposePatterns) before. With `indexChecks`, the
+/// indexing ops call kBadIndexFn on an index out of range (see
+/// kiln/Support/IndexCheck.h); the module must then declare it
+/// (declareBadIndexFn).
 void populateKilnToLinalgConversionPatterns(const TypeConverter &converter,
-                                            RewritePatternSet &patterns);
+                                            RewritePatternSet &patterns,
+                                            bool indexChecks = false);
+
+/// kBadIndexFn(site: i64, index: i64, size: i64), provided by the Cpu
+/// runtime: records the first out-of-range index of a kernel call (the
+/// kernel goes on with the index clamped) so that the materialization
+/// throws a kiln::Error naming the op (kiln::IndexSite) and the index.
+inline constexpr llvm::StringLiteral kBadIndexFn = "kiln_bad_index";
+
+/// Declares kBadIndexFn in `module` unless it is there.
+void declareBadIndexFn(ModuleOp module);
 
 /// Makes the kiln dialect illegal and func/call/return legal once their
 /// types are converted.

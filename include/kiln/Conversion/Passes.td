@@ -286,8 +286,15 @@ def ConvertKilnToLinalg : Pass<"convert-kiln-to-linalg", "ModuleOp"> {
     }
     ```
   }];
+  let options = [
+    Option<"indexChecks", "index-checks", "bool", /*default=*/"false",
+           "Call kiln_bad_index(site, index, size) on every index of "
+           "gather, index_select, embedding and scatter_add outside "
+           "[0, size) (the Cpu runtime provides it)">
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect",
     "::mlir::scf::SCFDialect",

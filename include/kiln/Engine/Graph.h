@@ -70,11 +70,26 @@ struct Node {
   bool requiresGrad = false;
   /// For `kiln.grad` nodes: which result of the gradient op this is.
   int resultIndex = 0;
+  /// For ops that check their indices (Kiln_ChecksIndices): every index
+  /// was known, and in range, when the op was recorded, so running it
+  /// cannot fail on one.
+  bool indicesChecked = false;
+  /// A tracked value materialized while a parameter it was computed from
+  /// was updated in place (its buffer given up to the update): its inputs
+  /// are gone, so no later backward can retrace through it.
+  bool retraceLost = false;
 
   /// Set once materialized.
   std::optional<Buffer> buffer;
 
   bool isPending() const { return !buffer.has_value(); }
+
+  Node() = default;
+  Node(const Node &) = delete;
+  Node &operator=(const Node &) = delete;
+  /// Releases the inputs without recursing through a long chain of nodes,
+  /// which would overflow the stack.
+  ~Node();
 };
 
 using NodePtr = std::shared_ptr<Node>;

@@ -17,6 +17,7 @@
 #include "kiln/Support/DType.h"
 
 #include <string>
+#include <string_view>
 
 namespace kiln::detail {
 
@@ -26,6 +27,10 @@ namespace kiln::detail {
 /// ones) and unknown ops pass; a quantized dtype fails every plain
 /// constraint.
 std::string checkOperandDType(const char *op, size_t index, DType dtype);
+
+/// Whether ODS gives `op` the fact `fact` (a Kiln_Fact trait such as
+/// "Elementwise" or "NeedsElements").
+bool opHasFact(const char *op, std::string_view fact);
 
 } // namespace kiln::detail
 

@@ -82,9 +82,20 @@ constexpr T reductionCombine(ReductionKind kind, T acc, T v) {
 }
 
 /// The element type a compiled reduction of `storage` elements accumulates
-/// in: f16 and bf16 in f32, and a float product in f64 (a long product of
-/// factors near 1 loses its digits in f32); every other type in itself.
+/// in: float sums and products in f64 (2^25 f32 adds of 1.0 stop at 2^24,
+/// and a long product of factors near 1 loses its digits in f32), f16 and
+/// bf16 max and min in f32; every other type in itself.
 DTypeKind reductionAccumulator(ReductionKind kind, DTypeKind storage);
+
+/// A compiled float sum adds blocks of this many elements in the block
+/// accumulator, and the blocks' sums in the accumulator: its error grows
+/// with the block, not with the length, and the inner loop keeps the
+/// storage's vector width.
+constexpr int64_t kReductionBlock = 1024;
+
+/// The type within a block: f32 for f32, f16 and bf16 sums; the accumulator
+/// for everything else (which is then not blocked).
+DTypeKind reductionBlockAccumulator(ReductionKind kind, DTypeKind storage);
 
 } // namespace kiln
 

@@ -79,6 +79,14 @@ std::string formatDims(DimsRef dims);
 /// fit in int64_t.
 int64_t numElements(DimsRef dims);
 
+/// The static dims' element count, and that times `elementBytes`, fit in
+/// int64 (a dynamic dim counts as 1: it is checked when it is known).
+std::string checkSize(DimsRef dims, int64_t elementBytes);
+
+/// For reductions with no value over nothing (max, argmax, ...): no axis of
+/// `axes` has size 0 in `in`.
+std::string reduceNonEmpty(DimsRef in, DimsRef axes);
+
 std::string checkAxis(int64_t axis, int64_t rank, const char *what = "axis");
 std::string checkAxes(DimsRef axes, int64_t rank);
 

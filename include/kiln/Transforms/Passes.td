@@ -66,7 +66,9 @@ def KilnFuse : Pass<"kiln-fuse", "::mlir::ModuleOp"> {
     operand (directly or through that transpose) joins the matmul's kernel:
     the CPU code generator evaluates it while packing the operand, so the
     value is never stored (Balanced checkpointing's recomputation of an
-    activation for a weight gradient costs no pass over memory).
+    activation for a weight gradient costs no pass over memory). A kernel
+    fuses at most 256 ops: a longer chain is cut into several kernels, since
+    LLVM's time on one kernel grows faster than its size.
 
     Before:
     ```mlir

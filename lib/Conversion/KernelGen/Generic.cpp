@@ -10,6 +10,8 @@
 // with outputs as out-parameters, and linalg-to-loops. A phase function with
 // the flat kernel ABI reinterprets the flat buffers with their shapes and
 // calls the bufferized function. The generic path runs as one work unit.
+// Indexing ops check their indices (the pass's index-checks option): the
+// Cpu runtime provides kBadIndexFn.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,7 +31,7 @@ static constexpr llvm::StringLiteral kPendingAttr = "kiln.generic_pending";
 /// The lowering of one generic kernel, run on a module nested in the one
 /// being generated.
 const char *const kernelgen::kGenericPipeline =
-    "convert-kiln-to-linalg,"
+    "convert-kiln-to-linalg{index-checks=1},"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
     "buffer-results-to-out-params,buffer-deallocation-pipeline,"
@@ -84,6 +86,18 @@ LogicalResult kernelgen::lowerGenericKernels(
         globals.push_back(&op);
     for (Operation *g : globals) {
       auto sym = g->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
+      // A runtime function (kBadIndexFn) is declared once, by its own name.
+      if (auto decl = llvm::dyn_cast<func::FuncOp>(g);
+          decl && decl.isExternal()) {
+        decl->remove();
+        if (module.lookupSymbol(decl.getSymName())) {
+          decl->destroy();
+        } else {
+          b.setInsertionPoint(tmpl);
+          b.insert(decl);
+        }
+        continue;
+      }
       if (sym) {
         std::string unique = (tmpl.getName() + "__" + sym.getValue()).str();
         if (failed(SymbolTable::replaceAllSymbolUses(

@@ -161,6 +161,35 @@ static SmallVector<Value> transpose8x8(OpBuilder &b, Location loc,
   return out;
 }
 
+/// `width` lanes of the flat buffer `buf` from `idx`, in its element type;
+/// with `mask`, lanes it leaves off are not read and are zero (false). A
+/// bool buffer holds a byte per element, and a vector load of i1 lanes
+/// reads packed bits, so bools are read lane by lane (the masked-off ones
+/// at `idx`, which is always inside the buffer).
+static Value loadLanes(OpBuilder &b, Location loc, Value buf, Value idx,
+                       int64_t width, Value mask) {
+  Type et = llvm::cast<MemRefType>(buf.getType()).getElementType();
+  auto vt = VectorType::get({width}, et);
+  if (!et.isInteger(1)) {
+    if (!mask)
+      return vector::LoadOp::create(b, loc, vt, buf, ValueRange{idx});
+    return vector::MaskedLoadOp::create(b, loc, vt, buf, ValueRange{idx}, mask,
+                                        constantOf(b, loc, vt, 0.0));
+  }
+  Value no = arith::ConstantIntOp::create(b, loc, 0, 1);
+  SmallVector<Value> lanes;
+  for (int64_t i = 0; i < width; ++i) {
+    Value at = arith::AddIOp::create(b, loc, idx, cidx(b, loc, i));
+    Value on =
+        mask ? Value(vector::ExtractOp::create(b, loc, mask, i)) : Value();
+    if (on)
+      at = arith::SelectOp::create(b, loc, on, at, idx);
+    Value v = memref::LoadOp::create(b, loc, buf, ValueRange{at});
+    lanes.push_back(on ? Value(arith::SelectOp::create(b, loc, on, v, no)) : v);
+  }
+  return vector::FromElementsOp::create(b, loc, vt, lanes);
+}
+
 /// The value packing reads for an operand: itself, or the input of a
 /// matrix transpose (then `transposed` is set).
 static Value untransposed(Value operand, bool &transposed) {
@@ -266,9 +295,7 @@ static LogicalResult packPrologue(OpBuilder &b, Location loc, Block &entry,
     if (l.strides.back() == 0)
       return vector::BroadcastOp::create(
           b, loc, vt, memref::LoadOp::create(b, loc, buf, base));
-    return vector::MaskedLoadOp::create(b, loc, vt, buf,
-                                        ValueRange{add(b, loc, base, col)},
-                                        mask, constantOf(b, loc, vt, 0.0));
+    return loadLanes(b, loc, buf, add(b, loc, base, col), width, mask);
   };
   auto evalAt = [&](Value row, Value col, Value mask) -> FailureOr<Value> {
     Evaluator ev(b, loc, [&](BlockArgument a) {
@@ -1131,10 +1158,15 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
         Value base = add(b, loc, boffs[2 + i],
                          mul(b, loc, row, l.strides[l.strides.size() - 2]));
         Value buf = arg(slotOf[i]);
+        Type et = llvm::cast<MemRefType>(buf.getType()).getElementType();
         if (l.strides.back() != 0)
-          return loadRow(buf, add(b, loc, base, n0), fullPanel, colMask);
+          return et == vecT.getElementType()
+                     ? loadRow(buf, add(b, loc, base, n0), fullPanel, colMask)
+                     : loadLanes(b, loc, buf, add(b, loc, base, n0), kNR,
+                                 colMask);
         Value scalar = memref::LoadOp::create(b, loc, buf, base);
-        return vector::BroadcastOp::create(b, loc, vecT, scalar);
+        return vector::BroadcastOp::create(b, loc, VectorType::get({kNR}, et),
+                                           scalar);
       });
       ev.setVectorWidth(kNR);
       ev.bind(mm.getResult(), acc);

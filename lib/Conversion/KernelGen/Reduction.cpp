@@ -48,6 +48,8 @@ constexpr int64_t kMinSplitPart = int64_t(1) << 14;
 /// Rows of a value that a row kernel computes once and reads again (the
 /// exponentials of a softmax) up to this size are kept in scratch.
 constexpr int64_t kRowScratchBytes = 256 << 10;
+/// A column kernel's accumulators per unit (4096 f32 or 2048 f64 columns).
+constexpr int64_t kColumnAccBytes = 16 << 10;
 
 /// Loads argument `a` of a reduction kernel's template at `offsets` (one
 /// per argument) plus j when the argument varies along the inner loop
@@ -61,6 +63,78 @@ Value loadOperand(OpBuilder &b, Location loc, Block &entry,
                  : offsets[i];
   return memref::LoadOp::create(b, loc, entry.getArgument(2 + i),
                                 ValueRange{at});
+}
+
+/// The reduction `op` of the elements [lo, hi) (at most `maxLength` of
+/// them) that `element(j)` evaluates (in the storage type; the builder is
+/// then inside the innermost loop): in the accumulator type, or in the
+/// block accumulator type when it is one block. A float sum
+/// longer than kiln::kReductionBlock runs in blocks of that many elements
+/// in the block accumulator type, each block's sum then added to the
+/// accumulator: the error grows with the block, not with the row, and the
+/// inner loop keeps f32's vector width. A shorter one is one block. With
+/// `chunk` set, each block runs in chunks of that many elements, and
+/// `beforeChunk(from)` is emitted before each.
+FailureOr<Value>
+emitReductionLoop(OpBuilder &b, Location loc, Operation *op, Value lo, Value hi,
+                  int64_t maxLength, int64_t chunk,
+                  function_ref<void(Value)> beforeChunk,
+                  function_ref<FailureOr<Value>(Value)> element) {
+  auto red = llvm::cast<ReductionOpInterface>(op);
+  Type storage = storageElementOf(op->getResult(0).getType());
+  Type acc = red.getAccumulatorType(storage);
+  Type blockAcc = red.getBlockAccumulatorType(storage);
+  bool blocked = blockAcc != acc && maxLength > ::kiln::kReductionBlock;
+  OpBuilder::InsertionGuard guard(b);
+  // Opens a loop [from, to) by `step` carrying `carried`; the builder goes
+  // inside it.
+  auto open = [&](Value from, Value to, int64_t step, Value carried) {
+    auto loop = scf::ForOp::create(b, loc, from, to, cidx(b, loc, step),
+                                   ValueRange{carried});
+    b.setInsertionPointToStart(loop.getBody());
+    return loop;
+  };
+  auto upTo = [&](Value from, int64_t n, Value limit) {
+    return arith::MinUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, from, cidx(b, loc, n)), limit);
+  };
+  scf::ForOp blocks, chunks;
+  if (blocked) {
+    blocks =
+        open(lo, hi, ::kiln::kReductionBlock, red.buildIdentity(b, loc, acc));
+    lo = blocks.getInductionVar();
+    hi = upTo(lo, ::kiln::kReductionBlock, hi);
+  }
+  Value blockInit = red.buildIdentity(b, loc, blockAcc);
+  Value elementInit = blockInit;
+  if (chunk > 0) {
+    chunks = open(lo, hi, chunk, blockInit);
+    lo = chunks.getInductionVar();
+    hi = upTo(lo, chunk, hi);
+    beforeChunk(lo);
+    elementInit = chunks.getRegionIterArg(0);
+  }
+  scf::ForOp elements = open(lo, hi, 1, elementInit);
+  FailureOr<Value> v = element(elements.getInductionVar());
+  if (failed(v))
+    return failure();
+  scf::YieldOp::create(b, loc,
+                       red.buildCombine(b, loc, elements.getRegionIterArg(0),
+                                        widenTo(b, loc, *v, blockAcc)));
+  Value result = elements.getResult(0);
+  if (chunks) {
+    b.setInsertionPointAfter(elements);
+    scf::YieldOp::create(b, loc, result);
+    result = chunks.getResult(0);
+  }
+  if (blocks) {
+    b.setInsertionPointAfter(chunks ? chunks : elements);
+    scf::YieldOp::create(b, loc,
+                         red.buildCombine(b, loc, blocks.getRegionIterArg(0),
+                                          widenTo(b, loc, result, acc)));
+    result = blocks.getResult(0);
+  }
+  return result;
 }
 
 /// A row kernel over few long rows (a full sum, the mean of a loss) whose
@@ -116,7 +190,7 @@ LogicalResult generateSplitRows(func::FuncOp tmpl, ModuleOp module, Value root,
     ph.fn->setAttr(kWorkspaceAttr,
                    b.getI64IntegerAttr(rows * parts * accBytes));
     Block &entry = *ph.entry;
-    Value ws = ph.ws, one = ph.one, u = ph.unit;
+    Value ws = ph.ws, u = ph.unit;
     Value row = arith::DivUIOp::create(b, loc, u, cidx(b, loc, parts));
     Value part = arith::RemUIOp::create(b, loc, u, cidx(b, loc, parts));
     SmallVector<Value> offsets =
@@ -125,28 +199,19 @@ LogicalResult generateSplitRows(func::FuncOp tmpl, ModuleOp module, Value root,
     Value hi = arith::MinUIOp::create(
         b, loc, arith::AddIOp::create(b, loc, lo, cidx(b, loc, chunk)),
         cidx(b, loc, len));
-    auto loop = scf::ForOp::create(
-        b, loc, lo, hi, one,
-        ValueRange{llvm::cast<ReductionOpInterface>(reduction).buildIdentity(
-            b, loc, acc)});
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(loop.getBody());
-      Value j = loop.getInductionVar();
-      Evaluator ev(b, loc, [&, j](BlockArgument a) {
-        return loadOperand(b, loc, entry, innerFull, offsets, a, j);
-      });
-      FailureOr<Value> v = ev.eval(reduction->getOperand(0));
-      if (failed(v)) {
-        ph.fn.erase();
-        return failure();
-      }
-      scf::YieldOp::create(
-          b, loc,
-          llvm::cast<ReductionOpInterface>(reduction).buildCombine(
-              b, loc, loop.getRegionIterArg(0), widenTo(b, loc, *v, acc)));
+    FailureOr<Value> partial = emitReductionLoop(
+        b, loc, reduction, lo, hi, chunk, 0, nullptr, [&](Value j) {
+          Evaluator ev(b, loc, [&, j](BlockArgument a) {
+            return loadOperand(b, loc, entry, innerFull, offsets, a, j);
+          });
+          return ev.eval(reduction->getOperand(0));
+        });
+    if (failed(partial)) {
+      ph.fn.erase();
+      return failure();
     }
-    memref::StoreOp::create(b, loc, loop.getResult(0), ws, ValueRange{u});
+    memref::StoreOp::create(b, loc, widenTo(b, loc, *partial, acc), ws,
+                            ValueRange{u});
   }
 
   // Phase 1: a row's partials, in order, then its per-row ops.
@@ -384,51 +449,27 @@ LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
   for (Operation &op : tmpl.getBody().front().without_terminator()) {
     if (isFusibleReduction(&op)) {
       Type storage = storageElementOf(op.getResult(0).getType());
-      Type acc =
-          llvm::cast<ReductionOpInterface>(&op).getAccumulatorType(storage);
-      Value init =
-          llvm::cast<ReductionOpInterface>(&op).buildIdentity(b, loc, acc);
       // The last reduction loop runs in chunks of kPrefetchChunk elements,
       // each asking first for its span of the next row.
-      scf::ForOp chunks;
-      Value lo = zero, hi = lenV;
-      if (&op == lastReduction && rows > 1) {
-        chunks = scf::ForOp::create(
-            b, loc, zero, lenV, cidx(b, loc, kPrefetchChunk), ValueRange{init});
-        b.setInsertionPointToStart(chunks.getBody());
-        lo = chunks.getInductionVar();
-        hi = arith::MinUIOp::create(
-            b, loc,
-            arith::AddIOp::create(b, loc, lo, cidx(b, loc, kPrefetchChunk)),
-            lenV);
-        prefetchNext(lo, kPrefetchChunk);
-        init = chunks.getRegionIterArg(0);
+      bool prefetches = &op == lastReduction && rows > 1;
+      FailureOr<Value> result = emitReductionLoop(
+          b, loc, &op, zero, lenV, len, prefetches ? kPrefetchChunk : 0,
+          [&](Value from) { prefetchNext(from, kPrefetchChunk); },
+          [&](Value j) -> FailureOr<Value> {
+            Evaluator ev = elementEvaluator(j);
+            FailureOr<Value> v = ev.eval(op.getOperand(0));
+            if (succeeded(v) && &op == lastReduction && cached) {
+              auto [buf, at] = cachedAt(j);
+              memref::StoreOp::create(b, loc, *ev.eval(cached), buf,
+                                      ValueRange{at});
+            }
+            return v;
+          });
+      if (failed(result)) {
+        fn.erase();
+        return failure();
       }
-      auto loop = scf::ForOp::create(b, loc, lo, hi, one, ValueRange{init});
-      if (chunks) {
-        scf::YieldOp::create(b, loc, loop.getResult(0));
-        b.setInsertionPointAfter(chunks);
-      }
-      Value result = chunks ? chunks.getResult(0) : loop.getResult(0);
-      {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(loop.getBody());
-        Evaluator ev = elementEvaluator(loop.getInductionVar());
-        FailureOr<Value> v = ev.eval(op.getOperand(0));
-        if (failed(v)) {
-          fn.erase();
-          return failure();
-        }
-        if (&op == lastReduction && cached) {
-          auto [buf, at] = cachedAt(loop.getInductionVar());
-          memref::StoreOp::create(b, loc, *ev.eval(cached), buf,
-                                  ValueRange{at});
-        }
-        Value next = llvm::cast<ReductionOpInterface>(&op).buildCombine(
-            b, loc, loop.getRegionIterArg(0), widenTo(b, loc, *v, acc));
-        scf::YieldOp::create(b, loc, next);
-      }
-      Value reduced = narrowTo(b, loc, result, storage);
+      Value reduced = narrowTo(b, loc, *result, storage);
       rowValues[op.getResult(0)] = reduced;
       rowEval.bind(op.getResult(0), reduced);
       continue;
@@ -528,7 +569,15 @@ LogicalResult generateColumns(func::FuncOp tmpl, ModuleOp module,
         SmallVector<int64_t>(l.strides.begin() + a0, l.strides.begin() + a1));
   }
 
-  const int64_t chunk = std::min<int64_t>(inner, 4096);
+  Type storage = storageElementOf(reduction->getResult(0).getType());
+  Type accType =
+      llvm::cast<ReductionOpInterface>(reduction).getAccumulatorType(storage);
+  // The columns' accumulators (in the accumulator type: every column adds
+  // one element per reduced row) take at most kColumnAccBytes of stack, so
+  // that they stay in L1 beside the rows streaming through.
+  const int64_t accBytes =
+      std::max<int64_t>(1, accType.getIntOrFloatBitWidth() / 8);
+  const int64_t chunk = std::min<int64_t>(inner, kColumnAccBytes / accBytes);
   const int64_t nChunks = (inner + chunk - 1) / chunk;
   OpBuilder b(tmpl.getContext());
   Location loc = tmpl.getLoc();
@@ -539,9 +588,6 @@ LogicalResult generateColumns(func::FuncOp tmpl, ModuleOp module,
   auto argBuf = [&](unsigned i) { return entry.getArgument(2 + i); };
   Value outBuf = argBuf(abi.numInputs);
   Value zero = cidx(b, loc, 0), one = cidx(b, loc, 1);
-  Type storage = storageElementOf(reduction->getResult(0).getType());
-  Type accType =
-      llvm::cast<ReductionOpInterface>(reduction).getAccumulatorType(storage);
 
   auto unitLoop =
       scf::ForOp::create(b, loc, entry.getArgument(0), entry.getArgument(1), one);

@@ -27,7 +27,10 @@ void populateElementwisePatterns(const TypeConverter &tc, RewritePatternSet &p);
 void populateReductionPatterns(const TypeConverter &tc, RewritePatternSet &p);
 void populateMatmulPatterns(const TypeConverter &tc, RewritePatternSet &p);
 void populateShapePatterns(const TypeConverter &tc, RewritePatternSet &p);
-void populateIndexingPatterns(const TypeConverter &tc, RewritePatternSet &p);
+/// With `indexChecks`, gather, index_select, embedding and scatter_add
+/// report bad indices through kBadIndexFn.
+void populateIndexingPatterns(const TypeConverter &tc, RewritePatternSet &p,
+                              bool indexChecks);
 void populateNNPatterns(const TypeConverter &tc, RewritePatternSet &p);
 void populateQuantPatterns(const TypeConverter &tc, RewritePatternSet &p);
 

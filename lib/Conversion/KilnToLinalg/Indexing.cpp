@@ -10,15 +10,20 @@
 // compares the class with the loop index, so out-of-range indices give a
 // zero row. scatter_add is a read-modify-write where two updates may hit
 // one element: an scf.for nest over the updates that skips out-of-range
-// indices.
+// indices. With index checks on (the Cpu backend), every index outside
+// [0, size) also calls the runtime's kBadIndexFn(site, index, size), which
+// records the first one so that the materialization throws.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Common.h"
 
 #include "kiln/Conversion/ElementwiseEmitter.h"
+#include "kiln/Conversion/KilnToLinalg.h"
+#include "kiln/Support/IndexCheck.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -27,6 +32,30 @@ using namespace mlir::kiln;
 using namespace mlir::kiln::tolinalg;
 
 namespace {
+
+/// A pattern that may check its indices.
+template <typename Op> struct IndexingPattern : OpConversionPattern<Op> {
+  IndexingPattern(const TypeConverter &tc, MLIRContext *ctx, bool checks)
+      : OpConversionPattern<Op>(tc, ctx), checks(checks) {}
+  /// With checks on, an index `j` outside [0, n) calls kBadIndexFn.
+  void check(OpBuilder &b, Location l, ::kiln::IndexSite site, Value j,
+             Value n) const {
+    if (!checks)
+      return;
+    Value bad = arith::XOrIOp::create(b, l, inRange(b, l, j, n),
+                                      arith::ConstantIntOp::create(b, l, 1, 1));
+    auto ifBad = scf::IfOp::create(b, l, TypeRange{}, bad, false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&ifBad.getThenRegion().front());
+    Type i64 = b.getI64Type();
+    func::CallOp::create(b, l, kBadIndexFn, TypeRange{},
+                         ValueRange{arith::ConstantIntOp::create(
+                                        b, l, static_cast<int64_t>(site), 64),
+                                    arith::IndexCastOp::create(b, l, i64, j),
+                                    arith::IndexCastOp::create(b, l, i64, n)});
+  }
+  bool checks;
+};
 
 /// A generic over `indices`' iteration space extended by `extraDims` trailing
 /// loops, reading `indices` at its own (leading) dims and producing a tensor
@@ -50,8 +79,8 @@ Value indexedGeneric(OpBuilder &b, Location loc, Value indices,
       .getResult(0);
 }
 
-struct ConvertGather : OpConversionPattern<GatherOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ConvertGather : IndexingPattern<GatherOp> {
+  using IndexingPattern::IndexingPattern;
   LogicalResult
   matchAndRewrite(GatherOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -65,6 +94,7 @@ struct ConvertGather : OpConversionPattern<GatherOp> {
         rewriter, loc, indices, rewriter.getMultiDimIdentityMap(rank),
         sizesOf(rewriter, loc, indices), resultType.getElementType(),
         [&](OpBuilder &b, Location l, Value j, SmallVector<Value> ivs) {
+          check(b, l, ::kiln::IndexSite::Gather, j, n);
           ivs[axis] = clampIndex(b, l, j, n);
           return tensor::ExtractOp::create(b, l, input, ivs).getResult();
         });
@@ -73,8 +103,8 @@ struct ConvertGather : OpConversionPattern<GatherOp> {
   }
 };
 
-struct ConvertIndexSelect : OpConversionPattern<IndexSelectOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ConvertIndexSelect : IndexingPattern<IndexSelectOp> {
+  using IndexingPattern::IndexingPattern;
   LogicalResult
   matchAndRewrite(IndexSelectOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -90,6 +120,7 @@ struct ConvertIndexSelect : OpConversionPattern<IndexSelectOp> {
     Value result = indexedGeneric(
         rewriter, loc, indices, map, sizes, resultType.getElementType(),
         [&](OpBuilder &b, Location l, Value j, SmallVector<Value> ivs) {
+          check(b, l, ::kiln::IndexSite::IndexSelect, j, n);
           ivs[axis] = clampIndex(b, l, j, n);
           return tensor::ExtractOp::create(b, l, input, ivs).getResult();
         });
@@ -102,8 +133,8 @@ struct ConvertIndexSelect : OpConversionPattern<IndexSelectOp> {
 
 /// embedding normally decomposes into index_select; this covers the
 /// shapes the decomposition leaves (several dynamic index dims).
-struct ConvertEmbedding : OpConversionPattern<EmbeddingOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ConvertEmbedding : IndexingPattern<EmbeddingOp> {
+  using IndexingPattern::IndexingPattern;
   LogicalResult
   matchAndRewrite(EmbeddingOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -119,6 +150,7 @@ struct ConvertEmbedding : OpConversionPattern<EmbeddingOp> {
     Value result = indexedGeneric(
         rewriter, loc, indices, map, sizes, resultType.getElementType(),
         [&](OpBuilder &b, Location l, Value j, SmallVector<Value> ivs) {
+          check(b, l, ::kiln::IndexSite::Embedding, j, rows);
           Value at[] = {clampIndex(b, l, j, rows), ivs.back()};
           return tensor::ExtractOp::create(b, l, weight, at).getResult();
         });
@@ -159,8 +191,8 @@ struct ConvertOneHot : OpConversionPattern<OneHotOp> {
   }
 };
 
-struct ConvertScatterAdd : OpConversionPattern<ScatterAddOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ConvertScatterAdd : IndexingPattern<ScatterAddOp> {
+  using IndexingPattern::IndexingPattern;
   LogicalResult
   matchAndRewrite(ScatterAddOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -189,6 +221,7 @@ struct ConvertScatterAdd : OpConversionPattern<ScatterAddOp> {
                        kiln, accKiln);
           Value j =
               asIndex(b, l, tensor::ExtractOp::create(b, l, indices, ivs));
+          check(b, l, ::kiln::IndexSite::ScatterAdd, j, n);
           SmallVector<Value> at(ivs);
           at[axis] = clampIndex(b, l, j, n);
           Value cur = tensor::ExtractOp::create(b, l, iter[0], at);
@@ -211,7 +244,9 @@ struct ConvertScatterAdd : OpConversionPattern<ScatterAddOp> {
 } // namespace
 
 void tolinalg::populateIndexingPatterns(const TypeConverter &tc,
-                                        RewritePatternSet &p) {
-  p.add<ConvertGather, ConvertIndexSelect, ConvertEmbedding, ConvertOneHot,
-        ConvertScatterAdd>(tc, p.getContext());
+                                        RewritePatternSet &p,
+                                        bool indexChecks) {
+  p.add<ConvertGather, ConvertIndexSelect, ConvertEmbedding, ConvertScatterAdd>(
+      tc, p.getContext(), indexChecks);
+  p.add<ConvertOneHot>(tc, p.getContext());
 }

@@ -115,7 +115,7 @@ struct ConvertOtherOpTypes : ConversionPattern {
 } // namespace
 
 void mlir::kiln::populateKilnToLinalgConversionPatterns(
-    const TypeConverter &tc, RewritePatternSet &patterns) {
+    const TypeConverter &tc, RewritePatternSet &patterns, bool indexChecks) {
   MLIRContext *ctx = patterns.getContext();
   populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, tc);
   populateCallOpTypeConversionPattern(patterns, tc);
@@ -126,9 +126,19 @@ void mlir::kiln::populateKilnToLinalgConversionPatterns(
   populateReductionPatterns(tc, patterns);
   populateMatmulPatterns(tc, patterns);
   populateShapePatterns(tc, patterns);
-  populateIndexingPatterns(tc, patterns);
+  populateIndexingPatterns(tc, patterns, indexChecks);
   populateNNPatterns(tc, patterns);
   populateQuantPatterns(tc, patterns);
+}
+
+void mlir::kiln::declareBadIndexFn(ModuleOp module) {
+  if (module.lookupSymbol(kBadIndexFn))
+    return;
+  OpBuilder b(module.getBodyRegion());
+  Type i64 = b.getI64Type();
+  auto decl = func::FuncOp::create(b, module.getLoc(), kBadIndexFn,
+                                   b.getFunctionType({i64, i64, i64}, {}));
+  decl.setPrivate();
 }
 
 void mlir::kiln::configureKilnToLinalgTarget(ConversionTarget &target,
@@ -157,6 +167,7 @@ namespace {
 struct ConvertKilnToLinalgPass
     : public mlir::kiln::impl::ConvertKilnToLinalgBase<
           ConvertKilnToLinalgPass> {
+  using ConvertKilnToLinalgBase::ConvertKilnToLinalgBase;
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     ModuleOp module = getOperation();
@@ -176,11 +187,21 @@ struct ConvertKilnToLinalgPass
     if (failed(applyPatternsGreedily(module, std::move(decompose))))
       return signalPassFailure();
 
+    if (indexChecks && module
+                           .walk([](Operation *op) {
+                             return llvm::isa<GatherOp, IndexSelectOp,
+                                              EmbeddingOp, ScatterAddOp>(op)
+                                        ? WalkResult::interrupt()
+                                        : WalkResult::advance();
+                           })
+                           .wasInterrupted())
+      declareBadIndexFn(module);
+
     KilnToLinalgTypeConverter converter;
     ConversionTarget target(*ctx);
     configureKilnToLinalgTarget(target, converter);
     RewritePatternSet patterns(ctx);
-    populateKilnToLinalgConversionPatterns(converter, patterns);
+    populateKilnToLinalgConversionPatterns(converter, patterns, indexChecks);
     if (failed(applyFullConversion(module, target, std::move(patterns))))
       signalPassFailure();
   }

@@ -248,14 +248,17 @@ public:
     std::chrono::steady_clock::time_point start;
     if (profile)
       start = std::chrono::steady_clock::now();
+    IndexFault fault;
     for (const Phase &p : k.phases) {
       PhaseFn fn = p.fn;
-      parallelFor(p.units, p.grain, [fn, table](int64_t b, int64_t e) {
+      parallelFor(p.units, p.grain, [fn, table, &fault](int64_t b, int64_t e) {
+        IndexFaultScope scope(&fault);
         fn(b, e, table);
       });
     }
     if (profile)
       profile->add(k.label, start);
+    fault.throwIfSet();
   }
 
   Backend &backend_;
@@ -426,13 +429,20 @@ private:
           k.outShapes.emplace_back(t.getShape().begin(), t.getShape().end());
         }
         summary += (summary.empty() ? "" : ", ") + k.kind + "(";
-        bool firstOp = true;
-        for (mlir::Operation &inner : callee.getBody().front().without_terminator()) {
-          if (llvm::isa<mlir::kiln::ConstantOp>(inner))
+        std::vector<llvm::StringRef> fusedOps;
+        for (mlir::Operation &inner :
+             callee.getBody().front().without_terminator())
+          if (!llvm::isa<mlir::kiln::ConstantOp>(inner))
+            fusedOps.push_back(inner.getName().getStringRef().drop_front(5));
+        // A long kernel (up to --kiln-fuse's 256 ops) is named by its ends.
+        constexpr size_t kHead = 8, kTail = 4;
+        for (size_t i = 0; i < fusedOps.size(); ++i) {
+          if (fusedOps.size() > kHead + kTail + 1 && i == kHead) {
+            summary += " ... (" + std::to_string(fusedOps.size()) + " ops)";
+            i = fusedOps.size() - kTail - 1;
             continue;
-          summary += (firstOp ? "" : " ") +
-                     inner.getName().getStringRef().drop_front(5).str();
-          firstOp = false;
+          }
+          summary += (i ? " " : "") + fusedOps[i].str();
         }
         summary += ")";
         k.label = summary.substr(summary.rfind(k.kind + "("));

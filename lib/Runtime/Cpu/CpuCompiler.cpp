@@ -15,7 +15,9 @@
 
 #include "CpuCompiler.h"
 #include "kiln/Conversion/CPUPipeline.h"
+#include "kiln/Conversion/KilnToLinalg.h"
 #include "kiln/Support/Error.h"
+#include "kiln/Support/IndexCheck.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Diagnostics.h"
@@ -177,6 +179,36 @@ void addEntryPoints(llvm::Module &m) {
 }
 
 } // namespace
+
+/// Where kilnBadIndex reports on this thread (set around each phase call).
+static thread_local IndexFault *currentIndexFault = nullptr;
+
+cpu::IndexFaultScope::IndexFaultScope(IndexFault *fault)
+    : previous(currentIndexFault) {
+  currentIndexFault = fault;
+}
+cpu::IndexFaultScope::~IndexFaultScope() { currentIndexFault = previous; }
+
+void cpu::IndexFault::throwIfSet() const {
+  if (set)
+    throw Error(indexOutOfRange(indexSiteOp(static_cast<IndexSite>(site)),
+                                index, size));
+}
+
+/// kBadIndexFn(site, index, size): records the first bad index of the
+/// kernel call running on this thread.
+extern "C" void kilnBadIndex(int64_t site, int64_t index, int64_t size) {
+  IndexFault *f = currentIndexFault;
+  if (!f)
+    return;
+  std::lock_guard<std::mutex> lock(f->mu);
+  if (f->set)
+    return;
+  f->set = true;
+  f->site = site;
+  f->index = index;
+  f->size = size;
+}
 
 const std::string &cpu::hostTarget() {
   static const std::string target = [] {
@@ -385,6 +417,8 @@ public:
     add("memrefCopy", reinterpret_cast<void *>(&kilnMemrefCopy));
     add(mlir::kiln::kStreamStoreFn, reinterpret_cast<void *>(&kilnStreamStore));
     add(mlir::kiln::kStreamFenceFn, reinterpret_cast<void *>(&kilnStreamFence));
+    add(mlir::kiln::kBadIndexFn.data(),
+        reinterpret_cast<void *>(&kilnBadIndex));
     if (llvm::Error e = dylib->define(llvm::orc::absoluteSymbols(runtime)))
       throw Error("cpu: " + llvm::toString(std::move(e)));
     auto buffer = llvm::MemoryBuffer::getMemBufferCopy(object, name);

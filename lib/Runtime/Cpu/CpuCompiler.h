@@ -11,6 +11,7 @@
 #include "mlir/IR/BuiltinOps.h"
 
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,29 @@ std::string compileToObject(mlir::ModuleOp module, double &mlirMs,
 /// points of `phases`, in order.
 std::vector<PhaseFn> loadObject(const std::string &object,
                                 const std::vector<std::string> &phases);
+
+/// The first out-of-range index that a kernel call met: the generated code
+/// calls kBadIndexFn (kiln/Conversion/KilnToLinalg.h) on every bad index
+/// and goes on with it clamped.
+struct IndexFault {
+  std::mutex mu;
+  bool set = false;
+  int64_t site = 0, index = 0, size = 0;
+  /// Throws the kiln::Error that names the op and the index, if one was met.
+  void throwIfSet() const;
+};
+
+/// While alive, kBadIndexFn calls on this thread report to `fault`.
+class IndexFaultScope {
+public:
+  explicit IndexFaultScope(IndexFault *fault);
+  ~IndexFaultScope();
+  IndexFaultScope(const IndexFaultScope &) = delete;
+  IndexFaultScope &operator=(const IndexFaultScope &) = delete;
+
+private:
+  IndexFault *previous;
+};
 
 } // namespace kiln::detail::cpu
 

@@ -52,13 +52,16 @@ template <typename C> C floatRem(C a, C b) {
 }
 
 /// Integer division and remainder, floored for signed types; a zero
-/// divisor gives 0.
+/// divisor gives 0, and dividing by -1 negates with wrap-around (the minimum
+/// by -1 overflows, and must not trap).
 template <typename W> W intDiv(W a, W b) {
   if (b == 0)
     return 0;
   if constexpr (std::is_unsigned_v<W>) {
     return a / b;
   } else {
+    if (b == -1)
+      return static_cast<W>(0 - static_cast<uint64_t>(a));
     W q = a / b;
     if ((a % b != 0) && ((a < 0) != (b < 0)))
       --q;
@@ -71,6 +74,8 @@ template <typename W> W intRem(W a, W b) {
   if constexpr (std::is_unsigned_v<W>) {
     return a % b;
   } else {
+    if (b == -1)
+      return 0;
     W r = a % b;
     if (r != 0 && ((r < 0) != (b < 0)))
       r += b;

@@ -6,17 +6,18 @@
 //===----------------------------------------------------------------------===//
 //
 // gather and index_select only move elements, so they copy bytes and work
-// for every dtype alike. Out-of-range indices (negative ones included) are
-// clamped into range, as ODS documents for gather; scatter_add skips them
-// and one_hot gives an all-zero row, so a bad index never writes outside
-// the tensor. scatter_add accumulates f16/bf16 in f32 and rounds once, and
-// integers wrap.
+// for every dtype alike. gather, index_select and scatter_add check every
+// index first (one compare each) and throw on one outside [0, size), which
+// names the op and the index; one_hot gives an all-zero row. scatter_add
+// accumulates f16/bf16 in f32 and rounds once, and integers wrap.
 //
 // mask_fill and embedding are composites that --kiln-decompose removes.
 //
 //===----------------------------------------------------------------------===//
 
 #include "FlexKernels.h"
+
+#include "kiln/Support/IndexCheck.h"
 
 #include <algorithm>
 
@@ -28,6 +29,16 @@ namespace {
 
 int64_t clampIndex(int64_t v, int64_t size) {
   return v < 0 ? 0 : (v >= size ? size - 1 : v);
+}
+
+/// Throws on the first index of `idx` (in row-major order) outside
+/// [0, size), before the op reads or writes anything.
+void checkIndices(IndexSite site, const Buffer &idx, int64_t size) {
+  forEachOffset(idx, [&](int64_t, int64_t offset) {
+    int64_t v = loadIndex(idx, offset);
+    if (v < 0 || v >= size)
+      throw Error(indexOutOfRange(indexSiteOp(site), v, size));
+  });
 }
 
 /// Calls f(TypeTag<U>{}) with an unsigned type of `bytes` bytes.
@@ -70,6 +81,7 @@ Step buildGather(mlir::Operation *op) {
   return [=](llvm::ArrayRef<const Buffer *> ops,
              llvm::MutableArrayRef<Buffer> res, StepContext &ctx) {
     const Buffer &in = *ops[0], &idx = *ops[1];
+    checkIndices(IndexSite::Gather, idx, in.shape[axis]);
     Buffer out = allocateBuffer(ctx.allocator, dt, shape);
     res[0] = out;
     const int rank = out.rank();
@@ -113,6 +125,7 @@ Step buildIndexSelect(mlir::Operation *op) {
   return [=](llvm::ArrayRef<const Buffer *> ops,
              llvm::MutableArrayRef<Buffer> res, StepContext &ctx) {
     const Buffer &in = *ops[0], &idx = *ops[1];
+    checkIndices(IndexSite::IndexSelect, idx, in.shape[axis]);
     Buffer out = allocateBuffer(ctx.allocator, dt, shape);
     res[0] = out;
     const size_t es = out.elementBytes();
@@ -202,6 +215,7 @@ Step buildScatterAdd(mlir::Operation *op) {
   return [=](llvm::ArrayRef<const Buffer *> ops,
              llvm::MutableArrayRef<Buffer> res, StepContext &ctx) {
     const Buffer &upd = *ops[0], &in = *ops[1], &idx = *ops[2];
+    checkIndices(IndexSite::ScatterAdd, idx, shape[axis]);
     const bool half = dt == DType::F16 || dt == DType::BF16;
     const DType accType = half ? DType::F32 : dt;
     Buffer acc;

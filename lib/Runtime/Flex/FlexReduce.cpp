@@ -228,17 +228,28 @@ KernelBuilder reduceKernel(Reduce kind) {
                         });
             return;
           }
-          // Reducing leading dims of contiguous data: add whole rows.
+          // Reducing leading dims of contiguous data: add whole rows, in f32
+          // within blocks of kRowBlock rows and the blocks' sums in f64 (a
+          // broadcast input is one element per row, and 2^25 f32 adds of
+          // 1.0 stop at 2^24).
           if (kind == Reduce::Sum && isRun(s.keptShape, s.keptStrides) &&
               !runs) {
-            std::vector<float> acc(s.outputs, 0.0f);
+            constexpr int64_t kRowBlock = 256;
+            std::vector<double> acc(s.outputs, 0.0);
             const int64_t cols = s.outputs;
             parallelFor(cols, 1 << 12, [&](int64_t b, int64_t e) {
-              for (int64_t r = 0; r < s.length; ++r) {
-                const float *row =
-                    data + x.offset + offsetOf(r, s.redShape, s.redStrides);
-                simd::binaryF32(simd::Binary::Add, acc.data() + b, 1, row + b,
-                                1, acc.data() + b, e - b);
+              std::vector<float> block(e - b);
+              for (int64_t r0 = 0; r0 < s.length; r0 += kRowBlock) {
+                std::fill(block.begin(), block.end(), 0.0f);
+                for (int64_t r = r0; r < std::min(s.length, r0 + kRowBlock);
+                     ++r) {
+                  const float *row =
+                      data + x.offset + offsetOf(r, s.redShape, s.redStrides);
+                  simd::binaryF32(simd::Binary::Add, block.data(), 1, row + b,
+                                  1, block.data(), e - b);
+                }
+                for (int64_t k = b; k < e; ++k)
+                  acc[k] += block[k - b];
               }
             });
             for (int64_t k = 0; k < cols; ++k)

@@ -211,18 +211,24 @@ func.func private @bigsoftmax(%x: tensor<1024x4096xf32>) -> tensor<1024x4096xf32
 // reads along the row (into L2), 8 lines (128 floats) before each chunk of
 // its last reduction loop, the addresses clamped to the row; a large
 // output it does not read back is streamed (by the runtime's copy when a
-// block does not start on a line: rows of 1025).
+// block does not start on a line: rows of 1025). A float sum of more than
+// 1024 elements adds blocks of 1024 in f32 and the blocks in f64.
 // CHECK-LABEL: func.func @rowcenter__p0(
 // CHECK: scf.for %[[ROW:.*]] = %arg0 to %arg1
 // CHECK: %[[NEXT:.*]] = arith.minui %{{.*}}, %c4095
 // CHECK: %[[NEXTROW:.*]] = arith.muli %[[NEXT]], %c1025
 // CHECK: %[[NOFF:.*]] = arith.addi %{{.*}}, %[[NEXTROW]]
-// CHECK: scf.for %[[C:.*]] = %{{.*}} to %c1025{{.*}} step %c128{{.*}} iter_args
+// CHECK: %[[BLOCKS:.*]] = scf.for %[[B:.*]] = %{{.*}} to %c1025{{.*}} step %c1024{{.*}} iter_args(%[[BS:.*]] = %{{.*}}) -> (f64)
+// CHECK: %[[BEND:.*]] = arith.minui %{{.*}}, %c1025
+// CHECK: %[[BSUM:.*]] = scf.for %[[C:.*]] = %[[B]] to %[[BEND]] step %c128{{.*}} iter_args({{.*}}) -> (f32)
 // CHECK-COUNT-8: arith.minui %{{.*}}, %c1024{{.*}}
 // CHECK-NEXT: arith.addi %[[NOFF]],
 // CHECK-NEXT: memref.prefetch %arg2[%{{.*}}], read, locality<2>, data
 // CHECK-NOT: memref.prefetch
 // CHECK: scf.for {{.*}} = %[[C]] to {{.*}} iter_args
+// CHECK: %[[W:.*]] = arith.extf %[[BSUM]] : f32 to f64
+// CHECK: arith.addf %[[BS]], %[[W]] fastmath<reassoc> : f64
+// CHECK: arith.truncf %[[BLOCKS]] : f64 to f32
 // CHECK: call @kiln_stream_store(
 // PLAIN-LABEL: func.func @rowcenter__p0(
 // PLAIN-NOT: kiln_stream
@@ -238,9 +244,10 @@ func.func private @rowcenter(%x: tensor<4096x1025xf32>) -> tensor<4096x1025xf32>
 
 // -----
 
-// A column reduction accumulates whole rows in a stack buffer.
+// A column reduction accumulates whole rows in a stack buffer (of f64 for
+// a float sum).
 // CHECK-LABEL: func.func @colsum__p0(
-// CHECK: memref.alloca() : memref<16xf32>
+// CHECK: memref.alloca() : memref<16xf64>
 // CHECK: scf.for
 // CHECK: scf.for
 // CHECK: arith.addf {{.*}} fastmath<reassoc>
@@ -481,18 +488,21 @@ func.func private @bias(%a: tensor<16x64xf32>, %b: tensor<64x32xf32>, %c: tensor
 
 // Few long rows, one reduction, a per-row result: phase 0 gives each unit
 // a part of a row (2 parts of 20016 and 19993 here, 6 units) and stores
-// its partial sum in the workspace; phase 1 combines a row's partials and
-// applies the per-row ops after the reduction.
+// its partial sum (in f64, from blocks of 1024 in f32) in the workspace;
+// phase 1 combines a row's partials and applies the per-row ops after the
+// reduction.
 // CHECK-LABEL: func.func @mean3__p0(
-// CHECK-SAME: kiln.units = 6 : i64, kiln.workspace = 24 : i64
-// CHECK: %[[WS:.*]] = memref.view %arg4[%{{.*}}][%c6{{.*}}] : memref<?xi8> to memref<?xf32>
+// CHECK-SAME: kiln.units = 6 : i64, kiln.workspace = 48 : i64
+// CHECK: %[[WS:.*]] = memref.view %arg4[%{{.*}}][%c6{{.*}}] : memref<?xi8> to memref<?xf64>
 // CHECK: scf.for %[[U:.*]] = %arg0 to %arg1
 // CHECK: %[[ROW:.*]] = arith.divui %[[U]], %c2
 // CHECK: %[[PART:.*]] = arith.remui %[[U]], %c2
 // CHECK: %[[LO:.*]] = arith.muli %[[PART]], %c20016
-// CHECK: %[[SUM:.*]] = scf.for %{{.*}} = %[[LO]] to %{{.*}} iter_args
+// CHECK: %[[SUM:.*]] = scf.for %{{.*}} = %[[LO]] to %{{.*}} step %c1024{{.*}} iter_args({{.*}}) -> (f64)
+// CHECK: scf.for {{.*}} -> (f32)
 // CHECK: arith.mulf
-// CHECK: arith.addf {{.*}} fastmath<reassoc>
+// CHECK: arith.addf {{.*}} fastmath<reassoc> : f32
+// CHECK: arith.extf %{{.*}} : f32 to f64
 // CHECK: memref.store %[[SUM]], %[[WS]][%[[U]]]
 // CHECK-LABEL: func.func @mean3__p1(
 // CHECK-SAME: kiln.units = 3 : i64
@@ -500,7 +510,8 @@ func.func private @bias(%a: tensor<16x64xf32>, %b: tensor<64x32xf32>, %c: tensor
 // CHECK: scf.for %[[R:.*]] = %arg0 to %arg1
 // CHECK: %[[TOT:.*]] = scf.for {{.*}} = %c0{{.*}} to %c2{{.*}} iter_args
 // CHECK: memref.load %[[WS1]]
-// CHECK: arith.divf %[[TOT]],
+// CHECK: %[[TOT32:.*]] = arith.truncf %[[TOT]] : f64 to f32
+// CHECK: arith.divf %[[TOT32]],
 // CHECK: memref.store %{{.*}}, %arg3[%[[R]]]
 // A short row keeps one unit per row and no workspace.
 // CHECK-LABEL: func.func @shortsum__p0(
@@ -524,7 +535,8 @@ func.func private @shortsum(%x: tensor<32767xf32>) -> tensor<f32>
 // -----
 
 // A float product accumulates in f64 (each f32 step's rounding leans one
-// way on factors near 1); a sum keeps its f32 accumulator.
+// way on factors near 1); a sum of one block (at most 1024 elements) keeps
+// an f32 accumulator.
 // CHECK-LABEL: func.func @prod32__p0(
 // CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (f64)
 // CHECK: scf.for {{.*}} iter_args(%[[P:.*]] = %{{.*}}) -> (f64)

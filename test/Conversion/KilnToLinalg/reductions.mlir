@@ -15,11 +15,15 @@
 
 // CHECK-LABEL: func.func @reduce(
 // CHECK-SAME: %[[X:.*]]: tensor<2x3x4xf32>, %[[B:.*]]: tensor<2x3xi1>, %[[I:.*]]: tensor<5xi32>, %[[U:.*]]: tensor<5xi8>)
-// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK: %[[E:.*]] = tensor.empty() : tensor<2x4xf32>
-// CHECK: %[[INIT:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[E]] : tensor<2x4xf32>)
-// CHECK: linalg.generic {indexing_maps = [#[[IN3]], #[[KEEP02]]], iterator_types = ["parallel", "reduction", "parallel"]} ins(%[[X]] : tensor<2x3x4xf32>) outs(%[[INIT]] : tensor<2x4xf32>)
-// CHECK: arith.addf %{{.*}} fastmath<reassoc> : f32
+// Float sums accumulate in f64 and round once.
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f64
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<2x4xf64>
+// CHECK: %[[INIT:.*]] = linalg.fill ins(%[[ZERO]] : f64) outs(%[[E]] : tensor<2x4xf64>)
+// CHECK: linalg.generic {indexing_maps = [#[[IN3]], #[[KEEP02]]], iterator_types = ["parallel", "reduction", "parallel"]} ins(%[[X]] : tensor<2x3x4xf32>) outs(%[[INIT]] : tensor<2x4xf64>)
+// CHECK: ^bb0(%[[SIN:.*]]: f32, %[[SACC:.*]]: f64):
+// CHECK: %[[SW:.*]] = arith.extf %[[SIN]] : f32 to f64
+// CHECK: arith.addf %[[SACC]], %[[SW]] fastmath<reassoc> : f64
+// CHECK: arith.truncf %{{.*}} : f64 to f32
 // The f32 product accumulates in f64 and rounds once.
 // CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f64
 // CHECK: %[[PE:.*]] = tensor.empty() : tensor<1x3x1xf64>
@@ -57,13 +61,13 @@ func.func @reduce(%x: tensor<2x3x4xf32>, %b: tensor<2x3xi1>, %i: tensor<5xi32>, 
   return %0, %1, %2, %3, %4, %5, %6, %7, %8 : tensor<2x4xf32>, tensor<1x3x1xf32>, tensor<2xf32>, tensor<2x3xf32>, tensor<2xi1>, tensor<3xi1>, tensor<i32>, tensor<ui8>, tensor<ui8>
 }
 
-// f16 sums accumulate in f32 and round once.
+// f16 sums too accumulate in f64 and round once.
 // CHECK-LABEL: func.func @half(
-// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<8xf32>)
-// CHECK: ^bb0(%[[IN:.*]]: f16, %[[ACC:.*]]: f32):
-// CHECK: %[[W:.*]] = arith.extf %[[IN]] : f16 to f32
-// CHECK: arith.addf %[[ACC]], %[[W]] fastmath<reassoc> : f32
-// CHECK: arith.truncf %{{.*}} : f32 to f16
+// CHECK: linalg.fill ins(%{{.*}} : f64) outs(%{{.*}} : tensor<8xf64>)
+// CHECK: ^bb0(%[[IN:.*]]: f16, %[[ACC:.*]]: f64):
+// CHECK: %[[W:.*]] = arith.extf %[[IN]] : f16 to f64
+// CHECK: arith.addf %[[ACC]], %[[W]] fastmath<reassoc> : f64
+// CHECK: arith.truncf %{{.*}} : f64 to f16
 // CHECK-NOT: kiln.
 func.func @half(%x: tensor<8x16xf16>) -> tensor<8xf16> {
   %0 = kiln.sum %x [1] : tensor<8x16xf16> -> tensor<8xf16>
@@ -73,8 +77,9 @@ func.func @half(%x: tensor<8x16xf16>) -> tensor<8xf16> {
 // CHECK-LABEL: func.func @dynamic(
 // CHECK-SAME: %[[X:.*]]: tensor<?x?xf32>)
 // CHECK: %[[D:.*]] = tensor.dim %[[X]], %{{.*}} : tensor<?x?xf32>
-// CHECK: tensor.empty(%[[D]]) : tensor<?xf32>
+// CHECK: tensor.empty(%[[D]]) : tensor<?xf64>
 // CHECK: iterator_types = ["parallel", "reduction"]
+// CHECK: tensor.empty(%{{.*}}) : tensor<?xf32>
 // CHECK: tensor.empty(%{{.*}}) : tensor<?x1xf32>
 // CHECK: linalg.generic {indexing_maps = [#[[ID2]], #{{.*}}], iterator_types = ["parallel", "reduction"]}
 // CHECK: arith.maximumf

@@ -196,22 +196,3 @@ func.func @too_big(%x: tensor<300xf32>) -> tensor<300xf32> {
   %0 = kiln.neg %c : tensor<300xf32>
   return %0 : tensor<300xf32>
 }
-
-// -----
-
-// Regression (fuzzing): a splat that broadcasts a small constant to a shape
-// of more than 2^63 elements overflowed the element count and the folder
-// tried to allocate it. Not foldable, and no crash.
-
-// CHECK-LABEL: func.func @huge_broadcast(
-// CHECK: kiln.add
-// CHECK: kiln.mul
-func.func @huge_broadcast() -> (tensor<4611686018427387904x2xf32>, tensor<3037000500x3037000500x2xi32>) {
-  %a = kiln.constant dense<[1.0, 2.0]> : tensor<2xf32>
-  %b = kiln.constant dense<1.0> : tensor<4611686018427387904x2xf32>
-  %0 = kiln.add %a, %b : (tensor<2xf32>, tensor<4611686018427387904x2xf32>) -> tensor<4611686018427387904x2xf32>
-  %c = kiln.constant dense<[1, 2]> : tensor<2xi32>
-  %d = kiln.constant dense<3> : tensor<3037000500x3037000500x1xi32>
-  %1 = kiln.mul %d, %c : (tensor<3037000500x3037000500x1xi32>, tensor<2xi32>) -> tensor<3037000500x3037000500x2xi32>
-  return %0, %1 : tensor<4611686018427387904x2xf32>, tensor<3037000500x3037000500x2xi32>
-}

@@ -245,3 +245,20 @@ func.func @reduce_axes_of_wrong_kind(%x: tensor<4xf32>) {
   %0 = "kiln.sum"(%x) <{axes = "0"}> : (tensor<4xf32>) -> tensor<f32>
   return
 }
+
+// -----
+
+// max and argmax have no value over an empty axis (as in numpy).
+func.func @max_over_an_empty_axis(%x: tensor<0x3xf32>) {
+  // expected-error@+1 {{'kiln.reduce_max' op axis 0 of [0, 3] is empty, and the reduction has no value over no elements}}
+  %0 = kiln.reduce_max %x [0] : tensor<0x3xf32> -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @argmin_over_an_empty_axis(%x: tensor<3x0xi32>) {
+  // expected-error@+1 {{'kiln.argmin' op axis 1 of [3, 0] is empty}}
+  %0 = kiln.argmin %x axis = 1 : tensor<3x0xi32> -> tensor<3xi64>
+  return
+}

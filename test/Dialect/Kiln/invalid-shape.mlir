@@ -39,8 +39,7 @@ func.func @reshape_negative_dim(%x: tensor<2x3xf32>) {
 // -----
 
 func.func @reshape_overflow(%x: tensor<2x3xf32>) {
-  // expected-error@+2 {{'kiln.reshape' op target shape [4294967296, 4294967296] has too many elements}}
-  // expected-error@+1 {{failed to infer returned types}}
+  // expected-error@+1 {{'kiln.reshape' op result #0: shape [4294967296, 4294967296] has more elements than a 64-bit count holds}}
   %0 = kiln.reshape %x [4294967296, 4294967296] : tensor<2x3xf32> -> tensor<4294967296x4294967296xf32>
   return
 }
@@ -96,6 +95,40 @@ func.func @expand_non_unit_dim(%x: tensor<2x3xf32>) {
   // expected-error@+2 {{'kiln.expand' op cannot expand [2, 3] to [4, 3] (dim 0: 2 is neither 1 nor 4)}}
   // expected-error@+1 {{failed to infer returned types}}
   %0 = kiln.expand %x [4, 3] : tensor<2x3xf32> -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @expand_past_a_64_bit_count(%x: tensor<f32>) {
+  // expected-error@+1 {{'kiln.expand' op result #0: shape [1099511627776, 1099511627776] has more elements than a 64-bit count holds}}
+  %0 = kiln.expand %x [1099511627776, 1099511627776] : tensor<f32> -> tensor<1099511627776x1099511627776xf32>
+  return
+}
+
+// -----
+
+func.func @expand_past_a_64_bit_size(%x: tensor<f64>) {
+  // expected-error@+1 {{'kiln.expand' op result #0: shape [2305843009213693952] of 8-byte elements is more bytes than a 64-bit size holds}}
+  %0 = kiln.expand %x [2305843009213693952] : tensor<f64> -> tensor<2305843009213693952xf64>
+  return
+}
+
+// -----
+
+// Shapes whose element count passes 2^63 (once folded to a splat, then
+// mis-counted as 0 elements) are rejected wherever they appear.
+func.func @constant_past_a_64_bit_count() {
+  // expected-error@+1 {{'kiln.constant' op result #0: shape [4611686018427387904, 2] has more elements than a 64-bit count holds}}
+  %b = kiln.constant dense<1.0> : tensor<4611686018427387904x2xf32>
+  return
+}
+
+// -----
+
+func.func @mean_past_a_64_bit_count(%x: tensor<4611686018427387904x4xf32>) {
+  // expected-error@+1 {{'kiln.mean' op operand #0: shape [4611686018427387904, 4] has more elements than a 64-bit count holds}}
+  %0 = kiln.mean %x [0, 1] : tensor<4611686018427387904x4xf32> -> tensor<f32>
   return
 }
 

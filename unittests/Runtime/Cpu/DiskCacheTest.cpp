@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -29,6 +30,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 extern char **environ;
@@ -286,6 +288,43 @@ TEST_F(DiskCacheTest, FlippedBytesAreReportedOnceAndRecompiled) {
   EXPECT_EQ(countLines(third.err, kCorruptLine), 0) << third.err;
   EXPECT_EQ(third.diskHits, 1);
   EXPECT_EQ(third.values, first.values);
+}
+
+// A FIFO (or any file that is not a regular one) named like an entry would
+// block a plain read forever: it is skipped, said once, and a good entry
+// replaces it.
+TEST_F(DiskCacheTest, AFifoNamedLikeAnEntryIsSkipped) {
+  ChildRun first = warmUp();
+  ASSERT_EQ(entries(cacheDir).size(), 1u);
+  std::string path = entries(cacheDir)[0];
+  ASSERT_EQ(std::remove(path.c_str()), 0);
+  ASSERT_EQ(::mkfifo(path.c_str(), 0644), 0);
+
+  pid_t pid = startChild(work.path(), "fifo", {cacheEnv()});
+  bool finished = false;
+  for (int i = 0; i < 600 && !finished; ++i) {
+    int status;
+    pid_t r = ::waitpid(pid, &status, WNOHANG);
+    if (r == pid) {
+      finished = true;
+      ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+          << readFile(work.path() + "/fifo.err");
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  }
+  if (!finished) {
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, nullptr, 0);
+    FAIL() << "the child hung on a FIFO in the kernel cache";
+  }
+  std::string err = readFile(work.path() + "/fifo.err");
+  EXPECT_NE(err.find("skipping kernel cache entry"), std::string::npos) << err;
+  EXPECT_NE(err.find("not a regular file"), std::string::npos) << err;
+  ChildRun again = runChild(work.path(), "again", {cacheEnv()});
+  ASSERT_EQ(again.status, 0) << again.err;
+  EXPECT_EQ(again.diskHits, 1);
+  EXPECT_EQ(again.values, first.values);
 }
 
 // (b) An entry cut short, at several points.

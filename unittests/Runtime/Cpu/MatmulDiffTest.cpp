@@ -247,6 +247,51 @@ TEST_P(MatmulDiffTest, Prologues) {
   });
 }
 
+/// Bools meet a matmul: comparisons and where in the prologue, on masks
+/// broadcast along A's rows (each lane once read false), and a where over a
+/// materialized bool in the epilogue (it failed to compile: the bools were
+/// loaded as f32 vectors).
+TEST(MatmulDiffTest, BoolsInProloguesAndEpilogues) {
+  compareOnDevices([&](Side &s) {
+    Rng rng(26);
+    auto in = [&](Shape shape) {
+      return s.input(randomValues(rng, shape.numel(), DType::F32, -1, 1), shape,
+                     DType::F32);
+    };
+    auto mask = [&](Shape shape) {
+      return s.input(randomValues(rng, shape.numel(), DType::Bool, 0, 1), shape,
+                     DType::Bool);
+    };
+    Tolerance tol = tolerance("kiln.matmul", DType::F32);
+    for (int64_t k : {int64_t(4), int64_t(8), int64_t(21)}) {
+      std::string at = " (K = " + std::to_string(k) + ")";
+      Tensor x0 = in({5, k}), x1 = in({5, k}), x2 = in({1, k}), x3 = in({1, k}),
+             x4 = in({k, 4});
+      Tensor m = (x0 > 0.1875) & (x1 < -0.5);
+      Tensor t3 = where(m, x0, x2);
+      Tensor t5 = where(x3 < -0.875, t3, x3);
+      s.check("where on broadcast masks, then matmul" + at, matmul(t5, x4),
+              tol);
+      s.check("a materialized broadcast mask in the prologue" + at,
+              matmul(where(mask({1, k}), x0, x1), x4), tol);
+      s.check("a materialized full mask in the prologue" + at,
+              matmul(where(mask({5, k}), x0, 0.5), x4), tol);
+      Tensor y = matmul(x0, x4);
+      s.check("a materialized mask in the epilogue" + at,
+              where(mask({5, 4}), y, 0.0), tol);
+      s.check("a broadcast mask in the epilogue" + at,
+              where(mask({1, 4}), y, y * 2.0), tol);
+      s.check("a comparison in the epilogue" + at, where(y > 0.0, y, 0.0) + 1.0,
+              tol);
+    }
+    // Transposed A (its stored rows are walked two panels at a time).
+    Tensor xt = in({24, 19});
+    s.check("a mask in a transposed prologue",
+            matmul(where(mask({24, 1}), xt, -xt).transpose(), in({24, 7})),
+            tol);
+  });
+}
+
 /// An SGD update, W - lr * (x^T @ dy), on weights that die at the update:
 /// with K in one slice the kernel writes the new weights over the old
 /// ones (the same storage, no second buffer of their size), and with K

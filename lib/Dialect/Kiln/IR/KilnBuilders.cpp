@@ -57,6 +57,13 @@ static SmallVector<int64_t> reshapeTarget(RankedTensorType type) {
   return shape;
 }
 
+Value mlir::kiln::sumOver(OpBuilder &b, Location loc, Value v,
+                          ArrayRef<int64_t> axes, bool keepdim) {
+  if (axes.empty())
+    return v;
+  return SumOp::create(b, loc, v, b.getDenseI64ArrayAttr(axes), keepdim);
+}
+
 Value mlir::kiln::sumToShape(OpBuilder &b, Location loc, Value grad,
                              RankedTensorType target) {
   auto type = llvm::cast<RankedTensorType>(grad.getType());
@@ -72,12 +79,8 @@ Value mlir::kiln::sumToShape(OpBuilder &b, Location loc, Value grad,
     }
   }
   Value v = grad;
-  if (!stretched.empty())
-    v = SumOp::create(b, loc, v, b.getDenseI64ArrayAttr(stretched),
-                      /*keepdim=*/true);
-  if (!leading.empty())
-    v = SumOp::create(b, loc, v, b.getDenseI64ArrayAttr(leading),
-                      /*keepdim=*/false);
+  v = sumOver(b, loc, v, stretched, /*keepdim=*/true);
+  v = sumOver(b, loc, v, leading, /*keepdim=*/false);
   return reshapeTo(b, loc, v, target);
 }
 

@@ -368,8 +368,7 @@ static LogicalResult extremumVJP(Operation *op, ArrayRef<int64_t> axes,
   Value yFull = expandReduced(b, op->getLoc(), y, axes, keepdim, x);
   Value hit = G.eq(x, yFull);
   Value hits = CastOp::create(b, op->getLoc(), hit, elementTypeOf(x));
-  Value count = SumOp::create(b, op->getLoc(), hits,
-                              b.getDenseI64ArrayAttr(axes), /*keepdim=*/true);
+  Value count = sumOver(b, op->getLoc(), hits, axes, /*keepdim=*/true);
   Value gKeep = keepdim ? g
                         : UnsqueezeOp::create(b, op->getLoc(), g,
                                               b.getDenseI64ArrayAttr(axes))
@@ -540,8 +539,7 @@ LogicalResult RepeatOp::buildVJP(OpBuilder &b, ValueRange g,
   }
   return layout(*this, b, g, out, [&](Grad &G, Value g) -> Value {
     Value v = ReshapeOp::create(G.b, G.loc, g, G.b.getDenseI64ArrayAttr(split));
-    return SumOp::create(G.b, G.loc, v, G.b.getDenseI64ArrayAttr(copies),
-                         /*keepdim=*/false);
+    return sumOver(G.b, G.loc, v, copies, /*keepdim=*/false);
   });
 }
 LogicalResult PadOp::buildVJP(OpBuilder &b, ValueRange g,

@@ -95,6 +95,15 @@ Type mlir::kiln::reductionAccumulatorType(ReductionKind kind, Type storage) {
                      ::kiln::reductionAccumulator(kind, *k));
 }
 
+Type mlir::kiln::reductionBlockAccumulatorType(ReductionKind kind,
+                                               Type storage) {
+  std::optional<DTypeKind> k = floatKindOf(storage);
+  if (!k)
+    return storage;
+  return floatTypeOf(storage.getContext(),
+                     ::kiln::reductionBlockAccumulator(kind, *k));
+}
+
 Value mlir::kiln::buildReductionIdentity(OpBuilder &b, Location loc,
                                          ReductionKind kind, Type acc,
                                          bool isUnsigned) {

@@ -302,3 +302,38 @@ LogicalResult AvgPool2dBackwardOp::verify() {
   return verifyPoolAttrs(*this, getInput().getType().getShape(), getKernel(),
                          getStride(), getPadding(), getGrad().getType());
 }
+
+LogicalResult mlir::kiln::OpTrait::verifySizedTensors(Operation *op) {
+  auto check = [&](Type type, const char *what, unsigned i) -> LogicalResult {
+    auto t = llvm::dyn_cast<RankedTensorType>(type);
+    if (!t || !t.getElementType().isIntOrFloat())
+      return success();
+    int64_t bytes = std::max<unsigned>(1, t.getElementTypeBitWidth() / 8);
+    std::string e = rules::checkSize(t.getShape(), bytes);
+    if (e.empty())
+      return success();
+    return op->emitOpError() << what << " #" << i << ": " << e;
+  };
+  for (auto [i, v] : llvm::enumerate(op->getOperands()))
+    if (failed(check(v.getType(), "operand", i)))
+      return failure();
+  for (auto [i, v] : llvm::enumerate(op->getResults()))
+    if (failed(check(v.getType(), "result", i)))
+      return failure();
+  return success();
+}
+
+LogicalResult mlir::kiln::OpTrait::verifyNeedsElements(Operation *op) {
+  auto in = llvm::dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+  if (!in)
+    return success();
+  SmallVector<int64_t> axes;
+  if (auto a = op->getAttrOfType<DenseI64ArrayAttr>("axes"))
+    axes.assign(a.asArrayRef().begin(), a.asArrayRef().end());
+  else if (auto a = op->getAttrOfType<IntegerAttr>("axis"))
+    axes.push_back(a.getInt());
+  std::string e = rules::reduceNonEmpty(in.getShape(), axes);
+  if (e.empty())
+    return success();
+  return op->emitOpError() << e;
+}

@@ -30,6 +30,10 @@ SmallVector<Value> dynamicDimsOf(OpBuilder &b, Location loc, Value v);
 
 /// Sums `grad` over the dims that numpy broadcasting added or stretched to
 /// reach it from `target`, and reshapes the result to `target`.
+/// kiln.sum of `v` over `axes`, or `v` itself when there are none (a sum
+/// over no axes is not an op: its type could not be inferred).
+Value sumOver(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> axes,
+              bool keepdim);
 Value sumToShape(OpBuilder &b, Location loc, Value grad,
                  RankedTensorType target);
 

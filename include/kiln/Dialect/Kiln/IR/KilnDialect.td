@@ -66,8 +66,14 @@ def Kiln_Dialect : Dialect {
   let hasConstantMaterializer = 1;
 }
 
+// Every tensor an op reads or makes has an element count, and a size in
+// bytes, that fit in 64 bits.
+def Kiln_SizedTensors : NativeOpTrait<"SizedTensors"> {
+  let cppNamespace = "::mlir::kiln::OpTrait";
+}
+
 class Kiln_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Kiln_Dialect, mnemonic, traits>;
+    : Op<Kiln_Dialect, mnemonic, !listconcat([Kiln_SizedTensors], traits)>;
 
 //===----------------------------------------------------------------------===//
 // DType constraints. A "plain" tensor carries no encoding; quantized tensors

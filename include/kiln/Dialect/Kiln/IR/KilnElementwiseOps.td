@@ -158,6 +158,11 @@ def Kiln_MulOp : Kiln_BinaryOp<"mul", Kiln_NumericTensor, [Commutative, Kiln_Dif
 }
 def Kiln_DivOp : Kiln_BinaryOp<"div", Kiln_NumericTensor, [Kiln_Diff]> {
   let summary = "x / y (integers: floor division)";
+  let description = [{
+    Integer division never traps: `x / 0` is 0, and the minimum of a signed
+    type divided by -1 (which overflows) wraps to the minimum, on every
+    backend. Floats follow IEEE 754 (`1 / 0` is inf, `0 / 0` NaN).
+  }];
   let hasFolder = 1;
 }
 def Kiln_PowOp : Kiln_BinaryOp<"pow", Kiln_FloatTensor, [Kiln_Diff]> {
@@ -174,6 +179,10 @@ def Kiln_MinOp : Kiln_BinaryOp<"min", Kiln_NumericTensor, [Commutative, Kiln_Dif
 }
 def Kiln_RemOp : Kiln_BinaryOp<"rem", Kiln_NumericTensor, [Kiln_Diff]> {
   let summary = "remainder with the sign of the divisor (numpy's %)";
+  let description = [{
+    For integers, `x % 0` is 0 and the minimum of a signed type % -1 is 0:
+    neither traps, on any backend.
+  }];
   let hasFolder = 1;
 }
 def Kiln_Atan2Op : Kiln_BinaryOp<"atan2", Kiln_FloatTensor, [Kiln_Diff]> {

@@ -10,12 +10,13 @@
 
 include "kiln/Dialect/Kiln/IR/KilnOpBase.td"
 
-def Kiln_GatherOp : Kiln_Op<"gather", [Pure, Kiln_ComputeBound,
-    InferTypeOpAdaptor, Kiln_Diff]> {
+def Kiln_GatherOp : Kiln_Op<"gather", [Pure, Kiln_ChecksIndices,
+    Kiln_ComputeBound, InferTypeOpAdaptor, Kiln_Diff]> {
   let summary = "result[..i..] = input[..indices[..i..]..] along axis";
   let description = [{
     `indices` has the input's rank; the result has the shape of `indices`.
-    Out-of-range indices are clamped into range.
+    An index outside [0, size) is an error (Kiln_ChecksIndices); the Cuda
+    backend clamps it into range.
 
     ```mlir
     %g = kiln.gather %x[%i] axis = 1 : (tensor<2x5xf32>, tensor<2x3xi64>) -> tensor<2x3xf32>
@@ -30,8 +31,8 @@ def Kiln_GatherOp : Kiln_Op<"gather", [Pure, Kiln_ComputeBound,
       Kiln_InferWith<"::mlir::kiln::inferGather">.inferBody;
 }
 
-def Kiln_ScatterAddOp : Kiln_Op<"scatter_add", [Pure, Kiln_ComputeBound,
-    InferTypeOpAdaptor, Kiln_Diff]> {
+def Kiln_ScatterAddOp : Kiln_Op<"scatter_add", [Pure, Kiln_ChecksIndices,
+    Kiln_ComputeBound, InferTypeOpAdaptor, Kiln_Diff]> {
   let summary = "input with updates added at indices along axis";
   let description = [{
     `result = input; result[..indices[..i..]..] += updates[..i..]`.
@@ -50,8 +51,8 @@ def Kiln_ScatterAddOp : Kiln_Op<"scatter_add", [Pure, Kiln_ComputeBound,
       Kiln_InferWith<"::mlir::kiln::inferScatterAdd">.inferBody;
 }
 
-def Kiln_IndexSelectOp : Kiln_Op<"index_select", [Pure, Kiln_ComputeBound,
-    InferTypeOpAdaptor, Kiln_Diff]> {
+def Kiln_IndexSelectOp : Kiln_Op<"index_select", [Pure, Kiln_ChecksIndices,
+    Kiln_ComputeBound, InferTypeOpAdaptor, Kiln_Diff]> {
   let summary = "pick whole slices along axis by a 1-D index list";
   let description = [{
     ```mlir
@@ -104,8 +105,8 @@ def Kiln_OneHotOp : Kiln_Op<"one_hot", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Kiln_EmbeddingOp : Kiln_Op<"embedding", [Pure, Kiln_Composite,
-    InferTypeOpAdaptor]> {
+def Kiln_EmbeddingOp : Kiln_Op<"embedding", [Pure, Kiln_ChecksIndices,
+    Kiln_Composite, InferTypeOpAdaptor]> {
   let summary = "rows of a [V, D] table picked by indices of any shape";
   let description = [{
     ```mlir

@@ -18,6 +18,16 @@
 //   Kiln_OwnKernel        elementwise, but never fused into a chain: it runs
 //                         as a kernel of its own (a dequantize reads packed
 //                         values; dropout and mask_fill decompose later).
+//   Kiln_NeedsElements    a reduction with no value over nothing (max, min,
+//                         argmax, argmin): an empty reduced axis is an error,
+//                         as in numpy. Sums and products give the identity.
+//   Kiln_ChecksIndices    reads or writes at indices that may be known only
+//                         at run time (gather, index_select, embedding,
+//                         scatter_add, cross_entropy's labels): one outside
+//                         [0, size) is an error, at record time when the
+//                         indices are known, else when the graph runs
+//                         (kiln/Support/IndexCheck.h). The Cuda backend
+//                         clamps such indices instead.
 //   Kiln_DifferentiableOp the op has a vector-Jacobian product. Ops without
 //                         it pass no gradient to their operands.
 //   Kiln_ReductionOp      a reduction with a combine (sum, prod, max, min,
@@ -42,6 +52,8 @@ def Kiln_ComputeBound : Kiln_Fact<"ComputeBound">;
 def Kiln_Composite : Kiln_Fact<"Composite">;
 def Kiln_View : Kiln_Fact<"View">;
 def Kiln_OwnKernel : Kiln_Fact<"OwnKernel">;
+def Kiln_NeedsElements : Kiln_Fact<"NeedsElements">;
+def Kiln_ChecksIndices : Kiln_Fact<"ChecksIndices">;
 
 def Kiln_DifferentiableOp : OpInterface<"DifferentiableOpInterface"> {
   let cppNamespace = "::mlir::kiln";
@@ -78,6 +90,15 @@ def Kiln_ReductionOp : OpInterface<"ReductionOpInterface"> {
       "::mlir::Type", "getAccumulatorType", (ins "::mlir::Type":$storage),
       [{}], [{
         return ::mlir::kiln::reductionAccumulatorType(
+            $_op.getReductionKind(), storage);
+      }]>,
+    InterfaceMethod<
+      "The type within a block of kiln::kReductionBlock elements (see "
+      "kiln::reductionBlockAccumulator); the accumulator type when the "
+      "reduction is not blocked.",
+      "::mlir::Type", "getBlockAccumulatorType", (ins "::mlir::Type":$storage),
+      [{}], [{
+        return ::mlir::kiln::reductionBlockAccumulatorType(
             $_op.getReductionKind(), storage);
       }]>,
     InterfaceMethod<"The identity of the reduction in type `acc`.",

@@ -120,8 +120,8 @@ def Kiln_DropoutOp : Kiln_Op<"dropout", [Pure, Kiln_Elementwise, Kiln_OwnKernel,
   let hasVerifier = 1;
 }
 
-def Kiln_CrossEntropyOp : Kiln_Op<"cross_entropy", [Pure, Kiln_ComputeBound,
-    Kiln_Composite, InferTypeOpAdaptor]> {
+def Kiln_CrossEntropyOp : Kiln_Op<"cross_entropy", [Pure, Kiln_ChecksIndices,
+    Kiln_ComputeBound, Kiln_Composite, InferTypeOpAdaptor]> {
   let summary = "mean softmax cross-entropy of [N, C] logits and [N] labels";
   let description = [{
     `mean_n(logsumexp(logits[n]) - logits[n, labels[n]])`, a rank-0 result.

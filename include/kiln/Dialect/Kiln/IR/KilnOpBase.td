@@ -84,7 +84,8 @@ class Kiln_ReduceOp<string mnemonic, Type inType, Type outType,
 
 // Reduction along one axis that gives an index (argmax, argmin).
 class Kiln_ArgReduceOp<string mnemonic>
-    : Kiln_Op<mnemonic, [Pure, Kiln_ComputeBound, InferTypeOpAdaptor]> {
+    : Kiln_Op<mnemonic, [Pure, Kiln_ComputeBound, Kiln_NeedsElements,
+                         InferTypeOpAdaptor]> {
   let arguments = (ins Kiln_NumericTensor:$input, I64Attr:$axis,
                        UnitAttr:$keepdim);
   let results = (outs Kiln_TensorOf<[I64], "i64">:$result);

@@ -33,13 +33,13 @@ def Kiln_ProdOp : Kiln_ReduceOp<"prod", Kiln_NumericTensor, Kiln_NumericTensor,
   let summary = "product over axes";
 }
 def Kiln_ReduceMaxOp : Kiln_ReduceOp<"reduce_max", Kiln_NumericTensor,
-    Kiln_NumericTensor, Kiln_InferReduce, [Kiln_ComputeBound, Kiln_Diff],
-    "Max"> {
+    Kiln_NumericTensor, Kiln_InferReduce,
+    [Kiln_ComputeBound, Kiln_NeedsElements, Kiln_Diff], "Max"> {
   let summary = "maximum over axes (NaN propagates)";
 }
 def Kiln_ReduceMinOp : Kiln_ReduceOp<"reduce_min", Kiln_NumericTensor,
-    Kiln_NumericTensor, Kiln_InferReduce, [Kiln_ComputeBound, Kiln_Diff],
-    "Min"> {
+    Kiln_NumericTensor, Kiln_InferReduce,
+    [Kiln_ComputeBound, Kiln_NeedsElements, Kiln_Diff], "Min"> {
   let summary = "minimum over axes (NaN propagates)";
 }
 def Kiln_AnyOp : Kiln_ReduceOp<"any", Kiln_BoolTensor, Kiln_BoolTensor,

@@ -34,6 +34,36 @@ template <typename ConcreteType>
 class View : public mlir::OpTrait::TraitBase<ConcreteType, View> {};
 
 template <typename ConcreteType>
+class ChecksIndices
+    : public mlir::OpTrait::TraitBase<ConcreteType, ChecksIndices> {};
+
+/// Checks that no reduced axis (the "axes" or "axis" attribute) of operand 0
+/// is statically empty.
+LogicalResult verifyNeedsElements(Operation *op);
+
+template <typename ConcreteType>
+class NeedsElements
+    : public mlir::OpTrait::TraitBase<ConcreteType, NeedsElements> {
+public:
+  static LogicalResult verifyTrait(Operation *op) {
+    return verifyNeedsElements(op);
+  }
+};
+
+/// Checks that every operand and result tensor has an element count and a
+/// byte size that fit in 64 bits (kiln::rules::checkSize).
+LogicalResult verifySizedTensors(Operation *op);
+
+template <typename ConcreteType>
+class SizedTensors
+    : public mlir::OpTrait::TraitBase<ConcreteType, SizedTensors> {
+public:
+  static LogicalResult verifyTrait(Operation *op) {
+    return verifySizedTensors(op);
+  }
+};
+
+template <typename ConcreteType>
 class OwnKernel : public mlir::OpTrait::TraitBase<ConcreteType, OwnKernel> {};
 
 } // namespace mlir::kiln::OpTrait
@@ -77,6 +107,8 @@ bool isMatrixTranspose(Operation *op);
 bool hasUnsignedInput(Operation *reduction);
 /// reductionAccumulator() of the storage element type `storage`.
 Type reductionAccumulatorType(::kiln::ReductionKind kind, Type storage);
+/// reductionBlockAccumulator() of `storage`, as an MLIR type.
+Type reductionBlockAccumulatorType(::kiln::ReductionKind kind, Type storage);
 /// The identity in `acc` (an integer or float type).
 Value buildReductionIdentity(OpBuilder &b, Location loc,
                              ::kiln::ReductionKind kind, Type acc,
