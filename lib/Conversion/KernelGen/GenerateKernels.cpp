@@ -42,6 +42,19 @@ struct KilnGenerateKernelsPass
     for (func::FuncOp k : kernels) {
       StringRef kind =
           llvm::cast<StringAttr>(k->getAttr(kKernelKindAttr)).getValue();
+      // The kernel ABI passes flat buffers: every argument and result must
+      // be a ranked tensor (a dynamic size as an `index` argument is not).
+      auto notATensor = [](Type t) {
+        return !llvm::isa<RankedTensorType>(t);
+      };
+      if (llvm::any_of(k.getArgumentTypes(), notATensor) ||
+          llvm::any_of(k.getResultTypes(), notATensor)) {
+        k.emitError() << "kiln-generate-kernels: the " << kind << " kernel @"
+                      << k.getName()
+                      << " takes or returns a value that is not a ranked "
+                         "tensor; kernels take tensors only";
+        return signalPassFailure();
+      }
       LogicalResult ok = failure();
       if (kind == "elementwise")
         ok = generateElementwise(k, module, stream);

@@ -674,7 +674,8 @@ LogicalResult kernelgen::generateReduction(func::FuncOp tmpl,
       }
     });
   }
-  if (axes.empty())
+  // Dynamic dims go through the generic (linalg) path.
+  if (axes.empty() || ShapedType::isDynamicShape(full))
     return failure();
   bool trailing = true;
   for (auto [i, a] : llvm::enumerate(axes))

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# The sanitized build in build-asan/ (AddressSanitizer + UBSan, with the
+# libFuzzer targets): builds it, runs the unit tests listed below under the
+# sanitizers, then each fuzzer for KILN_FUZZ_SECONDS (default 60) from seed
+# corpora made of the lit tests' inputs. Any sanitizer report, crash or
+# failing test fails the script. Extra arguments: ninja targets to build
+# and nothing else.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="$root/build-asan"
+"$root/utils/install-deps.sh"
+if [ ! -f "$build/build.ninja" ]; then
+  cmake -S "$root" -B "$build" -G Ninja -DKILN_SANITIZE=ON -DKILN_FUZZERS=ON \
+    -DCMAKE_CXX_FLAGS="-gline-tables-only"
+fi
+tests=(KilnSupportTests KilnAPITests KilnAPINumericTests KilnEngineTests
+       KilnFlexIndexingTests KilnCpuCacheTests KilnTrainingTests
+       KilnGradCheckTests)
+fuzzers=(kiln-npy-fuzzer kiln-cache-fuzzer kiln-mlir-fuzzer)
+if [ $# -gt 0 ]; then
+  ninja -C "$build" "$@"
+  exit 0
+fi
+ninja -C "$build" "${tests[@]}" "${fuzzers[@]}" tensor-opt
+
+# Running out of memory is tested: allocations fail as they would without
+# ASan instead of aborting. LLVM's headers poison their allocators' free
+# space when compiled with ASan, as Kiln's code is, while libLLVM and
+# libMLIR (uninstrumented) use the same memory unpoisoned: that manual
+# poisoning only gives false reports, so it is ignored.
+export ASAN_OPTIONS="detect_leaks=0:detect_odr_violation=0:abort_on_error=1:allocator_may_return_null=1:allow_user_poisoning=0"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+export KILN_CACHE_DIR="$build/sanitize-cache"
+for t in "${tests[@]}"; do
+  echo "sanitize: $t"
+  # The 150k-op Flex chain and the 2^26-element sums are the plain suite's;
+  # under ASan they only take longer. ASan's operator new reports a failed
+  # allocation instead of throwing std::bad_alloc, so toVector's
+  # out-of-memory error is tested by the plain suite alone.
+  "$build/unittests/$t" --gtest_brief=1 \
+    --gtest_filter='-DeepGraphTest.*:SumPrecisionTest.*:ErrorTest.HostMemoryAndThreadCounts'
+done
+
+# Seeds: every split of the dialect and pass tests, a few .npy files, and
+# a valid kernel-cache entry (written by the cache fuzzer itself).
+seeds="$build/fuzz-seeds"
+rm -rf "$seeds"
+mkdir -p "$seeds/mlir" "$seeds/npy" "$seeds/cache"
+python3 - "$root" "$seeds/mlir" <<'PY'
+import glob, os, sys
+root, out = sys.argv[1], sys.argv[2]
+n = 0
+for path in sorted(glob.glob(root + "/test/Dialect/Kiln/*.mlir") +
+                   glob.glob(root + "/test/Transforms/*.mlir")):
+    for part in open(path, encoding="utf-8").read().split("// -----"):
+        n += 1
+        with open(os.path.join(out, "%04d.mlir" % n), "w") as f:
+            f.write(part)
+PY
+npy="$root/test/tensor-run/Inputs/npy.py"
+python3 "$npy" write "$seeds/npy/f32.npy" f32 2x3
+python3 "$npy" write "$seeds/npy/i64.npy" i64 4
+python3 "$npy" write "$seeds/npy/bool.npy" bool scalar
+python3 "$npy" write "$seeds/npy/v2.npy" f16 3 --version 2
+KILN_FUZZ_SEED_OUT="$seeds/cache/entry" "$build/bin/kiln-cache-fuzzer"
+
+seconds="${KILN_FUZZ_SECONDS:-60}"
+for f in "${fuzzers[@]}"; do
+  kind="${f#kiln-}"
+  kind="${kind%-fuzzer}"
+  corpus="$build/fuzz-corpus/$kind"
+  mkdir -p "$corpus" "$build/fuzz-artifacts"
+  echo "sanitize: $f for $seconds s"
+  "$build/bin/$f" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 \
+    -print_final_stats=1 -artifact_prefix="$build/fuzz-artifacts/$kind-" \
+    "$corpus" "$seeds/$kind" 2>&1 | tail -n 40
+done
+echo "sanitize: all passed"
