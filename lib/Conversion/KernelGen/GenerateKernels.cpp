@@ -44,9 +44,7 @@ struct KilnGenerateKernelsPass
           llvm::cast<StringAttr>(k->getAttr(kKernelKindAttr)).getValue();
       // The kernel ABI passes flat buffers: every argument and result must
       // be a ranked tensor (a dynamic size as an `index` argument is not).
-      auto notATensor = [](Type t) {
-        return !llvm::isa<RankedTensorType>(t);
-      };
+      auto notATensor = [](Type t) { return !llvm::isa<RankedTensorType>(t); };
       if (llvm::any_of(k.getArgumentTypes(), notATensor) ||
           llvm::any_of(k.getResultTypes(), notATensor)) {
         k.emitError() << "kiln-generate-kernels: the " << kind << " kernel @"
