@@ -674,8 +674,9 @@ LogicalResult kernelgen::generateReduction(func::FuncOp tmpl,
       }
     });
   }
-  // Dynamic dims go through the generic (linalg) path.
-  if (axes.empty() || ShapedType::isDynamicShape(full))
+  // Dynamic dims and empty shapes go through the generic (linalg) path.
+  if (axes.empty() || ShapedType::isDynamicShape(full) ||
+      llvm::is_contained(full, 0))
     return failure();
   bool trailing = true;
   for (auto [i, a] : llvm::enumerate(axes))

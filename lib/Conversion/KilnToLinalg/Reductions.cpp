@@ -200,6 +200,11 @@ struct ConvertCumsum : OpConversionPattern<CumsumOp> {
     SmallVector<OpFoldResult> sliceSizes = sizes;
     sliceSizes[axis] = rewriter.getIndexAttr(1);
     Value result = emptyTensor(rewriter, loc, sizes, storage);
+    // No elements: nothing to scan (and a slice of one would not fit).
+    if (llvm::is_contained(type.getShape(), 0)) {
+      rewriter.replaceOp(op, result);
+      return success();
+    }
     Value running = filledTensor(rewriter, loc, sliceSizes,
                                  constantOf(rewriter, loc, acc, 0));
     Value zero = indexConstant(rewriter, loc, 0);

@@ -149,6 +149,13 @@ struct ConvertSlice : OpConversionPattern<SliceOp> {
             sliceLength(rewriter, loc, dimValue(rewriter, loc, input, d),
                         op.getStarts()[d], op.getEnds()[d], op.getSteps()[d]));
     }
+    // An empty slice reads nothing; its start may lie past the end, which
+    // extract_slice rejects.
+    if (llvm::is_contained(resultType.getShape(), 0)) {
+      rewriter.replaceOp(
+          op, emptyTensor(rewriter, loc, sizes, resultType.getElementType()));
+      return success();
+    }
     rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
         op, resultType, input,
         getAsIndexOpFoldResult(getContext(), op.getStarts()), sizes,
@@ -164,12 +171,21 @@ struct ConvertSliceAssign : OpConversionPattern<SliceAssignOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value value = adaptor.getValue();
+    auto resultType = convertedTensorType(*typeConverter, op.getType());
+    // An empty value writes nothing (and may start past the end).
+    if (llvm::is_contained(cast<RankedTensorType>(value.getType()).getShape(),
+                           0)) {
+      Value dest = adaptor.getDest();
+      if (dest.getType() != resultType)
+        dest = tensor::CastOp::create(rewriter, loc, resultType, dest);
+      rewriter.replaceOp(op, dest);
+      return success();
+    }
     Value result = tensor::InsertSliceOp::create(
         rewriter, loc, value, adaptor.getDest(),
         getAsIndexOpFoldResult(getContext(), op.getStarts()),
         sizesOf(rewriter, loc, value),
         getAsIndexOpFoldResult(getContext(), op.getSteps()));
-    auto resultType = convertedTensorType(*typeConverter, op.getType());
     if (result.getType() != resultType)
       result = tensor::CastOp::create(rewriter, loc, resultType, result);
     rewriter.replaceOp(op, result);
@@ -218,6 +234,11 @@ struct ConvertConcat : OpConversionPattern<ConcatOp> {
         emptyTensor(rewriter, loc, sizes, resultType.getElementType());
     OpFoldResult at = rewriter.getIndexAttr(0);
     for (Value in : inputs) {
+      // An input with no elements inserts nothing, and its offset may be
+      // the axis's end, which insert_slice rejects.
+      auto inType = cast<RankedTensorType>(in.getType());
+      if (llvm::is_contained(inType.getShape(), 0))
+        continue;
       SmallVector<OpFoldResult> offsets(resultType.getRank(),
                                         rewriter.getIndexAttr(0));
       offsets[axis] = at;
@@ -252,9 +273,15 @@ struct ConvertSplit : OpConversionPattern<SplitOp> {
       sizes[axis] = rewriter.getIndexAttr(size);
       auto type =
           convertedTensorType(*typeConverter, op.getResult(k).getType());
+      at += size;
+      if (size == 0) {
+        // Past the end when it comes last: nothing to read.
+        results.push_back(
+            emptyTensor(rewriter, loc, sizes, type.getElementType()));
+        continue;
+      }
       results.push_back(tensor::ExtractSliceOp::create(
           rewriter, loc, type, input, offsets, sizes, strides));
-      at += size;
     }
     rewriter.replaceOp(op, results);
     return success();
@@ -353,6 +380,26 @@ struct ConvertPad : OpConversionPattern<PadOp> {
     auto resultType = convertedTensorType(*typeConverter, op.getType());
     Value value = attrConstant(rewriter, loc, op.getType().getElementType(),
                                op.getValue().convertToDouble());
+    // Padding nothing gives the pad value alone (tensor.pad of an empty
+    // input would insert it at an offset past the end).
+    Value input = adaptor.getInput();
+    if (llvm::is_contained(cast<RankedTensorType>(input.getType()).getShape(),
+                           0)) {
+      SmallVector<OpFoldResult> sizes;
+      for (int64_t d = 0; d < resultType.getRank(); ++d) {
+        if (!resultType.isDynamicDim(d)) {
+          sizes.push_back(rewriter.getIndexAttr(resultType.getDimSize(d)));
+          continue;
+        }
+        OpFoldResult n =
+            addSizes(rewriter, loc, sizeOf(rewriter, loc, input, d),
+                     rewriter.getIndexAttr(op.getLow()[d]));
+        sizes.push_back(
+            addSizes(rewriter, loc, n, rewriter.getIndexAttr(op.getHigh()[d])));
+      }
+      rewriter.replaceOp(op, filledTensor(rewriter, loc, sizes, value));
+      return success();
+    }
     rewriter.replaceOpWithNewOp<tensor::PadOp>(
         op, resultType, adaptor.getInput(),
         getAsIndexOpFoldResult(getContext(), op.getLow()),

@@ -556,3 +556,18 @@ func.func private @sum32(%x: tensor<4x100xf32>) -> tensor<4xf32>
   %0 = kiln.sum %x [1] : tensor<4x100xf32> -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// Regression (kiln-api-fuzzer): a column reduction of rows with no
+// columns divided by zero when it sized its accumulator chunks. An empty
+// reduction takes the generic path, which writes nothing.
+// CHECK-LABEL: func.func private @colsum_empty__impl(
+// CHECK-NEXT: return
+// CHECK: func.func @colsum_empty__p0(
+// CHECK: call @colsum_empty__impl(
+func.func private @colsum_empty(%x: tensor<8x0xf32>) -> tensor<0xf32>
+    attributes {kiln.kernel = "reduction", kiln.reduced_axes = array<i64: 0>} {
+  %0 = kiln.sum %x [0] : tensor<8x0xf32> -> tensor<0xf32>
+  return %0 : tensor<0xf32>
+}

@@ -133,6 +133,15 @@ func.func @cumsum(%x: tensor<3x4xf32>, %i: tensor<?xi32>) -> (tensor<3x4xf32>, t
   return %0, %1 : tensor<3x4xf32>, tensor<?xi32>
 }
 
+// A scan over no elements is an empty tensor: no loop, no slice.
+// CHECK-LABEL: func.func @cumsum_empty(
+// CHECK-NEXT: %[[E:.*]] = tensor.empty() : tensor<0x3xf32>
+// CHECK-NEXT: return %[[E]]
+func.func @cumsum_empty(%x: tensor<0x3xf32>) -> tensor<0x3xf32> {
+  %0 = kiln.cumsum %x axis = 1 : tensor<0x3xf32>
+  return %0 : tensor<0x3xf32>
+}
+
 // Composites are decomposed first, then lowered like any primitive.
 // CHECK-LABEL: func.func @composites(
 // CHECK: arith.maximumf

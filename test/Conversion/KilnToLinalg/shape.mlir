@@ -103,6 +103,46 @@ func.func @concat(%a: tensor<2x3xf32>, %b: tensor<1x3xf32>, %c: tensor<?x3xf32>)
   return %0, %1, %3 : tensor<3x3xf32>, tensor<?x3xf32>, tensor<2x6xf32>
 }
 
+// Empty slices, assignments of empty values and empty pieces of a split
+// start at the axis's end, where tensor's slice ops reject an offset: they
+// read and write nothing instead.
+// CHECK-LABEL: func.func @empty_slices(
+// CHECK-SAME: %[[A:.*]]: tensor<2x3xf32>, %[[Z:.*]]: tensor<0x3xf32>)
+// CHECK-NOT: extract_slice
+// CHECK-NOT: insert_slice
+// CHECK: %[[S:.*]] = tensor.empty() : tensor<0x3xf32>
+// CHECK: %[[P:.*]] = tensor.empty() : tensor<0x3xf32>
+// CHECK: return %[[S]], %[[A]], %[[P]]
+func.func @empty_slices(%a: tensor<2x3xf32>, %z: tensor<0x3xf32>) -> (tensor<0x3xf32>, tensor<2x3xf32>, tensor<0x3xf32>) {
+  %0 = kiln.slice %a [2, 0] [4, 3] [1, 1] : tensor<2x3xf32> -> tensor<0x3xf32>
+  %1 = kiln.slice_assign %z into %a [2, 0] [2, 3] [1, 1] : (tensor<0x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %2:2 = kiln.split %a [2, 0] axis = 0 : tensor<2x3xf32> -> tensor<2x3xf32>, tensor<0x3xf32>
+  return %0, %1, %2#1 : tensor<0x3xf32>, tensor<2x3xf32>, tensor<0x3xf32>
+}
+
+// Padding an empty tensor fills the result with the value.
+// CHECK-LABEL: func.func @pad_empty(
+// CHECK-NOT: tensor.pad
+// CHECK: %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<2x3xf32>)
+// CHECK: return %[[F]]
+func.func @pad_empty(%z: tensor<0x3xf32>) -> tensor<2x3xf32> {
+  %0 = kiln.pad %z low [1, 0] high [1, 0] value 2.0 : tensor<0x3xf32> -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// An empty input inserts nothing (its offset, the axis's end, would be
+// out of bounds for insert_slice).
+// CHECK-LABEL: func.func @concat_empty(
+// CHECK-SAME: %[[A:.*]]: tensor<2xf32>, %[[Z:.*]]: tensor<0xf32>)
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<2xf32>
+// CHECK: %[[I:.*]] = tensor.insert_slice %[[A]] into %[[E]][0] [2] [1]
+// CHECK-NOT: insert_slice %[[Z]]
+// CHECK: return %[[I]]
+func.func @concat_empty(%a: tensor<2xf32>, %z: tensor<0xf32>) -> tensor<2xf32> {
+  %0 = kiln.concat %a, %z axis = 0 : (tensor<2xf32>, tensor<0xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
 // CHECK-LABEL: func.func @split(
 // CHECK-SAME: %[[A:.*]]: tensor<3x4xf32>, %[[B:.*]]: tensor<?x6xbf16>)
 // CHECK: tensor.extract_slice %[[A]][0, 0] [2, 4] [1, 1]
