@@ -16,7 +16,7 @@ fi
 tests=(KilnSupportTests KilnAPITests KilnAPINumericTests KilnEngineTests
        KilnFlexIndexingTests KilnCpuCacheTests KilnTrainingTests
        KilnGradCheckTests)
-fuzzers=(kiln-npy-fuzzer kiln-cache-fuzzer kiln-mlir-fuzzer)
+fuzzers=(kiln-npy-fuzzer kiln-cache-fuzzer kiln-mlir-fuzzer kiln-api-fuzzer)
 if [ $# -gt 0 ]; then
   ninja -C "$build" "$@"
   exit 0
@@ -41,11 +41,12 @@ for t in "${tests[@]}"; do
     --gtest_filter='-DeepGraphTest.*:SumPrecisionTest.*:ErrorTest.HostMemoryAndThreadCounts'
 done
 
-# Seeds: every split of the dialect and pass tests, a few .npy files, and
-# a valid kernel-cache entry (written by the cache fuzzer itself).
+# Seeds: every split of the dialect and pass tests, a few .npy files, a
+# valid kernel-cache entry (written by the cache fuzzer itself), and for the
+# API fuzzer, whose every byte string is a program, fixed random bytes.
 seeds="$build/fuzz-seeds"
 rm -rf "$seeds"
-mkdir -p "$seeds/mlir" "$seeds/npy" "$seeds/cache"
+mkdir -p "$seeds/mlir" "$seeds/npy" "$seeds/cache" "$seeds/api"
 python3 - "$root" "$seeds/mlir" <<'PY'
 import glob, os, sys
 root, out = sys.argv[1], sys.argv[2]
@@ -63,6 +64,13 @@ python3 "$npy" write "$seeds/npy/i64.npy" i64 4
 python3 "$npy" write "$seeds/npy/bool.npy" bool scalar
 python3 "$npy" write "$seeds/npy/v2.npy" f16 3 --version 2
 KILN_FUZZ_SEED_OUT="$seeds/cache/entry" "$build/bin/kiln-cache-fuzzer"
+python3 - "$seeds/api" <<'PY'
+import os, random, sys
+rng = random.Random(1)
+for n in range(32):
+    with open(os.path.join(sys.argv[1], "%02d.bin" % n), "wb") as f:
+        f.write(bytes(rng.randrange(256) for _ in range(rng.randrange(16, 512))))
+PY
 
 seconds="${KILN_FUZZ_SECONDS:-60}"
 for f in "${fuzzers[@]}"; do
@@ -70,8 +78,12 @@ for f in "${fuzzers[@]}"; do
   kind="${kind%-fuzzer}"
   corpus="$build/fuzz-corpus/$kind"
   mkdir -p "$corpus" "$build/fuzz-artifacts"
+  # An API program needs room: a few bytes per instruction.
+  extra=()
+  [ "$kind" = api ] && extra=(-max_len=1024)
   echo "sanitize: $f for $seconds s"
-  "$build/bin/$f" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 \
+  "$build/bin/$f" "${extra[@]}" -max_total_time="$seconds" -timeout=20 \
+    -rss_limit_mb=4096 \
     -print_final_stats=1 -artifact_prefix="$build/fuzz-artifacts/$kind-" \
     "$corpus" "$seeds/$kind" 2>&1 | tail -n 40
 done

@@ -436,7 +436,7 @@ Tensor kiln::gather(const Tensor &x, int64_t axis, const Tensor &indices) {
   axis = r.axis(axis, r.rank(0));
   Dims out;
   r.check(rules::gather(r.shape(0), r.shape(1), axis, out));
-  r.checkIndices(1, r.shape(0)[axis]);
+  r.checkIndices(1, r.shape(0)[axis], Shape(vec(out)).numel());
   return r.make(r.dtype(0), vec(out), {NodeAttr::i64("axis", axis)});
 }
 
@@ -447,7 +447,7 @@ Tensor kiln::scatterAdd(const Tensor &x, int64_t axis, const Tensor &indices,
   r.requireIndex(2);
   axis = r.axis(axis, r.rank(1));
   r.check(rules::scatterAdd(r.shape(1), r.shape(2), r.shape(0), axis));
-  r.checkIndices(2, r.shape(1)[axis]);
+  r.checkIndices(2, r.shape(1)[axis], Shape(r.shape(1)).numel());
   return r.make(r.dtype(1), r.shape(1), {NodeAttr::i64("axis", axis)});
 }
 
@@ -457,7 +457,7 @@ Tensor kiln::indexSelect(const Tensor &x, int64_t axis, const Tensor &indices) {
   axis = r.axis(axis, r.rank(0));
   Dims out;
   r.check(rules::indexSelect(r.shape(0), r.shape(1), axis, out));
-  r.checkIndices(1, r.shape(0)[axis]);
+  r.checkIndices(1, r.shape(0)[axis], Shape(vec(out)).numel());
   return r.make(r.dtype(0), vec(out), {NodeAttr::i64("axis", axis)});
 }
 
@@ -486,7 +486,7 @@ Tensor kiln::embedding(const Tensor &weight, const Tensor &indices) {
   r.requireIndex(1);
   Dims out;
   r.check(rules::embedding(r.shape(0), r.shape(1), out));
-  r.checkIndices(1, r.shape(0)[0]);
+  r.checkIndices(1, r.shape(0)[0], Shape(vec(out)).numel());
   return r.make(r.dtype(0), vec(out));
 }
 
@@ -596,7 +596,7 @@ Tensor kiln::crossEntropy(const Tensor &logits, const Tensor &labels) {
   r.requireIndex(1);
   Dims out;
   r.check(rules::crossEntropy(r.shape(0), r.shape(1), out));
-  r.checkIndices(1, r.shape(0)[1]);
+  r.checkIndices(1, r.shape(0)[1], Shape(r.shape(1)).numel());
   return r.make(r.dtype(0), {});
 }
 

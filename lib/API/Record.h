@@ -54,7 +54,9 @@ public:
   /// already known (materialized on the host), failing with the first bad
   /// one; then the recorded op is marked as checked, and running it cannot
   /// fail on an index. Unknown indices are checked by the kernel.
-  void checkIndices(size_t i, int64_t size);
+  /// An op whose result (`result` elements) is empty reads no index, on
+  /// every backend, and checks none.
+  void checkIndices(size_t i, int64_t size, int64_t result);
 
   /// A possibly negative axis of a rank-`rank` tensor, made non-negative.
   int64_t axis(int64_t axis, int64_t rank) const;

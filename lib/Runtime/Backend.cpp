@@ -49,9 +49,13 @@ Backend &kiln::detail::getBackend(DeviceKind kind, int index) {
 Buffer Backend::upload(DType dtype, const std::vector<int64_t> &shape,
                        const void *host, const void *hostScales) {
   Buffer b = allocateBuffer(allocator(), dtype, shape);
-  std::memcpy(b.storage->data, host,
-              dtype.isQuantized() ? quantValueBytes(dtype.scheme(), b.numel())
-                                  : b.numel() * dtype.byteSize());
+  size_t bytes = dtype.isQuantized()
+                     ? quantValueBytes(dtype.scheme(), b.numel())
+                     : b.numel() * dtype.byteSize();
+  // An empty tensor's host pointer may be null, which memcpy must not see.
+  if (bytes == 0)
+    return b;
+  std::memcpy(b.storage->data, host, bytes);
   if (dtype.isQuantized() && hostScales)
     std::memcpy(b.scales->data, hostScales,
                 quantScaleCount(dtype.scheme(), shape) *
@@ -60,6 +64,8 @@ Buffer Backend::upload(DType dtype, const std::vector<int64_t> &shape,
 }
 
 void Backend::download(const Buffer &buffer, void *host, void *hostScales) {
+  if (buffer.numel() == 0)
+    return;
   if (buffer.dtype.isQuantized()) {
     const QuantScheme &q = buffer.dtype.scheme();
     std::memcpy(host, buffer.storage->data,

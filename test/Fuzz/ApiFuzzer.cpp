@@ -543,7 +543,7 @@ void Fuzz::unaryMath() {
   int x = pickFloat();
   if (x < 0)
     return;
-  const Meta &a = meta[x];
+  const Meta a = meta[x];
   DType d = dtype(x);
   int op = static_cast<int>(in.below(10));
   static const char *const names[] = {
@@ -631,7 +631,7 @@ void Fuzz::binary() {
   int op = static_cast<int>(in.below(6));
   static const char *const names[] = {"add", "sub", "mul",
                                       "max", "min", "add scalar 0.5"};
-  const Meta &a = meta[x], &b = meta[y];
+  const Meta a = meta[x], b = meta[y];
   Meta m;
   if (op == 2) {
     m = combine({x, y}, a.bound * b.bound, std::max(a.bound, b.bound), 0);
@@ -683,7 +683,7 @@ void Fuzz::divide() {
     return;
   bool isRem = in.chance(40);
   DType d = dtype(x);
-  const Meta &a = meta[x], &b = meta[y];
+  const Meta a = meta[x], b = meta[y];
   Meta m;
   if (d.isInteger()) {
     // Exact, division by zero included (it gives 0), INT_MIN / -1 too.
@@ -853,7 +853,7 @@ void Fuzz::reduce() {
   } else if (axis >= -r && axis < r) {
     n = d[axis < 0 ? axis + r : axis];
   }
-  const Meta &a = meta[x];
+  const Meta a = meta[x];
   DType dt = dtype(x);
   double fn = static_cast<double>(std::max<int64_t>(n, 1));
   Meta m = a;
@@ -929,7 +929,7 @@ void Fuzz::softmaxFamily() {
   int64_t axis = static_cast<int64_t>(in.below(r + 2)) - 1;
   int op = static_cast<int>(in.below(3));
   static const char *const names[] = {"softmax", "log_softmax", "logsumexp"};
-  const Meta &a = meta[x];
+  const Meta a = meta[x];
   DType d = dtype(x);
   double n = 1;
   if (axis >= -r && axis < r)
@@ -971,7 +971,7 @@ void Fuzz::matmulOp() {
   }
   if (y < 0)
     return;
-  const Meta &p = meta[x], &q = meta[y];
+  const Meta p = meta[x], q = meta[y];
   double k = static_cast<double>(std::max<int64_t>(a.back(), 1));
   DType d = dtype(x);
   double bound = k * p.bound * q.bound;
@@ -1315,7 +1315,7 @@ void Fuzz::nn() {
   if (x < 0)
     return;
   Dims d = dims(x);
-  const Meta &a = meta[x];
+  const Meta a = meta[x];
   DType dt = dtype(x);
   int op = static_cast<int>(in.below(3));
   if (op == 0 && d.size() == 2) {
@@ -1440,7 +1440,7 @@ void Fuzz::mutate() {
     return;
   int op = static_cast<int>(in.below(4));
   static const char *const names[] = {"add_", "sub_", "mul_", "assign"};
-  const Meta &a = meta[x], &b = meta[y];
+  const Meta a = meta[x], b = meta[y];
   Meta m;
   if (op == 2) {
     m = combine({x, y}, a.bound * b.bound, std::max(a.bound, b.bound), 0);

@@ -32,8 +32,14 @@ int64_t clampIndex(int64_t v, int64_t size) {
 }
 
 /// Throws on the first index of `idx` (in row-major order) outside
-/// [0, size), before the op reads or writes anything.
-void checkIndices(IndexSite site, const Buffer &idx, int64_t size) {
+/// [0, size), before the op reads or writes anything. An op with an empty
+/// result (`result` elements) reads no index and checks none, as the
+/// compiled kernels do.
+void checkIndices(IndexSite site, const Buffer &idx, int64_t size,
+                  const std::vector<int64_t> &result) {
+  for (int64_t d : result)
+    if (d == 0)
+      return;
   forEachOffset(idx, [&](int64_t, int64_t offset) {
     int64_t v = loadIndex(idx, offset);
     if (v < 0 || v >= size)
@@ -81,7 +87,7 @@ Step buildGather(mlir::Operation *op) {
   return [=](llvm::ArrayRef<const Buffer *> ops,
              llvm::MutableArrayRef<Buffer> res, StepContext &ctx) {
     const Buffer &in = *ops[0], &idx = *ops[1];
-    checkIndices(IndexSite::Gather, idx, in.shape[axis]);
+    checkIndices(IndexSite::Gather, idx, in.shape[axis], shape);
     Buffer out = allocateBuffer(ctx.allocator, dt, shape);
     res[0] = out;
     const int rank = out.rank();
@@ -125,7 +131,7 @@ Step buildIndexSelect(mlir::Operation *op) {
   return [=](llvm::ArrayRef<const Buffer *> ops,
              llvm::MutableArrayRef<Buffer> res, StepContext &ctx) {
     const Buffer &in = *ops[0], &idx = *ops[1];
-    checkIndices(IndexSite::IndexSelect, idx, in.shape[axis]);
+    checkIndices(IndexSite::IndexSelect, idx, in.shape[axis], shape);
     Buffer out = allocateBuffer(ctx.allocator, dt, shape);
     res[0] = out;
     const size_t es = out.elementBytes();
@@ -215,7 +221,7 @@ Step buildScatterAdd(mlir::Operation *op) {
   return [=](llvm::ArrayRef<const Buffer *> ops,
              llvm::MutableArrayRef<Buffer> res, StepContext &ctx) {
     const Buffer &upd = *ops[0], &in = *ops[1], &idx = *ops[2];
-    checkIndices(IndexSite::ScatterAdd, idx, shape[axis]);
+    checkIndices(IndexSite::ScatterAdd, idx, shape[axis], shape);
     const bool half = dt == DType::F16 || dt == DType::BF16;
     const DType accType = half ? DType::F32 : dt;
     Buffer acc;
