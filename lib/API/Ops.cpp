@@ -447,7 +447,7 @@ Tensor kiln::scatterAdd(const Tensor &x, int64_t axis, const Tensor &indices,
   r.requireIndex(2);
   axis = r.axis(axis, r.rank(1));
   r.check(rules::scatterAdd(r.shape(1), r.shape(2), r.shape(0), axis));
-  r.checkIndices(2, r.shape(1)[axis], Shape(r.shape(1)).numel());
+  r.checkIndices(2, r.shape(1)[axis], Shape(r.shape(0)).numel());
   return r.make(r.dtype(1), r.shape(1), {NodeAttr::i64("axis", axis)});
 }
 

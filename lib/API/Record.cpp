@@ -89,8 +89,8 @@ std::vector<int64_t> Recorder::axes(std::vector<int64_t> list,
   return list;
 }
 
-void Recorder::checkIndices(size_t i, int64_t size, int64_t result) {
-  if (result == 0)
+void Recorder::checkIndices(size_t i, int64_t size, int64_t reads) {
+  if (reads == 0)
     return;
   const Node &n = *nodes_[i];
   if (!n.buffer || !n.buffer->storage || n.device == DeviceKind::Cuda)

@@ -54,9 +54,9 @@ public:
   /// already known (materialized on the host), failing with the first bad
   /// one; then the recorded op is marked as checked, and running it cannot
   /// fail on an index. Unknown indices are checked by the kernel.
-  /// An op whose result (`result` elements) is empty reads no index, on
-  /// every backend, and checks none.
-  void checkIndices(size_t i, int64_t size, int64_t result);
+  /// An op that reads no index (`reads`, the elements of its result, or of
+  /// scatter_add's updates, is 0) checks none, on every backend.
+  void checkIndices(size_t i, int64_t size, int64_t reads);
 
   /// A possibly negative axis of a rank-`rank` tensor, made non-negative.
   int64_t axis(int64_t axis, int64_t rank) const;

@@ -11,8 +11,9 @@
 // of a split, a pad or cumsum of an empty tensor, a column sum of rows with
 // no columns; and that an empty host tensor was copied from a null pointer.
 // Each must give the same result on both backends, here checked by hand.
-// An op with an empty result reads no index, so it reports none, on any
-// backend, whether its indices are known when it is recorded or not.
+// An op that reads no index (its result, or scatter_add's updates, has no
+// elements) reports none, on any backend, whether its indices are known
+// when it is recorded or not.
 //
 //===----------------------------------------------------------------------===//
 
@@ -82,6 +83,18 @@ TEST(EmptyTensorTest, AnEmptyResultReadsNoIndex) {
     EXPECT_THROW(indexSelect(y, 0, known), Error);
     Tensor c = indexSelect(y, 0, computed);
     EXPECT_THROW(c.sync(), Error);
+    // scatter_add reads an index per update: into an empty axis, one
+    // update is an error, whatever the (empty) result; no update is none.
+    Tensor dest = Tensor::zeros({0, 1}, DType::F32, dev);
+    Tensor one = Tensor::ones({1, 1}, DType::F32, dev);
+    Tensor zero = Tensor::fromVector<int64_t>({0}, {1, 1}, dev);
+    EXPECT_THROW(scatterAdd(dest, 0, zero, one), Error);
+    Tensor d = scatterAdd(dest, 0, computed.reshape({1, 1}) * 0.0, one);
+    EXPECT_THROW(d.sync(), Error);
+    Tensor none = scatterAdd(dest, 0, Tensor::zeros({0, 1}, DType::I64, dev),
+                             Tensor::ones({0, 1}, DType::F32, dev));
+    EXPECT_EQ(none.shape(), Shape({0, 1}));
+    none.sync();
   }
 }
 

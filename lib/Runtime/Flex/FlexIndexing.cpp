@@ -32,12 +32,12 @@ int64_t clampIndex(int64_t v, int64_t size) {
 }
 
 /// Throws on the first index of `idx` (in row-major order) outside
-/// [0, size), before the op reads or writes anything. An op with an empty
-/// result (`result` elements) reads no index and checks none, as the
-/// compiled kernels do.
+/// [0, size), before the op reads or writes anything. An op that reads no
+/// index, because its result (or for scatter_add, its updates: `reads`)
+/// has no elements, checks none, as the compiled kernels do.
 void checkIndices(IndexSite site, const Buffer &idx, int64_t size,
-                  const std::vector<int64_t> &result) {
-  for (int64_t d : result)
+                  const std::vector<int64_t> &reads) {
+  for (int64_t d : reads)
     if (d == 0)
       return;
   forEachOffset(idx, [&](int64_t, int64_t offset) {
@@ -221,7 +221,7 @@ Step buildScatterAdd(mlir::Operation *op) {
   return [=](llvm::ArrayRef<const Buffer *> ops,
              llvm::MutableArrayRef<Buffer> res, StepContext &ctx) {
     const Buffer &upd = *ops[0], &in = *ops[1], &idx = *ops[2];
-    checkIndices(IndexSite::ScatterAdd, idx, shape[axis], shape);
+    checkIndices(IndexSite::ScatterAdd, idx, shape[axis], upd.shape);
     const bool half = dt == DType::F16 || dt == DType::BF16;
     const DType accType = half ? DType::F32 : dt;
     Buffer acc;
