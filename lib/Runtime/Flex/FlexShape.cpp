@@ -19,7 +19,8 @@ using namespace kiln::detail;
 using namespace kiln::detail::flex;
 
 void flex::copyInto(const Buffer &src, const Buffer &dst) {
-  size_t bytes = dst.elementBytes();
+  // Signed: a flipped view walks its source with a negative stride.
+  const int64_t bytes = static_cast<int64_t>(dst.elementBytes());
   Buffer s = broadcastView(src, dst.shape);
   elementwiseLoop(dst, {s}, [bytes](char **p, const int64_t *st, int64_t n) {
     if (st[0] == 1 && st[1] == 1) {
