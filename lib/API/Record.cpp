@@ -95,33 +95,8 @@ void Recorder::checkIndices(size_t i, int64_t size, int64_t reads) {
   const Node &n = *nodes_[i];
   if (!n.buffer || !n.buffer->storage || n.device == DeviceKind::Cuda)
     return; // known only when the graph runs
-  const Buffer &b = *n.buffer;
-  auto at = [&](int64_t offset) -> int64_t {
-    const char *base = static_cast<const char *>(b.storage->data);
-    switch (b.dtype.kind()) {
-    case DTypeKind::I64:
-      return reinterpret_cast<const int64_t *>(base)[offset];
-    case DTypeKind::I32:
-      return reinterpret_cast<const int32_t *>(base)[offset];
-    default:
-      fail("indices must be i32 or i64, not " + b.dtype.str());
-    }
-  };
-  // Row-major over the view, whatever its strides.
-  std::vector<int64_t> index(b.shape.size(), 0);
-  int64_t count = b.numel(), offset = b.offset;
-  for (int64_t k = 0; k < count; ++k) {
-    int64_t v = at(offset);
-    if (v < 0 || v >= size)
-      fail(indexOutOfRangeReason(v, size));
-    for (size_t d = b.shape.size(); d-- > 0;) {
-      offset += b.strides[d];
-      if (++index[d] < b.shape[d])
-        break;
-      offset -= b.strides[d] * b.shape[d];
-      index[d] = 0;
-    }
-  }
+  if (std::optional<int64_t> bad = firstIndexOutside(*n.buffer, size))
+    fail(indexOutOfRangeReason(*bad, size));
   indicesChecked_ = true;
 }
 

@@ -163,6 +163,30 @@ size_t detail::quantValueBytes(const QuantScheme &scheme, int64_t numel) {
                                                   : static_cast<size_t>(numel);
 }
 
+std::optional<int64_t> detail::firstIndexOutside(const Buffer &b,
+                                                 int64_t size) {
+  auto at = [&](int64_t offset) -> int64_t {
+    if (b.dtype.kind() == DTypeKind::I64)
+      return static_cast<const int64_t *>(b.storage->data)[offset];
+    return static_cast<const int32_t *>(b.storage->data)[offset];
+  };
+  std::vector<int64_t> index(b.shape.size(), 0);
+  int64_t count = b.numel(), offset = b.offset;
+  for (int64_t k = 0; k < count; ++k) {
+    int64_t v = at(offset);
+    if (v < 0 || v >= size)
+      return v;
+    for (size_t d = b.shape.size(); d-- > 0;) {
+      offset += b.strides[d];
+      if (++index[d] < b.shape[d])
+        break;
+      offset -= b.strides[d] * b.shape[d];
+      index[d] = 0;
+    }
+  }
+  return std::nullopt;
+}
+
 Buffer detail::allocateBuffer(Allocator &allocator, DType dtype,
                               const std::vector<int64_t> &shape) {
   Buffer b;

@@ -22,6 +22,7 @@
 #include <cstddef>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 namespace kiln::detail {
@@ -113,6 +114,10 @@ int64_t quantScaleCount(const QuantScheme &scheme,
                         const std::vector<int64_t> &shape);
 /// Bytes that hold `numel` quantized values (q4 packs two per byte).
 size_t quantValueBytes(const QuantScheme &scheme, int64_t numel);
+
+/// The first value of an i64 or i32 index buffer (row-major over its view,
+/// whatever its strides) outside [0, size); none when all are inside.
+std::optional<int64_t> firstIndexOutside(const Buffer &indices, int64_t size);
 
 /// A fresh contiguous buffer of `dtype` and `shape` from `allocator`.
 Buffer allocateBuffer(Allocator &allocator, DType dtype,

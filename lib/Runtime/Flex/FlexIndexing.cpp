@@ -40,11 +40,8 @@ void checkIndices(IndexSite site, const Buffer &idx, int64_t size,
   for (int64_t d : reads)
     if (d == 0)
       return;
-  forEachOffset(idx, [&](int64_t, int64_t offset) {
-    int64_t v = loadIndex(idx, offset);
-    if (v < 0 || v >= size)
-      throw Error(indexOutOfRange(indexSiteOp(site), v, size));
-  });
+  if (std::optional<int64_t> bad = firstIndexOutside(idx, size))
+    throw Error(indexOutOfRange(indexSiteOp(site), *bad, size));
 }
 
 /// Calls f(TypeTag<U>{}) with an unsigned type of `bytes` bytes.
