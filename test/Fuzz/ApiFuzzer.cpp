@@ -339,8 +339,10 @@ private:
     Dims d;
     for (int i = 0; i < rank; ++i)
       d.push_back(choices[in.below(in.chance(90) ? 11 : 12)]);
+    // The largest dim goes first, so that this ends once the input runs
+    // out (below() is then always 0).
     while (numel(d) > kMaxNumel)
-      d[in.below(rank)] = 1;
+      *std::max_element(d.begin(), d.end()) = 1;
     return d;
   }
   DType drawDType() {
