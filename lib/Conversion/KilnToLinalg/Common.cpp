@@ -44,6 +44,10 @@ SmallVector<OpFoldResult> tolinalg::sizesOf(OpBuilder &b, Location loc,
   return tensor::getMixedSizes(b, loc, tensor);
 }
 
+bool tolinalg::hasNoElements(Type tensorType) {
+  return llvm::is_contained(llvm::cast<ShapedType>(tensorType).getShape(), 0);
+}
+
 OpFoldResult tolinalg::sizeOf(OpBuilder &b, Location loc, Value tensor,
                               int64_t d) {
   auto type = llvm::cast<RankedTensorType>(tensor.getType());

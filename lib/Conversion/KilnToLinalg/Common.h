@@ -63,6 +63,11 @@ SmallVector<OpFoldResult> sizesOf(OpBuilder &b, Location loc, Value tensor);
 /// Size `d` of a tensor value: an attribute when static, else tensor.dim.
 OpFoldResult sizeOf(OpBuilder &b, Location loc, Value tensor, int64_t d);
 
+/// Whether a tensor type has a static dim of 0, so no elements: the slice
+/// ops of the tensor dialect reject the offsets (the axis's end) that such
+/// a tensor is read or written at.
+bool hasNoElements(Type tensorType);
+
 /// Size `d` of `tensor` as an index value.
 Value dimValue(OpBuilder &b, Location loc, Value tensor, int64_t d);
 

@@ -201,7 +201,7 @@ struct ConvertCumsum : OpConversionPattern<CumsumOp> {
     sliceSizes[axis] = rewriter.getIndexAttr(1);
     Value result = emptyTensor(rewriter, loc, sizes, storage);
     // No elements: nothing to scan (and a slice of one would not fit).
-    if (llvm::is_contained(type.getShape(), 0)) {
+    if (hasNoElements(type)) {
       rewriter.replaceOp(op, result);
       return success();
     }

@@ -151,7 +151,7 @@ struct ConvertSlice : OpConversionPattern<SliceOp> {
     }
     // An empty slice reads nothing; its start may lie past the end, which
     // extract_slice rejects.
-    if (llvm::is_contained(resultType.getShape(), 0)) {
+    if (hasNoElements(resultType)) {
       rewriter.replaceOp(
           op, emptyTensor(rewriter, loc, sizes, resultType.getElementType()));
       return success();
@@ -173,8 +173,7 @@ struct ConvertSliceAssign : OpConversionPattern<SliceAssignOp> {
     Value value = adaptor.getValue();
     auto resultType = convertedTensorType(*typeConverter, op.getType());
     // An empty value writes nothing (and may start past the end).
-    if (llvm::is_contained(cast<RankedTensorType>(value.getType()).getShape(),
-                           0)) {
+    if (hasNoElements(value.getType())) {
       Value dest = adaptor.getDest();
       if (dest.getType() != resultType)
         dest = tensor::CastOp::create(rewriter, loc, resultType, dest);
@@ -236,8 +235,7 @@ struct ConvertConcat : OpConversionPattern<ConcatOp> {
     for (Value in : inputs) {
       // An input with no elements inserts nothing, and its offset may be
       // the axis's end, which insert_slice rejects.
-      auto inType = cast<RankedTensorType>(in.getType());
-      if (llvm::is_contained(inType.getShape(), 0))
+      if (hasNoElements(in.getType()))
         continue;
       SmallVector<OpFoldResult> offsets(resultType.getRank(),
                                         rewriter.getIndexAttr(0));
@@ -383,8 +381,7 @@ struct ConvertPad : OpConversionPattern<PadOp> {
     // Padding nothing gives the pad value alone (tensor.pad of an empty
     // input would insert it at an offset past the end).
     Value input = adaptor.getInput();
-    if (llvm::is_contained(cast<RankedTensorType>(input.getType()).getShape(),
-                           0)) {
+    if (hasNoElements(input.getType())) {
       SmallVector<OpFoldResult> sizes;
       for (int64_t d = 0; d < resultType.getRank(); ++d) {
         if (!resultType.isDynamicDim(d)) {
