@@ -17,17 +17,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "HostDevices.h"
 #include "kiln/Kiln.h"
 
 #include <gtest/gtest.h>
 
 using namespace kiln;
+using kiln::test::hostDevices;
 
 namespace {
-
-std::vector<DispatchDevice> hostDevices() {
-  return {DispatchDevice::flex(), DispatchDevice::cpu()};
-}
 
 TEST(EmptyTensorTest, ConcatSliceSplitPadCumsum) {
   for (const DispatchDevice &dev : hostDevices()) {

@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "HostDevices.h"
 #include "kiln/Kiln.h"
 
 #include <gtest/gtest.h>
@@ -21,12 +22,9 @@
 #include <string>
 
 using namespace kiln;
+using kiln::test::hostDevices;
 
 namespace {
-
-std::vector<DispatchDevice> hostDevices() {
-  return {DispatchDevice::flex(), DispatchDevice::cpu()};
-}
 
 /// Runs `f`, which must throw a kiln::Error whose message holds every one
 /// of `parts`.

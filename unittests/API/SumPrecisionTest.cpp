@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "HostDevices.h"
 #include "kiln/Kiln.h"
 
 #include <gtest/gtest.h>
@@ -24,14 +25,11 @@
 #include <limits>
 
 using namespace kiln;
+using kiln::test::hostDevices;
 
 namespace {
 
 constexpr double kEps = std::numeric_limits<float>::epsilon();
-
-std::vector<DispatchDevice> hostDevices() {
-  return {DispatchDevice::flex(), DispatchDevice::cpu()};
-}
 
 /// |got - want| <= 4 sqrt(n) eps |want| (plus the final rounding to f32).
 void expectSum(double got, double want, int64_t n) {

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "HostDevices.h"
 #include "kiln/Kiln.h"
 
 #include <gtest/gtest.h>
@@ -22,12 +23,9 @@
 #include <limits>
 
 using namespace kiln;
+using kiln::test::hostDevices;
 
 namespace {
-
-std::vector<DispatchDevice> hostDevices() {
-  return {DispatchDevice::flex(), DispatchDevice::cpu()};
-}
 
 TEST(MaterializeTest, ARebindAfterATrackedStepSyncsTwice) {
   for (const DispatchDevice &dev : hostDevices()) {
