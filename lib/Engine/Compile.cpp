@@ -161,6 +161,31 @@ double msSince(std::chrono::steady_clock::time_point t) {
       .count();
 }
 
+/// The executable of `key` from the backend's disk cache, with the
+/// KILN_LOG=compile line of a compile; null on a miss.
+std::unique_ptr<Executable> loadFromDisk(Backend &backend,
+                                         mlir::MLIRContext &ctx,
+                                         const std::string &key, size_t ops) {
+  auto start = std::chrono::steady_clock::now();
+  std::unique_ptr<Executable> exe = backend.loadCompiled(ctx, key);
+  if (exe && env::logEnabled("compile")) {
+    const Executable::CompileLog &log = exe->compileLog;
+    std::fprintf(stderr,
+                 "kiln: compile %s %s: %zu ops in %lld kernels %s, no passes, "
+                 "%s, %.2f ms total\n",
+                 backend.name().c_str(), log.id.c_str(), ops,
+                 static_cast<long long>(exe->kernelCount()),
+                 log.kernels.c_str(), log.phases.c_str(), msSince(start));
+  }
+  return exe;
+}
+
+/// compileModule past the disk cache's lookup.
+std::unique_ptr<Executable> compileModuleNow(mlir::ModuleOp module,
+                                             Backend &backend,
+                                             const std::string &key,
+                                             size_t ops);
+
 } // namespace
 
 std::string kiln::detail::printSubgraph(const Subgraph &g) {
@@ -176,6 +201,10 @@ kiln::detail::compileSubgraph(const Subgraph &g, Backend &backend,
                               const std::string &key,
                               const std::vector<bool> &donated) {
   mlir::MLIRContext &ctx = compileContext();
+  // The key is the recorded graph's: a disk hit runs no pass at all.
+  if (std::unique_ptr<Executable> exe =
+          loadFromDisk(backend, ctx, key, g.nodes.size()))
+    return exe;
   DiagnosticCollector diags(ctx);
   auto module = buildModule(ctx, g);
   auto main = module->lookupSymbol<mlir::func::FuncOp>("main");
@@ -185,13 +214,25 @@ kiln::detail::compileSubgraph(const Subgraph &g, Backend &backend,
   if (mlir::failed(mlir::verify(*module)))
     throw Error("internal error: the recorded graph does not verify:\n" +
                 diags.text);
-  return compileModule(*module, backend, key, g.nodes.size());
+  return compileModuleNow(*module, backend, key, g.nodes.size());
 }
 
 std::unique_ptr<Executable> kiln::detail::compileModule(mlir::ModuleOp module,
                                                         Backend &backend,
                                                         const std::string &key,
                                                         size_t ops) {
+  if (std::unique_ptr<Executable> exe =
+          loadFromDisk(backend, *module.getContext(), key, ops))
+    return exe;
+  return compileModuleNow(module, backend, key, ops);
+}
+
+namespace {
+
+std::unique_ptr<Executable> compileModuleNow(mlir::ModuleOp module,
+                                             Backend &backend,
+                                             const std::string &key,
+                                             size_t ops) {
   auto start = std::chrono::steady_clock::now();
   mlir::MLIRContext *ctx = module.getContext();
   DiagnosticCollector diags(*ctx);
@@ -228,3 +269,5 @@ std::unique_ptr<Executable> kiln::detail::compileModule(mlir::ModuleOp module,
   }
   return exe;
 }
+
+} // namespace

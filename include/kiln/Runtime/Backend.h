@@ -25,6 +25,7 @@
 #include <vector>
 
 namespace mlir {
+class MLIRContext;
 class ModuleOp;
 } // namespace mlir
 
@@ -75,6 +76,14 @@ public:
   /// Throws kiln::Error.
   virtual std::unique_ptr<Executable> compile(mlir::ModuleOp module,
                                               const std::string &key) = 0;
+
+  /// The executable that an earlier compile of `key` (in any process) left
+  /// in the disk cache, rebuilt without running a pass; null when there is
+  /// none or the backend keeps none. What it stored is read in `ctx`.
+  virtual std::unique_ptr<Executable> loadCompiled(mlir::MLIRContext &ctx,
+                                                   const std::string &key) {
+    return nullptr;
+  }
 
   /// A contiguous copy of host data on this backend.
   virtual Buffer upload(DType dtype, const std::vector<int64_t> &shape,

@@ -27,12 +27,13 @@
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
 #include "kiln/Transforms/Passes.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/Diagnostics.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/DenseMap.h"
@@ -52,7 +53,7 @@ using namespace kiln::detail;
 using namespace kiln::detail::cpu;
 
 /// Bump when generated code changes, so that stale disk caches miss.
-static const char *const kCodegenVersion = "kiln-codegen-25";
+static const char *const kCodegenVersion = "kiln-codegen-26";
 
 namespace {
 
@@ -329,64 +330,192 @@ public:
       module.print(os);
       std::fprintf(stderr, "%s\n", text.c_str());
     }
+    std::string plan = planText(module);
     auto exe = std::make_unique<CpuExecutable>(*this);
-    auto main = module.lookupSymbol<mlir::func::FuncOp>("main");
-    if (!main)
-      throw Error("cpu: the module has no function @main");
-    std::string fused = buildPlan(main, *exe);
-    std::vector<std::string> phaseNames = collectPhases(module, *exe);
+    auto [fused, phaseNames] = readPlan(module, *exe);
     double mlirMs = msSince(start), llvmMs = 0;
-
-    std::string fullKey = key + "|" + kCodegenVersion + "|llvm" +
-                          LLVM_VERSION_STRING + "|" + hostTarget() +
-                          (stream ? "|stream" : "|plain");
-    bool diskHit = false;
-    std::string object;
-    if (std::optional<std::string> cached = kernelcache::load(fullKey)) {
-      object = std::move(*cached);
-      diskHit = true;
-      counters.diskHits.fetch_add(1);
-    } else {
-      object = compileToObject(module, mlirMs, llvmMs);
-      kernelcache::store(fullKey, object);
-      // KILN_DUMP_OBJECTS=<dir> keeps every compiled object for objdump.
-      if (std::string dir = env::dumpObjectsDir(); !dir.empty()) {
+    std::vector<std::string> objects = compileToObjects(module, mlirMs, llvmMs);
+    std::string fullKey = fullKeyOf(key, stream);
+    kernelcache::store(fullKey, packEntry(plan, objects));
+    // KILN_DUMP_OBJECTS=<dir> keeps every compiled object for objdump.
+    if (std::string dir = env::dumpObjectsDir(); !dir.empty()) {
+      for (size_t i = 0; i < objects.size(); ++i) {
         std::string path = dir + "/kernels-" +
                            std::to_string(std::hash<std::string>()(fullKey)) +
-                           ".o";
+                           (i ? "-" + std::to_string(i) : "") + ".o";
         if (FILE *f = std::fopen(path.c_str(), "wb")) {
-          std::fwrite(object.data(), 1, object.size(), f);
+          std::fwrite(objects[i].data(), 1, objects[i].size(), f);
           std::fclose(f);
         }
       }
     }
-    std::vector<PhaseFn> fns = loadObject(object, phaseNames);
-    llvm::StringMap<PhaseFn> fnOf;
-    for (size_t i = 0; i < fns.size(); ++i)
-      fnOf[phaseNames[i]] = fns[i];
-    for (Kernel &k : exe->kernels_)
-      for (Phase &p : k.phases)
-        p.fn = fnOf.lookup(p.name);
-    // The id is the cache entry's name, so that a logged compile can be
-    // found on disk.
+    link(*exe, objects, phaseNames);
     char phases[96];
     std::snprintf(phases, sizeof phases, "%.2f ms MLIR, %.2f ms LLVM", mlirMs,
                   llvmMs);
-    // Kernels merged by --kiln-dedupe-kernels share one name.
-    llvm::StringSet<> distinct;
-    for (const Kernel &k : exe->kernels_)
-      distinct.insert(k.name);
-    std::string shared =
-        distinct.size() < exe->kernels_.size()
-            ? "(" + std::to_string(distinct.size()) + " distinct) "
-            : "";
-    exe->compileLog = {kernelcache::hashOf(fullKey) +
-                           (diskHit ? " (from the disk cache)" : ""),
-                       shared + "[" + fused + "]", phases};
+    exe->compileLog = {kernelcache::hashOf(fullKey), summary(*exe, fused),
+                       phases};
+    return exe;
+  }
+
+  std::unique_ptr<Executable> loadCompiled(mlir::MLIRContext &ctx,
+                                           const std::string &key) override {
+    auto start = std::chrono::steady_clock::now();
+    bool stream =
+        env::streamStores().value_or(mlir::kiln::streamStoresOnHost());
+    std::string fullKey = fullKeyOf(key, stream);
+    std::optional<std::string> entry = kernelcache::load(fullKey);
+    if (!entry)
+      return nullptr;
+    std::string plan;
+    std::vector<std::string> objects;
+    if (!unpackEntry(*entry, plan, objects))
+      return nullptr;
+    // An entry whose plan does not read back (one written by another
+    // version of Kiln under the same key cannot be, but a damaged one with
+    // a matching checksum could) is a miss: the compile replaces it.
+    mlir::ScopedDiagnosticHandler quiet(
+        &ctx, [](mlir::Diagnostic &) { return mlir::success(); });
+    mlir::OwningOpRef<mlir::ModuleOp> module =
+        mlir::parseSourceString<mlir::ModuleOp>(plan, &ctx);
+    if (!module || !module->lookupSymbol<mlir::func::FuncOp>("main"))
+      return nullptr;
+    auto exe = std::make_unique<CpuExecutable>(*this);
+    std::string fused;
+    std::vector<std::string> phaseNames;
+    try {
+      std::tie(fused, phaseNames) = readPlan(*module, *exe);
+    } catch (const Error &) {
+      return nullptr;
+    }
+    link(*exe, objects, phaseNames);
+    counters.diskHits.fetch_add(1);
+    char phases[64];
+    std::snprintf(phases, sizeof phases, "%.2f ms load", msSince(start));
+    exe->compileLog = {kernelcache::hashOf(fullKey) + " (from the disk cache)",
+                       summary(*exe, fused), phases};
     return exe;
   }
 
 private:
+  /// The disk cache's key: the graph's, the generated code's version, the
+  /// compiler and the CPU it targets.
+  static std::string fullKeyOf(const std::string &key, bool stream) {
+    return key + "|" + kCodegenVersion + "|llvm" + LLVM_VERSION_STRING + "|" +
+           hostTarget() + (stream ? "|stream" : "|plain");
+  }
+
+  /// What a disk hit needs to rebuild the executable without the passes:
+  /// the graph function, the kernel templates it calls (their kinds and
+  /// fused ops) and the phases as declarations with their attributes
+  /// (units, grain, workspace, in-place input), in the textual form.
+  static std::string planText(mlir::ModuleOp module) {
+    mlir::OpBuilder b(module.getContext());
+    mlir::OwningOpRef<mlir::ModuleOp> plan =
+        mlir::ModuleOp::create(module.getLoc());
+    b.setInsertionPointToEnd(plan->getBody());
+    for (auto fn : module.getOps<mlir::func::FuncOp>()) {
+      if (fn->hasAttr(mlir::kiln::kUnitsAttr)) {
+        auto decl =
+            llvm::cast<mlir::func::FuncOp>(b.insert(fn->cloneWithoutRegions()));
+        decl.setPrivate();
+      } else if (fn.getName() == "main" ||
+                 fn->hasAttr(mlir::kiln::kKernelKindAttr)) {
+        b.clone(*fn);
+      }
+    }
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    plan->print(os);
+    return text;
+  }
+
+  /// An entry: the plan's length (8 bytes, little-endian) and the plan,
+  /// then the number of object files and each one's length and bytes.
+  static void putWord(std::string &out, uint64_t n) {
+    for (int i = 0; i < 8; ++i)
+      out.push_back(static_cast<char>((n >> (8 * i)) & 0xff));
+  }
+
+  static bool getWord(const std::string &in, size_t &at, uint64_t &n) {
+    if (at > in.size() || in.size() - at < 8)
+      return false;
+    n = 0;
+    for (int i = 0; i < 8; ++i)
+      n |= uint64_t(static_cast<unsigned char>(in[at + i])) << (8 * i);
+    at += 8;
+    return true;
+  }
+
+  static std::string packEntry(const std::string &plan,
+                               const std::vector<std::string> &objects) {
+    std::string entry;
+    putWord(entry, plan.size());
+    entry += plan;
+    putWord(entry, objects.size());
+    for (const std::string &o : objects) {
+      putWord(entry, o.size());
+      entry += o;
+    }
+    return entry;
+  }
+
+  static bool unpackEntry(const std::string &entry, std::string &plan,
+                          std::vector<std::string> &objects) {
+    size_t at = 0;
+    uint64_t n = 0, count = 0;
+    if (!getWord(entry, at, n) || n > entry.size() - at)
+      return false;
+    plan = entry.substr(at, n);
+    at += n;
+    if (!getWord(entry, at, count) || count > entry.size())
+      return false;
+    for (uint64_t i = 0; i < count; ++i) {
+      if (!getWord(entry, at, n) || n > entry.size() - at)
+        return false;
+      objects.push_back(entry.substr(at, n));
+      at += n;
+    }
+    return at == entry.size() && !objects.empty();
+  }
+
+  /// The plan of the kernel-generated `module` into `exe`: its steps and
+  /// the phases to load. Returns what the kernels fuse and the phase names.
+  std::pair<std::string, std::vector<std::string>>
+  readPlan(mlir::ModuleOp module, CpuExecutable &exe) {
+    auto main = module.lookupSymbol<mlir::func::FuncOp>("main");
+    if (!main)
+      throw Error("cpu: the module has no function @main");
+    std::string fused = buildPlan(main, exe);
+    return {fused, collectPhases(module, exe)};
+  }
+
+  /// Loads `objects` and points every phase of `exe` at its code.
+  static void link(CpuExecutable &exe, const std::vector<std::string> &objects,
+                   const std::vector<std::string> &phaseNames) {
+    std::vector<PhaseFn> fns = loadObjects(objects, phaseNames);
+    llvm::StringMap<PhaseFn> fnOf;
+    for (size_t i = 0; i < fns.size(); ++i)
+      fnOf[phaseNames[i]] = fns[i];
+    for (Kernel &k : exe.kernels_)
+      for (Phase &p : k.phases)
+        p.fn = fnOf.lookup(p.name);
+  }
+
+  /// KILN_LOG=compile's description of the kernels; those merged by
+  /// --kiln-dedupe-kernels share one name.
+  static std::string summary(const CpuExecutable &exe,
+                             const std::string &fused) {
+    llvm::StringSet<> distinct;
+    for (const Kernel &k : exe.kernels_)
+      distinct.insert(k.name);
+    std::string shared =
+        distinct.size() < exe.kernels_.size()
+            ? "(" + std::to_string(distinct.size()) + " distinct) "
+            : "";
+    return shared + "[" + fused + "]";
+  }
+
   /// Turns @main into plan steps; returns a summary of the kernels.
   std::string buildPlan(mlir::func::FuncOp main, CpuExecutable &exe) {
     llvm::DenseMap<mlir::Value, int> slotOf;

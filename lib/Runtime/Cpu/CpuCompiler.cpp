@@ -16,9 +16,11 @@
 #include "CpuCompiler.h"
 #include "kiln/Conversion/CPUPipeline.h"
 #include "kiln/Conversion/KilnToLinalg.h"
+#include "kiln/Runtime/ThreadPool.h"
 #include "kiln/Support/Error.h"
 #include "kiln/Support/IndexCheck.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
@@ -43,6 +45,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <vector>
 
@@ -221,57 +224,157 @@ const std::string &cpu::hostTarget() {
   return target;
 }
 
-std::string cpu::compileToObject(mlir::ModuleOp module, double &mlirMs,
-                                 double &llvmMs) {
-  initializeLLVM();
-  auto start = std::chrono::steady_clock::now();
-  std::string diags;
-  mlir::ScopedDiagnosticHandler handler(
-      module.getContext(), [&](mlir::Diagnostic &d) {
-        llvm::raw_string_ostream os(diags);
-        os << d << "\n";
-        return mlir::success();
-      });
-  mlir::PassManager pm(module.getContext());
-  mlir::kiln::buildKilnCPULowerToLLVMPipeline(pm);
-  if (mlir::failed(pm.run(module)))
-    throw Error("cpu: lowering the kernels to LLVM failed:\n" + diags);
-  mlirMs += msSince(start);
+namespace {
 
-  start = std::chrono::steady_clock::now();
-  llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> m =
-      mlir::translateModuleToLLVMIR(module, llvmContext, "kiln_kernels");
-  if (!m)
-    throw Error("cpu: translating the kernels to LLVM IR failed:\n" + diags);
+/// The kernel a function of the lowered module belongs to: its phases
+/// (`<kernel>__p<i>`) and their C interfaces (`_mlir_ciface_<phase>`) go
+/// with it; anything else (empty) is shared.
+std::string kernelOf(llvm::StringRef name) {
+  name.consume_front("_mlir_ciface_");
+  size_t p = name.rfind("__p");
+  if (p == llvm::StringRef::npos || p + 3 == name.size() ||
+      !llvm::all_of(name.drop_front(p + 3), llvm::isDigit))
+    return "";
+  return name.take_front(p).str();
+}
+
+bool isLocal(mlir::LLVM::Linkage l) {
+  return l == mlir::LLVM::Linkage::Private ||
+         l == mlir::LLVM::Linkage::Internal;
+}
+
+/// Splits the lowered module into at most `parts` modules of whole kernels,
+/// balanced by size (the largest kernel first, into the smallest part). A
+/// part defines its kernels' functions and declares the others; functions
+/// and globals of local linkage are copied into every part (unused copies
+/// are dropped by the optimizer), shared external ones are defined in part
+/// 0. The JIT links the parts' objects into one library.
+std::vector<mlir::OwningOpRef<mlir::ModuleOp>>
+splitByKernel(mlir::ModuleOp module, int parts) {
+  std::map<std::string, int64_t> sizeOf;
+  for (auto fn : module.getOps<mlir::LLVM::LLVMFuncOp>()) {
+    if (fn.isExternal())
+      continue;
+    std::string k = kernelOf(fn.getName());
+    if (k.empty())
+      continue;
+    int64_t ops = 0;
+    fn.walk([&](mlir::Operation *) { ++ops; });
+    sizeOf[k] += ops;
+  }
+  std::vector<std::pair<int64_t, std::string>> bySize;
+  for (auto &[k, n] : sizeOf)
+    bySize.push_back({n, k});
+  std::sort(bySize.begin(), bySize.end(), std::greater<>());
+  parts = std::max<int>(1, std::min<int>(parts, bySize.size()));
+  std::vector<int64_t> load(parts, 0);
+  std::map<std::string, int> partOf;
+  for (auto &[n, k] : bySize) {
+    int least = std::min_element(load.begin(), load.end()) - load.begin();
+    partOf[k] = least;
+    load[least] += n;
+  }
+  std::vector<mlir::OwningOpRef<mlir::ModuleOp>> out;
+  for (int p = 0; p < parts; ++p) {
+    mlir::OwningOpRef<mlir::ModuleOp> part = module.clone();
+    for (auto fn : part->getOps<mlir::LLVM::LLVMFuncOp>()) {
+      if (fn.isExternal() || isLocal(fn.getLinkage()))
+        continue;
+      std::string k = kernelOf(fn.getName());
+      int owner = k.empty() ? 0 : partOf.at(k);
+      if (owner != p)
+        fn.eraseBody();
+    }
+    for (auto g : part->getOps<mlir::LLVM::GlobalOp>())
+      if (p != 0 && !isLocal(g.getLinkage())) {
+        g.getInitializerRegion().dropAllReferences();
+        g.getInitializerRegion().getBlocks().clear();
+        g.removeValueAttr();
+      }
+    out.push_back(std::move(part));
+  }
+  return out;
+}
+
+/// Optimizes one part for the host and returns its object file.
+std::string optimizeAndEmit(llvm::Module &m) {
   std::unique_ptr<llvm::TargetMachine> tm = hostTargetMachine();
-  m->setDataLayout(tm->createDataLayout());
-  m->setTargetTriple(tm->getTargetTriple());
+  m.setDataLayout(tm->createDataLayout());
+  m.setTargetTriple(tm->getTargetTriple());
   std::string features = tm->getTargetFeatureString().str();
   std::string cpuName = tm->getTargetCPU().str();
-  for (llvm::Function &f : *m) {
+  for (llvm::Function &f : m) {
     if (f.isDeclaration())
       continue;
     f.addFnAttr("target-cpu", cpuName);
     f.addFnAttr("target-features", features);
     f.addFnAttr("prefer-vector-width", "512");
   }
-  addEntryPoints(*m);
-  limitLoopVectorization(*m);
+  addEntryPoints(m);
+  limitLoopVectorization(m);
   auto optimize = mlir::makeOptimizingTransformer(3, 0, tm.get());
-  if (llvm::Error e = optimize(m.get()))
+  if (llvm::Error e = optimize(&m))
     throw Error("cpu: optimizing the kernels failed: " +
                 llvm::toString(std::move(e)));
-
   llvm::SmallVector<char, 0> object;
   llvm::raw_svector_ostream os(object);
   llvm::legacy::PassManager codegen;
   if (tm->addPassesToEmitFile(codegen, os, nullptr,
                               llvm::CodeGenFileType::ObjectFile))
     throw Error("cpu: the target cannot emit object files");
-  codegen.run(*m);
-  llvmMs += msSince(start);
+  codegen.run(m);
   return std::string(object.begin(), object.end());
+}
+
+} // namespace
+
+std::vector<std::string> cpu::compileToObjects(mlir::ModuleOp module,
+                                               double &mlirMs, double &llvmMs) {
+  initializeLLVM();
+  auto start = std::chrono::steady_clock::now();
+  std::string diags;
+  mlir::ScopedDiagnosticHandler handler(module.getContext(),
+                                        [&](mlir::Diagnostic &d) {
+                                          llvm::raw_string_ostream os(diags);
+                                          os << d << "\n";
+                                          return mlir::success();
+                                        });
+  mlir::PassManager pm(module.getContext());
+  mlir::kiln::buildKilnCPULowerToLLVMPipeline(pm);
+  if (mlir::failed(pm.run(module)))
+    throw Error("cpu: lowering the kernels to LLVM failed:\n" + diags);
+  mlirMs += msSince(start);
+
+  // Kernels are compiled in parallel, one LLVM context per part (a context
+  // is not thread-safe); translating from MLIR stays on this thread.
+  start = std::chrono::steady_clock::now();
+  std::vector<mlir::OwningOpRef<mlir::ModuleOp>> parts =
+      splitByKernel(module, hostThreads());
+  std::vector<std::unique_ptr<llvm::LLVMContext>> contexts;
+  std::vector<std::unique_ptr<llvm::Module>> modules;
+  for (auto &part : parts) {
+    contexts.push_back(std::make_unique<llvm::LLVMContext>());
+    modules.push_back(
+        mlir::translateModuleToLLVMIR(*part, *contexts.back(), "kiln_kernels"));
+    if (!modules.back())
+      throw Error("cpu: translating the kernels to LLVM IR failed:\n" + diags);
+  }
+  std::vector<std::string> objects(modules.size()), errors(modules.size());
+  parallelFor(static_cast<int64_t>(modules.size()), 1,
+              [&](int64_t b, int64_t e) {
+                for (int64_t i = b; i < e; ++i) {
+                  try {
+                    objects[i] = optimizeAndEmit(*modules[i]);
+                  } catch (const Error &err) {
+                    errors[i] = err.what();
+                  }
+                }
+              });
+  for (const std::string &e : errors)
+    if (!e.empty())
+      throw Error(e);
+  llvmMs += msSince(start);
+  return objects;
 }
 
 namespace {
@@ -397,7 +500,7 @@ public:
     return jit;
   }
 
-  std::vector<PhaseFn> load(const std::string &object,
+  std::vector<PhaseFn> load(const std::vector<std::string> &objects,
                             const std::vector<std::string> &phases) {
     std::lock_guard<std::mutex> lock(mu_);
     std::string name = "kiln" + std::to_string(next_++);
@@ -421,10 +524,12 @@ public:
         reinterpret_cast<void *>(&kilnBadIndex));
     if (llvm::Error e = dylib->define(llvm::orc::absoluteSymbols(runtime)))
       throw Error("cpu: " + llvm::toString(std::move(e)));
-    auto buffer = llvm::MemoryBuffer::getMemBufferCopy(object, name);
-    if (llvm::Error e = jit_->addObjectFile(*dylib, std::move(buffer)))
-      throw Error("cpu: cannot load compiled kernels: " +
-                  llvm::toString(std::move(e)));
+    for (const std::string &object : objects) {
+      auto buffer = llvm::MemoryBuffer::getMemBufferCopy(object, name);
+      if (llvm::Error e = jit_->addObjectFile(*dylib, std::move(buffer)))
+        throw Error("cpu: cannot load compiled kernels: " +
+                    llvm::toString(std::move(e)));
+    }
     std::vector<PhaseFn> fns;
     for (const std::string &p : phases) {
       auto sym = jit_->lookup(*dylib, "kiln_call_" + p);
@@ -458,7 +563,7 @@ private:
 
 } // namespace
 
-std::vector<PhaseFn> cpu::loadObject(const std::string &object,
-                                     const std::vector<std::string> &phases) {
-  return Jit::get().load(object, phases);
+std::vector<PhaseFn> cpu::loadObjects(const std::vector<std::string> &objects,
+                                      const std::vector<std::string> &phases) {
+  return Jit::get().load(objects, phases);
 }

@@ -25,15 +25,17 @@ const std::string &hostTarget();
 
 /// Lowers the phase functions of `module` (the output of
 /// --kiln-cpu-pipeline) to LLVM with --kiln-cpu-lower-to-llvm, which drops
-/// the graph function and the templates, optimizes for the host and returns the
-/// object file. Adds `kiln_call_<phase>` entry points. Throws kiln::Error.
-std::string compileToObject(mlir::ModuleOp module, double &mlirMs,
-                            double &llvmMs);
+/// the graph function and the templates, optimizes for the host and returns
+/// the object files: the kernels are split into one part per thread of the
+/// pool (at most one per kernel), compiled in parallel. Adds
+/// `kiln_call_<phase>` entry points. Throws kiln::Error.
+std::vector<std::string> compileToObjects(mlir::ModuleOp module, double &mlirMs,
+                                          double &llvmMs);
 
-/// Loads an object file into the process's JIT and returns the entry
-/// points of `phases`, in order.
-std::vector<PhaseFn> loadObject(const std::string &object,
-                                const std::vector<std::string> &phases);
+/// Loads object files into one library of the process's JIT and returns
+/// the entry points of `phases`, in order.
+std::vector<PhaseFn> loadObjects(const std::vector<std::string> &objects,
+                                 const std::vector<std::string> &phases);
 
 /// The first out-of-range index that a kernel call met: the generated code
 /// calls kBadIndexFn (kiln/Conversion/KilnToLinalg.h) on every bad index

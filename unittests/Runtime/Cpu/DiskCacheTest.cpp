@@ -45,16 +45,16 @@ constexpr const char *kChildFileLimit = "KILN_CACHE_TEST_FSIZE";
 /// Softmax over a matmul with a bias (a reduction kernel and a matmul
 /// kernel with its epilogue), plus an elementwise chain: three kinds of
 /// generated code in one object. `variant` changes the graph's structure.
-std::vector<Tensor> childGraph(int variant) {
+std::vector<Tensor> childGraph(int variant, int64_t rows = 6) {
   DispatchDevice cpu = DispatchDevice::cpu();
-  std::vector<float> xs(6 * 8), ws(8 * 5), bs(5);
+  std::vector<float> xs(rows * 8), ws(8 * 5), bs(5);
   for (size_t i = 0; i < xs.size(); ++i)
     xs[i] = 0.1f * static_cast<float>(i % 7) - 0.3f;
   for (size_t i = 0; i < ws.size(); ++i)
     ws[i] = 0.05f * static_cast<float>(i % 11) - 0.2f;
   for (size_t i = 0; i < bs.size(); ++i)
     bs[i] = 0.5f * static_cast<float>(i);
-  Tensor x = Tensor::fromVector<float>(xs, {6, 8}, cpu);
+  Tensor x = Tensor::fromVector<float>(xs, {rows, 8}, cpu);
   Tensor w = Tensor::fromVector<float>(ws, {8, 5}, cpu);
   Tensor b = Tensor::fromVector<float>(bs, {5}, cpu);
   Tensor y = (x.matmul(w) + b).softmax(1);
@@ -235,6 +235,8 @@ TEST(CpuCacheChild, DISABLED_Run) {
   std::vector<Tensor> results = childGraph(variant);
   if (std::getenv("KILN_CACHE_TEST_TWO_GRAPHS"))
     sync(childGraph(1));
+  if (std::getenv("KILN_CACHE_TEST_REBATCH"))
+    sync(childGraph(variant, 3));
   sync(results);
   BackendCounters c = backendCounters(DispatchDevice::cpu());
   std::ofstream f(out);
@@ -245,6 +247,30 @@ TEST(CpuCacheChild, DISABLED_Run) {
       f << v << " ";
   f << "\n";
   ASSERT_TRUE(static_cast<bool>(f));
+}
+
+// A disk hit rebuilds the executable from the entry alone: no graph pass,
+// no kernel generation (KILN_LOG=kernels prints the module after kernel
+// generation, so it prints nothing), no LLVM.
+TEST_F(DiskCacheTest, DiskHitRunsNoPass) {
+  ChildRun first = warmUp();
+  ChildRun second =
+      runChild(work.path(), "second", {cacheEnv(), "KILN_LOG=compile,kernels"});
+  ASSERT_EQ(second.status, 0) << second.err;
+  EXPECT_EQ(second.diskHits, 1);
+  EXPECT_EQ(second.values, first.values);
+  EXPECT_NE(second.err.find("(from the disk cache)"), std::string::npos)
+      << second.err;
+  EXPECT_NE(second.err.find("no passes"), std::string::npos) << second.err;
+  EXPECT_NE(second.err.find("in 3 kernels"), std::string::npos) << second.err;
+  EXPECT_EQ(second.err.find("func.func"), std::string::npos) << second.err;
+  // The cold run did print its kernels: the check above can fail.
+  ChildRun cold = runChild(
+      work.path(), "cold",
+      {"KILN_CACHE_DIR=" + work.path() + "/other", "KILN_LOG=compile,kernels"});
+  ASSERT_EQ(cold.status, 0) << cold.err;
+  EXPECT_NE(cold.err.find("func.func"), std::string::npos) << cold.err;
+  EXPECT_EQ(cold.values, first.values);
 }
 
 // (a) A graph compiled by one process is loaded by the next one.
@@ -481,12 +507,39 @@ TEST_F(DiskCacheTest, CompileLogLine) {
   ChildRun second =
       runChild(work.path(), "second", {cacheEnv(), "KILN_LOG=compile"});
   ASSERT_EQ(second.status, 0) << second.err;
+  // A hit runs neither passes nor MLIR nor LLVM: it only loads the entry.
+  const std::regex hit(
+      "kiln: compile cpu ([0-9a-f]{16}) \\(from the disk cache\\): [0-9]+ "
+      "ops in ([0-9]+) kernels \\[(.*)\\], no passes, [0-9]+\\.[0-9]{2} ms "
+      "load, [0-9]+\\.[0-9]{2} ms total");
   std::smatch m;
   std::string only = second.err.substr(0, second.err.find('\n'));
-  ASSERT_TRUE(std::regex_match(only, m, line)) << second.err;
-  EXPECT_TRUE(m[2].matched) << only;
-  EXPECT_EQ(m[5].str(), "0.00") << "a disk hit runs no LLVM";
-  EXPECT_EQ(countLines(second.err, line), 1) << second.err;
+  ASSERT_TRUE(std::regex_match(only, m, hit)) << second.err;
+  EXPECT_NE(std::find(hashes.begin(), hashes.end(), m[1].str()), hashes.end())
+      << only;
+  EXPECT_EQ(countLines(second.err, hit), 1) << second.err;
+  EXPECT_EQ(countLines(second.err, line), 0) << second.err;
+}
+
+// KILN_LOG=recompile gives each compile's reason: the first of a graph,
+// then, for the same graph with other sizes, each input dim that changed.
+// (The child materializes the 3-row graph first, then the 6-row one.)
+TEST_F(DiskCacheTest, RecompileLogNamesTheChangedDim) {
+  ChildRun r =
+      runChild(work.path(), "rebatch",
+               {cacheEnv(), "KILN_LOG=recompile", "KILN_CACHE_TEST_REBATCH=1"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.compiles, 2);
+  EXPECT_EQ(countLines(r.err, std::regex("kiln: compile cpu: a graph not seen "
+                                         "before \\(7 ops, 5 inputs\\)")),
+            1)
+      << r.err;
+  EXPECT_EQ(countLines(r.err, std::regex("kiln: recompile cpu: input 0 "
+                                         "\\(f32\\[6, 8\\]\\) dim 0 is 6, "
+                                         "was 3")),
+            1)
+      << r.err;
+  EXPECT_EQ(countLines(r.err, std::regex("kiln: .*")), 2) << r.err;
 }
 
 // Without KILN_LOG nothing is printed.
