@@ -9,6 +9,7 @@
 #include "kiln/Engine/Engine.h"
 #include "kiln/Engine/OpSignatures.h"
 #include "kiln/Support/Env.h"
+#include "kiln/Support/ShapeRules.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -52,6 +53,59 @@ public:
 private:
   std::mutex mu_;
   std::unordered_map<std::string, std::shared_ptr<Executable>> map_;
+};
+
+/// KILN_LOG=recompile: why each graph compiles. Graphs are grouped by their
+/// structure without sizes; the compile of a group seen before names every
+/// input dim whose size differs from the group's last compile.
+class RecompileLog {
+public:
+  static RecompileLog &get() {
+    static RecompileLog *log = new RecompileLog();
+    return *log;
+  }
+
+  void report(const Subgraph &g, const std::string &backendName) {
+    std::vector<std::vector<int64_t>> shapes;
+    for (const NodePtr &l : g.leaves)
+      shapes.push_back(l->shape);
+    std::string group = structuralKey(g, /*withSizes=*/false);
+    std::string line;
+    bool fresh;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      auto inserted = last_.try_emplace(group, shapes);
+      auto it = inserted.first;
+      fresh = inserted.second;
+      if (fresh) {
+        line = "a graph not seen before (" + std::to_string(g.nodes.size()) +
+               " ops, " + std::to_string(g.leaves.size()) + " inputs)";
+      } else {
+        for (size_t i = 0; i < shapes.size(); ++i)
+          for (size_t d = 0; d < shapes[i].size(); ++d)
+            if (shapes[i][d] != it->second[i][d]) {
+              const Node &l = *g.leaves[i];
+              line += line.empty() ? "" : "; ";
+              line += "input " + std::to_string(i) + " (" + l.dtype.str() +
+                      rules::formatDims(l.shape) +
+                      (l.requiresGrad ? ", a parameter" : "") + ") dim " +
+                      std::to_string(d) + " is " +
+                      std::to_string(shapes[i][d]) + ", was " +
+                      std::to_string(it->second[i][d]);
+            }
+        if (line.empty())
+          line = "the same graph and sizes with other inputs given up "
+                 "(Budget checkpointing plans memory per pattern)";
+        it->second = shapes;
+      }
+    }
+    std::fprintf(stderr, "kiln: %s %s: %s\n", fresh ? "compile" : "recompile",
+                 backendName.c_str(), line.c_str());
+  }
+
+private:
+  std::mutex mu_;
+  std::unordered_map<std::string, std::vector<std::vector<int64_t>>> last_;
 };
 
 /// Does `n` keep its inputs once it holds a buffer? A tracked value does,
@@ -195,6 +249,8 @@ void kiln::detail::materialize(const std::vector<NodePtr> &requested) {
   if (exe) {
     backend.counters.cacheHits.fetch_add(1);
   } else {
+    if (env::logEnabled("recompile"))
+      RecompileLog::get().report(g, backend.name());
     if (env::logEnabled("graph"))
       std::fprintf(stderr, "%s\n", printSubgraph(g).c_str());
     exe = ExecutableCache::get().insert(

@@ -75,9 +75,21 @@ void appendShape(std::string &s, const std::vector<int64_t> &shape) {
   s += ']';
 }
 
+/// A value's shape, or only its rank.
+void appendDims(std::string &s, const std::vector<int64_t> &shape,
+                bool withSizes) {
+  if (withSizes) {
+    appendShape(s, shape);
+    return;
+  }
+  s += "[r";
+  s += std::to_string(shape.size());
+  s += ']';
+}
+
 } // namespace
 
-std::string kiln::detail::structuralKey(const Subgraph &g) {
+std::string kiln::detail::structuralKey(const Subgraph &g, bool withSizes) {
   // Each leaf is named a<i> and each node n<i>, by position: the index is
   // kept, with the node flag in the top bit, rather than a string per node
   // (this runs on every materialization).
@@ -99,7 +111,7 @@ std::string kiln::detail::structuralKey(const Subgraph &g) {
     const Node &l = *g.leaves[i];
     names[&l] = static_cast<uint32_t>(i);
     key += l.dtype.str();
-    appendShape(key, l.shape);
+    appendDims(key, l.shape, withSizes);
     key += l.buffer->isContiguous() ? 'c' : 's';
     if (l.checkpointing)
       key += l.checkpointing->str();
@@ -142,7 +154,7 @@ std::string kiln::detail::structuralKey(const Subgraph &g) {
       key += ',';
     }
     key += n.dtype.str();
-    appendShape(key, n.shape);
+    appendDims(key, n.shape, withSizes);
     if (n.checkpointing)
       key += n.checkpointing->str();
     if (n.resultIndex)

@@ -37,8 +37,10 @@ Subgraph collectSubgraph(const std::vector<NodePtr> &targets,
                          bool throughTracked = false);
 
 /// A string that identifies the subgraph's structure (ops, attributes,
-/// dtypes, shapes, argument layouts) but not the data it reads.
-std::string structuralKey(const Subgraph &graph);
+/// dtypes, shapes, argument layouts) but not the data it reads. Without
+/// `withSizes`, values are keyed by their rank only: graphs that differ in
+/// nothing but sizes share that key.
+std::string structuralKey(const Subgraph &graph, bool withSizes = true);
 
 /// The subgraph as a kiln-dialect module with function @main.
 std::string printSubgraph(const Subgraph &graph);
