@@ -260,6 +260,17 @@ bool DispatchTensor::can_mut() const {
 // Materializers
 //===----------------------------------------------------------------------===//
 
+DispatchTensor &DispatchTensor::markDynamic(int64_t dim) {
+  const NodePtr &n = nodeOf(*this, "markDynamic");
+  int64_t rank = static_cast<int64_t>(n->shape.size());
+  if (dim < 0 || dim >= rank || dim >= 64)
+    throw Error("markDynamic: dim " + std::to_string(dim) +
+                " is out of range for a tensor of rank " +
+                std::to_string(rank));
+  n->dynamicDims |= uint64_t(1) << dim;
+  return *this;
+}
+
 const DispatchTensor &DispatchTensor::sync() const {
   materialize({nodeOf(*this, "sync")});
   return *this;

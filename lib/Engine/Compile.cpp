@@ -30,21 +30,66 @@ using namespace kiln::detail;
 
 namespace {
 
+/// The shape of `type` with that of `shape` (same element type and
+/// encoding).
+mlir::Type withShape(mlir::Type type, llvm::ArrayRef<int64_t> shape) {
+  auto t = llvm::cast<mlir::RankedTensorType>(type);
+  return mlir::RankedTensorType::get(shape, t.getElementType(),
+                                     t.getEncoding());
+}
+
+/// Gives `op` the result shapes its type inference derives from its
+/// operands (kiln.grad: those of the values it differentiates by); false
+/// when it cannot.
+bool reinferShapes(mlir::Operation *op) {
+  if (auto grad = llvm::dyn_cast<mlir::kiln::GradOp>(op)) {
+    for (unsigned i = 0; i < op->getNumResults(); ++i)
+      op->getResult(i).setType(op->getOperand(i + 1).getType());
+    return true;
+  }
+  auto infer = llvm::dyn_cast<mlir::InferTypeOpInterface>(op);
+  if (!infer)
+    return false;
+  llvm::SmallVector<mlir::Type> types;
+  mlir::ScopedDiagnosticHandler quiet(
+      op->getContext(), [](mlir::Diagnostic &) { return mlir::success(); });
+  if (mlir::failed(infer.inferReturnTypes(
+          op->getContext(), op->getLoc(), op->getOperands(),
+          op->getRawDictionaryAttrs(), op->getPropertiesStorage(),
+          op->getRegions(), types)) ||
+      types.size() != op->getNumResults())
+    return false;
+  for (auto [r, t] : llvm::zip(op->getResults(), types)) {
+    auto shaped = llvm::dyn_cast<mlir::RankedTensorType>(t);
+    if (!shaped)
+      return false;
+    r.setType(withShape(r.getType(), shaped.getShape()));
+  }
+  return true;
+}
+
 /// Builds func @main from a subgraph: one argument per leaf, one result per
-/// target, one kiln op per pending node.
-mlir::OwningOpRef<mlir::ModuleOp> buildModule(mlir::MLIRContext &ctx,
-                                              const Subgraph &g) {
+/// target, one kiln op per pending node. With `leafShapes`, the arguments
+/// have those shapes and every op's result shapes are inferred from its
+/// operands (each node's inferred shape in `nodeShapes`); null when an op
+/// cannot infer them.
+mlir::OwningOpRef<mlir::ModuleOp>
+buildModule(mlir::MLIRContext &ctx, const Subgraph &g,
+            const std::vector<std::vector<int64_t>> *leafShapes = nullptr,
+            std::vector<std::vector<int64_t>> *nodeShapes = nullptr) {
   mlir::OpBuilder b(&ctx);
   mlir::Location loc = b.getUnknownLoc();
-  auto module = mlir::ModuleOp::create(loc);
+  mlir::OwningOpRef<mlir::ModuleOp> module = mlir::ModuleOp::create(loc);
 
   llvm::SmallVector<mlir::Type> argTypes, resultTypes;
-  for (const NodePtr &l : g.leaves)
-    argTypes.push_back(mlir::kiln::tensorTypeFor(ctx, l->dtype, l->shape));
+  for (size_t i = 0; i < g.leaves.size(); ++i)
+    argTypes.push_back(mlir::kiln::tensorTypeFor(
+        ctx, g.leaves[i]->dtype,
+        leafShapes ? (*leafShapes)[i] : g.leaves[i]->shape));
   for (const NodePtr &t : g.targets)
     resultTypes.push_back(mlir::kiln::tensorTypeFor(ctx, t->dtype, t->shape));
 
-  b.setInsertionPointToEnd(module.getBody());
+  b.setInsertionPointToEnd(module->getBody());
   auto func = mlir::func::FuncOp::create(
       b, loc, "main", b.getFunctionType(argTypes, resultTypes));
   mlir::Block *body = func.addEntryBlock();
@@ -81,6 +126,8 @@ mlir::OwningOpRef<mlir::ModuleOp> buildModule(mlir::MLIRContext &ctx,
                                                ? loss->checkpointing->str()
                                                : std::string("balanced")));
         op = b.create(state);
+        if (leafShapes)
+          reinferShapes(op);
       }
       values[n.get()] = op->getResult(gradIndex.at(n.get()));
       continue;
@@ -116,13 +163,25 @@ mlir::OwningOpRef<mlir::ModuleOp> buildModule(mlir::MLIRContext &ctx,
     }
     state.addTypes(mlir::kiln::tensorTypeFor(ctx, n->dtype, n->shape));
     mlir::Operation *op = b.create(state);
+    if (leafShapes && !reinferShapes(op))
+      return nullptr;
     values[n.get()] = op->getResult(0);
+  }
+  if (nodeShapes) {
+    nodeShapes->clear();
+    for (const NodePtr &n : g.nodes) {
+      auto t = llvm::cast<mlir::RankedTensorType>(values.at(n.get()).getType());
+      nodeShapes->emplace_back(t.getShape().begin(), t.getShape().end());
+    }
   }
 
   llvm::SmallVector<mlir::Value> results;
   for (const NodePtr &t : g.targets)
     results.push_back(values.at(t.get()));
   mlir::func::ReturnOp::create(b, loc, results);
+  if (leafShapes)
+    func.setType(
+        b.getFunctionType(argTypes, mlir::ValueRange(results).getTypes()));
   return module;
 }
 
@@ -196,25 +255,94 @@ std::string kiln::detail::printSubgraph(const Subgraph &g) {
   return s;
 }
 
-std::unique_ptr<Executable>
-kiln::detail::compileSubgraph(const Subgraph &g, Backend &backend,
-                              const std::string &key,
-                              const std::vector<bool> &donated) {
+namespace {
+
+/// A size for the dynamic dims far from any a graph is recorded with, for
+/// the second point of generalizable()'s check.
+constexpr int64_t kProbeSize = 1000003;
+
+/// Whether the graph, built with its dynamic dims as `?`, computes every
+/// value's shape from S alone: each node's inferred dynamic dims are S now
+/// (`shapes` are its inferred shapes) and stay S at another size, its
+/// static dims stay put, and every op infers its shapes.
+bool generalizable(mlir::MLIRContext &ctx, const Subgraph &g,
+                   const DynamicDims &dyn,
+                   const std::vector<std::vector<int64_t>> &shapes) {
+  std::vector<std::vector<int64_t>> probe;
+  for (size_t i = 0; i < g.leaves.size(); ++i) {
+    probe.push_back(g.leaves[i]->shape);
+    for (size_t k = 0; k < probe.back().size() && k < 64; ++k)
+      if (dyn.leafDims[i] >> k & 1)
+        probe.back()[k] = kProbeSize;
+  }
+  std::vector<std::vector<int64_t>> probed;
+  if (!buildModule(ctx, g, &probe, &probed))
+    return false;
+  for (size_t n = 0; n < g.nodes.size(); ++n) {
+    const std::vector<int64_t> &now = g.nodes[n]->shape;
+    if (shapes[n].size() != now.size() || probed[n].size() != now.size())
+      return false;
+    for (size_t k = 0; k < now.size(); ++k) {
+      bool dynamic = mlir::ShapedType::isDynamic(shapes[n][k]);
+      if (dynamic ? now[k] != dyn.size || probed[n][k] != kProbeSize
+                  : now[k] != shapes[n][k] || probed[n][k] != now[k])
+        return false;
+    }
+  }
+  return true;
+}
+
+} // namespace
+
+std::unique_ptr<Executable> kiln::detail::compileSubgraph(
+    const Subgraph &g, Backend &backend, const std::string &key,
+    const std::vector<bool> &donated, const DynamicDims *dynamic) {
   mlir::MLIRContext &ctx = compileContext();
   // The key is the recorded graph's: a disk hit runs no pass at all.
   if (std::unique_ptr<Executable> exe =
           loadFromDisk(backend, ctx, key, g.nodes.size()))
     return exe;
   DiagnosticCollector diags(ctx);
-  auto module = buildModule(ctx, g);
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  if (dynamic && !dynamic->empty()) {
+    std::vector<std::vector<int64_t>> leafShapes, nodeShapes;
+    for (size_t i = 0; i < g.leaves.size(); ++i) {
+      leafShapes.push_back(g.leaves[i]->shape);
+      for (size_t k = 0; k < leafShapes.back().size() && k < 64; ++k)
+        if (dynamic->leafDims[i] >> k & 1)
+          leafShapes.back()[k] = mlir::ShapedType::kDynamic;
+    }
+    module = buildModule(ctx, g, &leafShapes, &nodeShapes);
+    if (!module || !generalizable(ctx, g, *dynamic, nodeShapes))
+      return nullptr;
+  } else {
+    module = buildModule(ctx, g);
+  }
   auto main = module->lookupSymbol<mlir::func::FuncOp>("main");
   for (size_t i = 0; i < donated.size(); ++i)
     if (donated[i])
       main.setArgAttr(i, mlir::kiln::kDonatedAttr, mlir::UnitAttr::get(&ctx));
-  if (mlir::failed(mlir::verify(*module)))
+  bool isDynamic = dynamic && !dynamic->empty();
+  if (mlir::failed(mlir::verify(*module))) {
+    if (isDynamic)
+      return nullptr;
     throw Error("internal error: the recorded graph does not verify:\n" +
                 diags.text);
-  return compileModuleNow(*module, backend, key, g.nodes.size());
+  }
+  if (!isDynamic)
+    return compileModuleNow(*module, backend, key, g.nodes.size());
+  // A pass or generator that cannot take the dynamic form leaves the graph
+  // to the static compile, which reports any real error.
+  try {
+    return compileModuleNow(*module, backend, key, g.nodes.size());
+  } catch (const Error &e) {
+    if (env::logEnabled("recompile"))
+      std::fprintf(stderr,
+                   "kiln: recompile %s: the dynamic form does not compile, "
+                   "compiling for the static sizes: %s\n",
+                   backend.name().c_str(), e.what());
+    return nullptr;
+  }
 }
 
 std::unique_ptr<Executable> kiln::detail::compileModule(mlir::ModuleOp module,

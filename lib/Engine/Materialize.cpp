@@ -14,6 +14,7 @@
 #include "llvm/ADT/DenseSet.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -50,40 +51,72 @@ public:
     return it->second;
   }
 
+  /// Dynamic keys whose graphs do not generalize: compiled for their
+  /// static sizes instead.
+  bool isStaticOnly(const std::string &key) {
+    std::lock_guard<std::mutex> lock(mu_);
+    return staticOnly_.count(key) != 0;
+  }
+  void markStaticOnly(const std::string &key) {
+    std::lock_guard<std::mutex> lock(mu_);
+    staticOnly_.insert(key);
+  }
+
 private:
   std::mutex mu_;
+  std::unordered_set<std::string> staticOnly_;
   std::unordered_map<std::string, std::shared_ptr<Executable>> map_;
 };
 
-/// KILN_LOG=recompile: why each graph compiles. Graphs are grouped by their
-/// structure without sizes; the compile of a group seen before names every
-/// input dim whose size differs from the group's last compile.
-class RecompileLog {
+/// The sizes each graph compiled with, grouped by structure without sizes:
+/// KILN_LOG=recompile's reasons, and the dims that become dynamic
+/// automatically. When a graph recompiles only because input dims changed
+/// size, those dims (of inputs that are not parameters: their dims are the
+/// N and K of matmuls and the widths of rows) are dynamic from then on.
+class ShapeHistory {
 public:
-  static RecompileLog &get() {
-    static RecompileLog *log = new RecompileLog();
-    return *log;
+  static ShapeHistory &get() {
+    static ShapeHistory *h = new ShapeHistory();
+    return *h;
   }
 
-  void report(const Subgraph &g, const std::string &backendName) {
+  /// Whether any graph has dims made dynamic automatically (only then is
+  /// the size-free key of every materialization worth computing).
+  bool active() const { return active_.load(std::memory_order_relaxed); }
+
+  /// The dims of each leaf made dynamic for `group` (empty: none).
+  std::vector<uint64_t> autoDims(const std::string &group) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = groups_.find(group);
+    return it == groups_.end() ? std::vector<uint64_t>() : it->second.dims;
+  }
+
+  /// A static compile of `g`: notes its sizes and, for a graph compiled
+  /// before with others, returns the leaf dims now dynamic (else empty).
+  std::vector<uint64_t> noteStaticCompile(const Subgraph &g,
+                                          const std::string &group,
+                                          const std::string &backendName,
+                                          bool automatic, bool plansMemory) {
     std::vector<std::vector<int64_t>> shapes;
     for (const NodePtr &l : g.leaves)
       shapes.push_back(l->shape);
-    std::string group = structuralKey(g, /*withSizes=*/false);
     std::string line;
     bool fresh;
+    std::vector<uint64_t> dims;
     {
       std::lock_guard<std::mutex> lock(mu_);
-      auto inserted = last_.try_emplace(group, shapes);
-      auto it = inserted.first;
+      auto inserted = groups_.try_emplace(group);
+      Group &grp = inserted.first->second;
       fresh = inserted.second;
       if (fresh) {
         line = "a graph not seen before (" + std::to_string(g.nodes.size()) +
                " ops, " + std::to_string(g.leaves.size()) + " inputs)";
+        grp.dims.assign(shapes.size(), 0);
       } else {
+        bool changed = false;
         for (size_t i = 0; i < shapes.size(); ++i)
           for (size_t d = 0; d < shapes[i].size(); ++d)
-            if (shapes[i][d] != it->second[i][d]) {
+            if (shapes[i][d] != grp.last[i][d]) {
               const Node &l = *g.leaves[i];
               line += line.empty() ? "" : "; ";
               line += "input " + std::to_string(i) + " (" + l.dtype.str() +
@@ -91,22 +124,58 @@ public:
                       (l.requiresGrad ? ", a parameter" : "") + ") dim " +
                       std::to_string(d) + " is " +
                       std::to_string(shapes[i][d]) + ", was " +
-                      std::to_string(it->second[i][d]);
+                      std::to_string(grp.last[i][d]);
+              if (automatic && !l.requiresGrad && d < 64 &&
+                  !(grp.dims[i] >> d & 1)) {
+                grp.dims[i] |= uint64_t(1) << d;
+                changed = true;
+              }
             }
         if (line.empty())
-          line = "the same graph and sizes with other inputs given up "
-                 "(Budget checkpointing plans memory per pattern)";
-        it->second = shapes;
+          line = plansMemory
+                     ? "the same graph and sizes with other inputs given up "
+                       "(Budget checkpointing plans memory per pattern)"
+                     : "the same ops with other sizes in their attributes "
+                       "(a creation op's or a reshape's shape, ...)";
+        if (changed) {
+          dims = grp.dims;
+          active_.store(true);
+        }
       }
+      grp.last = shapes;
     }
-    std::fprintf(stderr, "kiln: %s %s: %s\n", fresh ? "compile" : "recompile",
-                 backendName.c_str(), line.c_str());
+    if (env::logEnabled("recompile"))
+      std::fprintf(stderr, "kiln: %s %s: %s\n", fresh ? "compile" : "recompile",
+                   backendName.c_str(), line.c_str());
+    return dims;
   }
 
 private:
+  struct Group {
+    std::vector<std::vector<int64_t>> last;
+    std::vector<uint64_t> dims;
+  };
   std::mutex mu_;
-  std::unordered_map<std::string, std::vector<std::vector<int64_t>>> last_;
+  std::atomic<bool> active_{false};
+  std::unordered_map<std::string, Group> groups_;
 };
+
+/// KILN_LOG=recompile's line for a compile with dynamic dims.
+void logDynamic(const Subgraph &g, const DynamicDims &dyn,
+                const std::string &backendName, bool built) {
+  if (!env::logEnabled("recompile"))
+    return;
+  std::string dims;
+  for (size_t i = 0; i < g.leaves.size(); ++i)
+    for (size_t d = 0; d < g.leaves[i]->shape.size() && d < 64; ++d)
+      if (dyn.leafDims[i] >> d & 1)
+        dims += (dims.empty() ? "" : ", ") + std::string("input ") +
+                std::to_string(i) + " dim " + std::to_string(d);
+  std::fprintf(stderr, "kiln: compile %s: %s dynamic dims (%s; now %lld)\n",
+               backendName.c_str(),
+               built ? "for any size of the" : "not general in the",
+               dims.c_str(), static_cast<long long>(dyn.size));
+}
 
 /// Does `n` keep its inputs once it holds a buffer? A tracked value does,
 /// so that a later backward can retrace (and recompute) the forward graph
@@ -219,7 +288,6 @@ void kiln::detail::materialize(const std::vector<NodePtr> &requested) {
       }))
     g = collectSubgraph(targets, /*throughTracked=*/true);
   Backend &backend = getBackend(g.device, g.deviceIndex);
-  std::string key = structuralKey(g);
   Donation donation = donatableLeaves(g);
   // A kernel that meets a bad index makes the run throw (Flex and Cpu), and
   // the graph must then lose nothing: no input is given up to a run that
@@ -239,24 +307,71 @@ void kiln::detail::materialize(const std::vector<NodePtr> &requested) {
         return l->checkpointing &&
                l->checkpointing->kind() == CheckpointingStrategy::Kind::Budget;
       });
-  if (plansMemory) {
-    key += "donated=";
-    for (bool d : donated)
-      key += d ? '1' : '0';
-  }
-
-  std::shared_ptr<Executable> exe = ExecutableCache::get().lookup(key);
-  if (exe) {
-    backend.counters.cacheHits.fetch_add(1);
-  } else {
-    if (env::logEnabled("recompile"))
-      RecompileLog::get().report(g, backend.name());
+  // Dynamic dims (Cpu; Budget plans memory for exact sizes): one
+  // executable for every size S of the dims marked dynamic.
+  ExecutableCache &cache = ExecutableCache::get();
+  ShapeHistory &history = ShapeHistory::get();
+  bool canGeneralize = backend.kind() == DeviceKind::Cpu && !plansMemory;
+  std::string group;
+  auto tryDynamic = [&](const std::vector<uint64_t> *extra) {
+    DynamicDims dyn = dynamicDimsOf(g, extra);
+    if (dyn.empty())
+      return std::shared_ptr<Executable>();
+    std::string dkey = structuralKey(g, true, &dyn);
+    if (std::shared_ptr<Executable> hit = cache.lookup(dkey)) {
+      backend.counters.cacheHits.fetch_add(1);
+      return hit;
+    }
+    if (cache.isStaticOnly(dkey))
+      return std::shared_ptr<Executable>();
     if (env::logEnabled("graph"))
       std::fprintf(stderr, "%s\n", printSubgraph(g).c_str());
-    exe = ExecutableCache::get().insert(
-        key, compileSubgraph(g, backend, key,
-                             plansMemory ? donated : std::vector<bool>()));
+    std::unique_ptr<Executable> built =
+        compileSubgraph(g, backend, dkey, {}, &dyn);
+    logDynamic(g, dyn, backend.name(), built != nullptr);
+    if (!built) {
+      cache.markStaticOnly(dkey);
+      return std::shared_ptr<Executable>();
+    }
     backend.counters.compiles.fetch_add(1);
+    return cache.insert(dkey, std::move(built));
+  };
+  std::shared_ptr<Executable> exe;
+  if (canGeneralize) {
+    std::vector<uint64_t> autoDims;
+    if (history.active()) {
+      group = structuralKey(g, /*withSizes=*/false);
+      autoDims = history.autoDims(group);
+    }
+    exe = tryDynamic(autoDims.empty() ? nullptr : &autoDims);
+  }
+  if (!exe) {
+    std::string key = structuralKey(g);
+    if (plansMemory) {
+      key += "donated=";
+      for (bool d : donated)
+        key += d ? '1' : '0';
+    }
+    exe = cache.lookup(key);
+    if (exe) {
+      backend.counters.cacheHits.fetch_add(1);
+    } else {
+      if (group.empty())
+        group = structuralKey(g, /*withSizes=*/false);
+      std::vector<uint64_t> autoDims = history.noteStaticCompile(
+          g, group, backend.name(), canGeneralize && env::autoDynamic(),
+          plansMemory);
+      if (!autoDims.empty())
+        exe = tryDynamic(&autoDims);
+      if (!exe) {
+        if (env::logEnabled("graph"))
+          std::fprintf(stderr, "%s\n", printSubgraph(g).c_str());
+        exe = cache.insert(
+            key, compileSubgraph(g, backend, key,
+                                 plansMemory ? donated : std::vector<bool>()));
+        backend.counters.compiles.fetch_add(1);
+      }
+    }
   }
 
   std::vector<Buffer> args;

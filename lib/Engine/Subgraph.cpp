@@ -89,7 +89,29 @@ void appendDims(std::string &s, const std::vector<int64_t> &shape,
 
 } // namespace
 
-std::string kiln::detail::structuralKey(const Subgraph &g, bool withSizes) {
+DynamicDims kiln::detail::dynamicDimsOf(const Subgraph &g,
+                                        const std::vector<uint64_t> *extra) {
+  DynamicDims d;
+  d.leafDims.assign(g.leaves.size(), 0);
+  for (size_t i = 0; i < g.leaves.size(); ++i) {
+    const Node &l = *g.leaves[i];
+    uint64_t marked = l.dynamicDims | (extra ? (*extra)[i] : 0);
+    for (size_t k = 0; marked && k < l.shape.size() && k < 64; ++k) {
+      if (!(marked >> k & 1) || l.shape[k] == 0)
+        continue;
+      if (d.size < 0)
+        d.size = l.shape[k];
+      if (l.shape[k] == d.size)
+        d.leafDims[i] |= uint64_t(1) << k;
+    }
+  }
+  return d;
+}
+
+std::string kiln::detail::structuralKey(const Subgraph &g, bool withSizes,
+                                        const DynamicDims *dynamic) {
+  if (dynamic && dynamic->empty())
+    dynamic = nullptr;
   // Each leaf is named a<i> and each node n<i>, by position: the index is
   // kept, with the node flag in the top bit, rather than a string per node
   // (this runs on every materialization).
@@ -102,7 +124,7 @@ std::string kiln::detail::structuralKey(const Subgraph &g, bool withSizes) {
   };
   std::string key;
   key.reserve(64 * (g.nodes.size() + g.leaves.size()) + 32);
-  key += "dev=";
+  key += dynamic ? "dyn;dev=" : "dev=";
   key += std::to_string(static_cast<int>(g.device));
   key += ':';
   key += std::to_string(g.deviceIndex);
@@ -111,7 +133,20 @@ std::string kiln::detail::structuralKey(const Subgraph &g, bool withSizes) {
     const Node &l = *g.leaves[i];
     names[&l] = static_cast<uint32_t>(i);
     key += l.dtype.str();
-    appendDims(key, l.shape, withSizes);
+    if (dynamic) {
+      key += '[';
+      for (size_t k = 0; k < l.shape.size(); ++k) {
+        if (k)
+          key += ',';
+        if (k < 64 && (dynamic->leafDims[i] >> k & 1))
+          key += '?';
+        else
+          key += std::to_string(l.shape[k]);
+      }
+      key += ']';
+    } else {
+      appendDims(key, l.shape, withSizes);
+    }
     key += l.buffer->isContiguous() ? 'c' : 's';
     if (l.checkpointing)
       key += l.checkpointing->str();
@@ -154,7 +189,7 @@ std::string kiln::detail::structuralKey(const Subgraph &g, bool withSizes) {
       key += ',';
     }
     key += n.dtype.str();
-    appendDims(key, n.shape, withSizes);
+    appendDims(key, n.shape, withSizes && !dynamic);
     if (n.checkpointing)
       key += n.checkpointing->str();
     if (n.resultIndex)

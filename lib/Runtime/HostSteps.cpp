@@ -33,6 +33,14 @@ std::vector<int64_t> detail::resultShape(mlir::Operation *op, unsigned i) {
   return {t.getShape().begin(), t.getShape().end()};
 }
 
+std::vector<int64_t> detail::withDynamicSize(std::vector<int64_t> dims,
+                                             int64_t s) {
+  for (int64_t &d : dims)
+    if (mlir::ShapedType::isDynamic(d))
+      d = s;
+  return dims;
+}
+
 static mlir::Attribute requireAttr(mlir::Operation *op, llvm::StringRef name) {
   mlir::Attribute a = op->getAttr(name);
   if (!a)
@@ -142,7 +150,8 @@ Step buildReshape(mlir::Operation *op) {
   std::vector<int64_t> shape = resultShape(op);
   return [=](llvm::ArrayRef<const Buffer *> ops,
              llvm::MutableArrayRef<Buffer> res, StepContext &ctx) {
-    res[0] = reshapeView(*ops[0], shape, ctx.allocator);
+    res[0] = reshapeView(*ops[0], withDynamicSize(shape, ctx.dynamicSize),
+                         ctx.allocator);
   };
 }
 
@@ -204,17 +213,20 @@ Step buildPermute(mlir::Operation *op) {
 
 Step buildExpand(mlir::Operation *op) {
   std::vector<int64_t> shape = resultShape(op);
-  return
-      [=](llvm::ArrayRef<const Buffer *> ops, llvm::MutableArrayRef<Buffer> res,
-          StepContext &) { res[0] = broadcastView(*ops[0], shape); };
+  return [=](llvm::ArrayRef<const Buffer *> ops,
+             llvm::MutableArrayRef<Buffer> res, StepContext &ctx) {
+    res[0] = broadcastView(*ops[0], withDynamicSize(shape, ctx.dynamicSize));
+  };
 }
 
 Step buildSlice(mlir::Operation *op) {
   std::vector<int64_t> starts = arrayAttr(op, "starts"),
                        steps = arrayAttr(op, "steps"), shape = resultShape(op);
-  return
-      [=](llvm::ArrayRef<const Buffer *> ops, llvm::MutableArrayRef<Buffer> res,
-          StepContext &) { res[0] = sliceView(*ops[0], starts, steps, shape); };
+  return [=](llvm::ArrayRef<const Buffer *> ops,
+             llvm::MutableArrayRef<Buffer> res, StepContext &ctx) {
+    res[0] = sliceView(*ops[0], starts, steps,
+                       withDynamicSize(shape, ctx.dynamicSize));
+  };
 }
 
 Step buildFlip(mlir::Operation *op) {

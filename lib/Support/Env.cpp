@@ -58,6 +58,8 @@ std::string env::cacheDir() {
   return dir;
 }
 
+bool env::autoDynamic() { return read("KILN_AUTO_DYNAMIC") == "1"; }
+
 std::string env::dumpObjectsDir() { return read("KILN_DUMP_OBJECTS"); }
 
 std::optional<bool> env::streamStores() {

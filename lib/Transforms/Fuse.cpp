@@ -35,7 +35,9 @@
 #include "kiln/Transforms/Fusion.h"
 #include "kiln/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Dominance.h"
@@ -236,6 +238,9 @@ func::FuncOp outline(func::FuncOp parent, Group &g, unsigned index,
 
   // Inputs: values defined outside, in first-use order. Splat constants are
   // cloned in instead, so that scalars stay visible to the code generator.
+  // A dynamic size (`tensor.dim %t, c`, as creation ops of dynamic shape
+  // take) is recomputed inside from %t, which becomes the input: kernels
+  // take tensors only.
   llvm::SetVector<Value> inputs;
   llvm::SetVector<Operation *> clonedConstants;
   for (Operation *op : ops)
@@ -246,6 +251,17 @@ func::FuncOp outline(func::FuncOp parent, Group &g, unsigned index,
       if (auto c = llvm::dyn_cast_or_null<ConstantOp>(def)) {
         auto dense = llvm::dyn_cast<DenseElementsAttr>(c.getValue());
         if (dense && dense.isSplat()) {
+          clonedConstants.insert(def);
+          continue;
+        }
+      }
+      if (auto dim = llvm::dyn_cast_or_null<tensor::DimOp>(def)) {
+        Operation *index = dim.getIndex().getDefiningOp();
+        Operation *source = dim.getSource().getDefiningOp();
+        if (index && llvm::isa<arith::ConstantIndexOp>(index) &&
+            !(source && inGroup.contains(source))) {
+          inputs.insert(dim.getSource());
+          clonedConstants.insert(index);
           clonedConstants.insert(def);
           continue;
         }

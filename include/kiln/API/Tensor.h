@@ -204,6 +204,10 @@ public:
                                      std::vector<int64_t> starts,
                                      std::vector<int64_t> ends,
                                      std::vector<int64_t> steps = {});
+  /// Marks dim `dim` dynamic: a graph that reads this tensor as an input
+  /// compiles once for any size of that dim (on Cpu; see "Shapes and
+  /// recompilation" in docs/tools.md). Returns *this.
+  DispatchTensor &markDynamic(int64_t dim);
   /// Rebinds this handle to `value`'s graph (an optimizer's update).
   DispatchTensor &assign(const DispatchTensor &value);
 

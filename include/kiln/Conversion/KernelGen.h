@@ -42,6 +42,10 @@ struct Abi {
   SmallVector<Type> args; ///< memref<?xT>
   unsigned numInputs = 0, numOutputs = 0;
   bool hasWorkspace = false;
+  /// A kernel of dynamic shape takes, last, the values of its dynamic sizes
+  /// (memref<?xi64>; one symbol for now, S, at index 0): every dynamic dim
+  /// of its operands and results is S.
+  bool hasSizes = false;
 };
 
 /// The memref ABI of a template kernel function.
@@ -69,6 +73,10 @@ SmallVector<Value> offsetsFromLinear(OpBuilder &b, Location loc, Value linear,
 
 /// Index constant.
 Value cidx(OpBuilder &b, Location loc, int64_t v);
+
+/// The dynamic size S of a phase with `abi` (hasSizes), read from its sizes
+/// argument in `entry`.
+Value dynamicSize(OpBuilder &b, Location loc, Block &entry, const Abi &abi);
 
 /// The storage element type of a kiln tensor type.
 Type storageElementOf(Type tensorType);

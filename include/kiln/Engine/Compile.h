@@ -43,10 +43,14 @@ std::unique_ptr<Executable> compileModule(mlir::ModuleOp module,
 
 /// Builds the kiln module of `graph` and compiles it (compileModule).
 /// `donated` (empty, or one flag per leaf) names the inputs whose buffers
-/// the run gives up, for the checkpointing plan's model of memory.
+/// the run gives up, for the checkpointing plan's model of memory. With
+/// `dynamic`, the inputs' dynamic dims are `?` and every shape is inferred
+/// from them; null when the graph does not generalize (some shape does not
+/// follow from S alone, e.g. a reshape to sizes recorded for this S).
 std::unique_ptr<Executable>
 compileSubgraph(const Subgraph &graph, Backend &backend, const std::string &key,
-                const std::vector<bool> &donated = {});
+                const std::vector<bool> &donated = {},
+                const DynamicDims *dynamic = nullptr);
 
 } // namespace kiln::detail
 

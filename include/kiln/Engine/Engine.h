@@ -36,11 +36,26 @@ struct Subgraph {
 Subgraph collectSubgraph(const std::vector<NodePtr> &targets,
                          bool throughTracked = false);
 
+/// The dynamic size of a graph: one symbol S, the size of every input dim
+/// that is dynamic. Dims are dynamic when marked (Node::dynamicDims, or
+/// `extra`, one mask per leaf) and of the first marked dim's size; marked
+/// dims of another size stay static, and so does a size of 0.
+struct DynamicDims {
+  int64_t size = -1;              ///< S; -1: the graph is static
+  std::vector<uint64_t> leafDims; ///< per leaf, the dims that are S
+  bool empty() const { return size < 0; }
+};
+DynamicDims dynamicDimsOf(const Subgraph &graph,
+                          const std::vector<uint64_t> *extra = nullptr);
+
 /// A string that identifies the subgraph's structure (ops, attributes,
 /// dtypes, shapes, argument layouts) but not the data it reads. Without
 /// `withSizes`, values are keyed by their rank only: graphs that differ in
-/// nothing but sizes share that key.
-std::string structuralKey(const Subgraph &graph, bool withSizes = true);
+/// nothing but sizes share that key. With `dynamic`, the inputs' dynamic
+/// dims read `?` and the other values are keyed by their rank (their
+/// shapes follow from the inputs' and the attributes).
+std::string structuralKey(const Subgraph &graph, bool withSizes = true,
+                          const DynamicDims *dynamic = nullptr);
 
 /// The subgraph as a kiln-dialect module with function @main.
 std::string printSubgraph(const Subgraph &graph);

@@ -78,6 +78,9 @@ struct Node {
   /// was updated in place (its buffer given up to the update): its inputs
   /// are gone, so no later backward can retrace through it.
   bool retraceLost = false;
+  /// Dims (bit d: dim d) marked dynamic: when this node is an input of a
+  /// graph, executables compiled for it take any size there (markDynamic).
+  uint64_t dynamicDims = 0;
 
   /// Set once materialized.
   std::optional<Buffer> buffer;

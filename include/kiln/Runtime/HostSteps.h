@@ -40,7 +40,13 @@ struct StepContext {
   /// reusable[i]: operand i dies at this step and nothing else holds its
   /// storage, so the step may write its output there.
   const bool *reusable = nullptr;
+  /// The value of the dynamic size S of this run, for the steps of a plan
+  /// compiled with dynamic dims (each is S); -1 otherwise.
+  int64_t dynamicSize = -1;
 };
+
+/// `dims` with every dynamic entry (kiln::rules::kDynamic) replaced by `s`.
+std::vector<int64_t> withDynamicSize(std::vector<int64_t> dims, int64_t s);
 
 using Step = std::function<void(llvm::ArrayRef<const Buffer *> operands,
                                 llvm::MutableArrayRef<Buffer> results,

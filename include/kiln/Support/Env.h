@@ -21,7 +21,7 @@
 namespace kiln::env {
 
 /// KILN_LOG: is `topic` in its comma-separated list (or is it "all")?
-/// Topics: compile, graph, profile.
+/// Topics: compile, recompile, graph, kernels, profile.
 bool logEnabled(const char *topic);
 
 /// KILN_DEVICE: the default device ("flex", "cpu", "cuda", "cuda:N"); empty
@@ -39,6 +39,11 @@ std::string dumpObjectsDir();
 /// KILN_STREAM_STORES: "0" writes large Cpu outputs with plain stores, any
 /// other value with non-temporal ones; unset leaves it to the host.
 std::optional<bool> streamStores();
+
+/// KILN_AUTO_DYNAMIC: "1" makes a dim dynamic once its size alone made a
+/// graph recompile; otherwise dims are dynamic only where markDynamic
+/// marks them. Read at each compile.
+bool autoDynamic();
 
 /// KILN_CUDA_MMA: "0" keeps f32 matmuls off the tensor cores.
 bool cudaMma();

@@ -49,15 +49,27 @@ LogicalResult kernelgen::generateElementwise(func::FuncOp tmpl,
     return failure();
   Value root = ret.getOperand(0);
   auto rootType = llvm::cast<RankedTensorType>(root.getType());
-  if (!rootType.hasStaticShape() || getQuantScheme(rootType))
+  if (getQuantScheme(rootType))
     return failure();
   ArrayRef<int64_t> iter = rootType.getShape();
   size_t r = iter.size();
+  // A dynamic size (S, the kernel's sizes argument) may be the leading dim
+  // of the iteration shape only, and of the operands that span it.
+  auto dynamicOnlyLeading = [&](ArrayRef<int64_t> shape) {
+    for (size_t d = 0; d < shape.size(); ++d)
+      if (ShapedType::isDynamic(shape[d]) && d + r - shape.size() != 0)
+        return false;
+    return true;
+  };
+  const bool dynamic = !rootType.hasStaticShape();
+  if (!dynamicOnlyLeading(iter))
+    return failure();
 
   SmallVector<Layout> layouts;
   for (BlockArgument a : tmpl.getArguments()) {
     auto t = llvm::cast<RankedTensorType>(a.getType());
-    if (!t.hasStaticShape() || getQuantScheme(t))
+    if (getQuantScheme(t) || !dynamicOnlyLeading(t.getShape()) ||
+        (!dynamic && !t.hasStaticShape()))
       return failure();
     layouts.push_back(layoutOf(t.getShape(), iter));
   }
@@ -72,14 +84,24 @@ LogicalResult kernelgen::generateElementwise(func::FuncOp tmpl,
       break;
     }
   }
+  // With a dynamic leading dim, the static extents leave it out (S counts
+  // once, at run time): `inner` when the run spans it (k == 0), else
+  // `outer`.
   int64_t inner = 1, outer = 1;
   for (size_t d = k; d < r; ++d)
-    inner *= iter[d];
+    if (!ShapedType::isDynamic(iter[d]))
+      inner *= iter[d];
   SmallVector<int64_t> outerExt(iter.begin(), iter.begin() + k);
   for (int64_t d : outerExt)
-    outer *= d;
-  const int64_t chunk = std::max<int64_t>(1, std::min<int64_t>(inner, 1 << 16));
-  const int64_t nChunks = (inner + chunk - 1) / chunk;
+    if (!ShapedType::isDynamic(d))
+      outer *= d;
+  const bool dynamicRun = dynamic && k == 0;
+  // A run over S rows of `inner` is cut into chunks of the largest size,
+  // whatever S is: its tiling does not depend on it.
+  const int64_t chunk =
+      dynamicRun ? int64_t(1) << 16
+                 : std::max<int64_t>(1, std::min<int64_t>(inner, 1 << 16));
+  const int64_t nChunks = dynamicRun ? 1 : (inner + chunk - 1) / chunk;
   const int64_t units = outer * nChunks;
   const int64_t grain = std::max<int64_t>(1, (1 << 15) / chunk);
 
@@ -87,9 +109,19 @@ LogicalResult kernelgen::generateElementwise(func::FuncOp tmpl,
   Location loc = tmpl.getLoc();
   Abi abi = abiOf(tmpl, false);
   func::FuncOp fn = createPhase(b, module, tmpl, 0, abi, units, grain);
+  // Units at run time: S rows of `units` each, or S * inner elements in
+  // chunks.
+  if (dynamic)
+    fn->setAttr(kUnitsPerAttr, b.getDenseI64ArrayAttr(
+                                   dynamicRun ? ArrayRef<int64_t>{inner, chunk}
+                                              : ArrayRef<int64_t>{units, 1}));
   Block &entry = fn.getBody().front();
   b.setInsertionPoint(entry.getTerminator());
   Value begin = entry.getArgument(0), end = entry.getArgument(1);
+  Value innerEnd = cidx(b, loc, inner);
+  if (dynamicRun)
+    innerEnd = arith::MulIOp::create(b, loc, dynamicSize(b, loc, entry, abi),
+                                     innerEnd);
   auto argBuf = [&](unsigned i) { return entry.getArgument(2 + i); };
   Value outBuf = argBuf(abi.numInputs);
 
@@ -110,10 +142,13 @@ LogicalResult kernelgen::generateElementwise(func::FuncOp tmpl,
     row = arith::DivUIOp::create(b, loc, u, cidx(b, loc, nChunks));
     c = arith::RemUIOp::create(b, loc, u, cidx(b, loc, nChunks));
   }
+  if (dynamicRun) {
+    row = cidx(b, loc, 0);
+    c = u;
+  }
   Value lo = arith::MulIOp::create(b, loc, c, cidx(b, loc, chunk));
   Value hi = arith::MinUIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, lo, cidx(b, loc, chunk)),
-      cidx(b, loc, inner));
+      b, loc, arith::AddIOp::create(b, loc, lo, cidx(b, loc, chunk)), innerEnd);
   SmallVector<Value> offsets =
       offsetsFromLinear(b, loc, row, outerExt, outerStrides);
   Value outOff = arith::MulIOp::create(b, loc, row, cidx(b, loc, inner));
@@ -135,7 +170,8 @@ LogicalResult kernelgen::generateElementwise(func::FuncOp tmpl,
     return ev.eval(root);
   };
   Type element = storageElementOf(rootType);
-  if (streamsOutput(rootType.getNumElements(), element, streamStores)) {
+  if (!dynamic &&
+      streamsOutput(rootType.getNumElements(), element, streamStores)) {
     if (failed(emitStreamedStores(b, loc, fn, module, outBuf, outOff, lo, hi,
                                   element, valueAt))) {
       fn.erase();

@@ -17,6 +17,7 @@
 
 #include "kiln/Conversion/KernelGen.h"
 
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 
@@ -120,27 +121,47 @@ LogicalResult kernelgen::lowerGenericKernels(
     Block &entry = fn.getBody().front();
     b.setInsertionPoint(entry.getTerminator());
     FunctionType implType = impl.getFunctionType();
-    if (implType.getNumInputs() != abi.args.size() ||
+    if (implType.getNumInputs() != abi.args.size() - (abi.hasSizes ? 1 : 0) ||
         implType.getNumResults() != 0) {
       fn.erase();
       return tmpl.emitError() << "the generic lowering of @" << tmpl.getName()
                               << " has an unexpected signature";
     }
+    // Dynamic dims are S, read from the sizes argument; strides follow.
+    Value s = abi.hasSizes ? dynamicSize(b, loc, entry, abi) : Value();
     SmallVector<Value> args;
     for (auto [i, t] : llvm::enumerate(implType.getInputs())) {
       auto shaped = llvm::dyn_cast<MemRefType>(t);
-      if (!shaped || !shaped.hasStaticShape() || !shaped.getLayout().isIdentity()) {
+      if (!shaped || !shaped.getLayout().isIdentity() ||
+          (!shaped.hasStaticShape() && !s)) {
         fn.erase();
         return tmpl.emitError()
                << "the generic lowering of @" << tmpl.getName()
-               << " takes a buffer that is not a static row-major memref";
+               << " takes a buffer that is not a row-major memref";
       }
-      SmallVector<int64_t> strides(shaped.getRank(), 1);
-      for (int64_t d = shaped.getRank() - 1; d > 0; --d)
-        strides[d - 1] = strides[d] * shaped.getDimSize(d);
+      SmallVector<OpFoldResult> sizes, strides(shaped.getRank());
+      for (int64_t d = 0; d < shaped.getRank(); ++d)
+        sizes.push_back(shaped.isDynamicDim(d) ? OpFoldResult(s)
+                                               : OpFoldResult(b.getIndexAttr(
+                                                     shaped.getDimSize(d))));
+      OpFoldResult stride = b.getIndexAttr(1);
+      for (int64_t d = shaped.getRank() - 1; d >= 0; --d) {
+        strides[d] = stride;
+        if (d == 0)
+          break;
+        std::optional<int64_t> a = getConstantIntValue(stride),
+                               n = getConstantIntValue(sizes[d]);
+        if (a && n)
+          stride = b.getIndexAttr(*a * *n);
+        else
+          stride = arith::MulIOp::create(
+                       b, loc, getValueOrCreateConstantIndexOp(b, loc, stride),
+                       getValueOrCreateConstantIndexOp(b, loc, sizes[d]))
+                       .getResult();
+      }
       Value flat = entry.getArgument(2 + i);
       args.push_back(memref::ReinterpretCastOp::create(
-          b, loc, shaped, flat, /*offset=*/0, shaped.getShape(), strides));
+          b, loc, shaped, flat, b.getIndexAttr(0), sizes, strides));
     }
     func::CallOp::create(b, loc, impl, args);
   }

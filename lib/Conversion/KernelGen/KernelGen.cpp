@@ -140,7 +140,24 @@ Abi kernelgen::abiOf(func::FuncOp tmpl, bool workspace) {
     abi.args.push_back(flat(IntegerType::get(ctx, 8)));
     abi.hasWorkspace = true;
   }
+  auto dynamic = [](Type t) {
+    auto shaped = llvm::dyn_cast<ShapedType>(t);
+    return shaped && !shaped.hasStaticShape();
+  };
+  if (llvm::any_of(tmpl.getArgumentTypes(), dynamic) ||
+      llvm::any_of(tmpl.getResultTypes(), dynamic)) {
+    abi.args.push_back(flat(IntegerType::get(ctx, 64)));
+    abi.hasSizes = true;
+  }
   return abi;
+}
+
+Value kernelgen::dynamicSize(OpBuilder &b, Location loc, Block &entry,
+                             const Abi &abi) {
+  Value sizes = entry.getArgument(entry.getNumArguments() - 1);
+  (void)abi;
+  Value s = memref::LoadOp::create(b, loc, sizes, cidx(b, loc, 0));
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), s);
 }
 
 func::FuncOp kernelgen::createPhase(OpBuilder &b, ModuleOp module,
@@ -159,6 +176,8 @@ func::FuncOp kernelgen::createPhase(OpBuilder &b, ModuleOp module,
   fn->setAttr(kPhaseAttr, b.getI64IntegerAttr(phase));
   fn->setAttr(kKernelOfAttr, b.getStringAttr(tmpl.getName()));
   fn->setAttr("llvm.emit_c_interface", b.getUnitAttr());
+  if (abi.hasSizes)
+    fn->setAttr(kSizesAttr, b.getUnitAttr());
   Block *entry = fn.addEntryBlock();
   b.setInsertionPointToEnd(entry);
   func::ReturnOp::create(b, tmpl.getLoc());
@@ -190,10 +209,13 @@ kernelgen::offsetsFromLinear(OpBuilder &b, Location loc, Value linear,
   for (size_t d = extents.size(); d-- > 0;) {
     if (extents[d] == 1)
       continue;
-    Value ext = cidx(b, loc, extents[d]);
-    Value digit = d == 0 ? rem : Value(arith::RemUIOp::create(b, loc, rem, ext));
-    if (d > 0)
+    // The leading extent is never read (it may be dynamic).
+    Value digit = rem;
+    if (d > 0) {
+      Value ext = cidx(b, loc, extents[d]);
+      digit = arith::RemUIOp::create(b, loc, rem, ext);
       rem = arith::DivUIOp::create(b, loc, rem, ext);
+    }
     for (size_t k = 0; k < strides.size(); ++k) {
       if (strides[k][d] == 0)
         continue;

@@ -21,16 +21,19 @@
 #include "kiln/Runtime/KernelCache.h"
 #include "kiln/Runtime/ThreadPool.h"
 #include "kiln/Support/Env.h"
+#include "kiln/Support/ShapeRules.h"
 
 #include "kiln/Conversion/CPUPipeline.h"
 #include "kiln/Conversion/Passes.h"
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
 #include "kiln/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"
@@ -70,6 +73,15 @@ struct Phase {
   std::string name;
   PhaseFn fn = nullptr;
   int64_t units = 1, grain = 1;
+  /// Of a kernel with dynamic dims: ceil(S * unitsPer[0] / unitsPer[1])
+  /// units for the run's dynamic size S (none: `units`).
+  int64_t unitsPer[2] = {0, 0};
+
+  int64_t unitsFor(int64_t s) const {
+    if (unitsPer[1] <= 0 || s < 0)
+      return units;
+    return (s * unitsPer[0] + unitsPer[1] - 1) / unitsPer[1];
+  }
 };
 
 struct Kernel {
@@ -83,7 +95,10 @@ struct Kernel {
   /// (kiln.in_place) of a matmul, none (-1) otherwise.
   int inPlaceInput = -1;
   std::vector<DType> outTypes;
-  std::vector<std::vector<int64_t>> outShapes;
+  /// Dynamic dims (kDynamic) are the run's dynamic size S.
+  std::vector<std::vector<int64_t>> inShapes, outShapes;
+  /// The phases take the dynamic size as a last i64 buffer (kiln.sizes).
+  bool needsSizes = false;
 };
 
 struct PlanStep {
@@ -166,6 +181,18 @@ public:
 
   std::vector<Buffer> run(std::vector<Buffer> &args,
                           const std::vector<bool> &) override {
+    // Every dynamic dim of a plan is one size S, that of the arguments'
+    // dynamic dims (the engine keys the graph so that they agree).
+    int64_t dynamic = -1;
+    for (auto [arg, dim] : dynamicArgs_) {
+      int64_t v = args[arg].shape[dim];
+      if (dynamic >= 0 && v != dynamic)
+        throw Error("internal error: cpu: the dynamic dims of a compiled "
+                    "graph's arguments differ (" +
+                    std::to_string(dynamic) + " and " + std::to_string(v) +
+                    ")");
+      dynamic = v;
+    }
     std::vector<Buffer> slots(numSlots_);
     for (size_t i = 0; i < args.size(); ++i)
       slots[i] = args[i];
@@ -182,9 +209,10 @@ public:
       results.assign(s.results.size(), Buffer());
       if (s.kernel < 0) {
         StepContext ctx{alloc, nullptr};
+        ctx.dynamicSize = dynamic;
         s.view(operands, results, ctx);
       } else {
-        runKernel(kernels_[s.kernel], operands, s, slots, results);
+        runKernel(kernels_[s.kernel], operands, s, slots, results, dynamic);
       }
       backend_.counters.executedOps.fetch_add(1);
       for (int slot : s.dying)
@@ -202,12 +230,23 @@ public:
 
   void runKernel(const Kernel &k, llvm::ArrayRef<const Buffer *> operands,
                  const PlanStep &s, std::vector<Buffer> &slots,
-                 std::vector<Buffer> &results) {
+                 std::vector<Buffer> &results, int64_t dynamic) {
     Allocator &alloc = backend_.allocator();
     std::vector<Buffer> inputs;
     for (const Buffer *b : operands)
       inputs.push_back(b->dtype.isQuantized() ? *b : contiguous(*b, alloc));
+    if (dynamic >= 0)
+      for (size_t j = 0; j < inputs.size() && j < k.inShapes.size(); ++j)
+        if (inputs[j].shape != withDynamicSize(k.inShapes[j], dynamic))
+          throw Error("internal error: cpu: kernel " + k.name + " input " +
+                      std::to_string(j) + " has shape " +
+                      rules::formatDims(inputs[j].shape) + ", not " +
+                      rules::formatDims(k.inShapes[j]) +
+                      " with ? = " + std::to_string(dynamic));
     for (size_t i = 0; i < results.size(); ++i) {
+      std::vector<int64_t> outShape =
+          dynamic >= 0 ? withDynamicSize(k.outShapes[i], dynamic)
+                       : k.outShapes[i];
       // An output may be written over an input that dies here.
       bool reused = false;
       bool anyInput = k.kind == "elementwise";
@@ -220,7 +259,7 @@ public:
           bool dies = std::find(s.dying.begin(), s.dying.end(), slot) !=
                           s.dying.end() &&
                       std::count(s.operands.begin(), s.operands.end(), slot) == 1;
-          if (dies && in.dtype == k.outTypes[i] && in.shape == k.outShapes[i] &&
+          if (dies && in.dtype == k.outTypes[i] && in.shape == outShape &&
               in.storage == slots[slot].storage && in.offset == 0 &&
               in.storage.use_count() == 2 && in.isContiguous()) {
             results[i] = in;
@@ -228,7 +267,7 @@ public:
           }
         }
       if (!reused)
-        results[i] = allocateBuffer(alloc, k.outTypes[i], k.outShapes[i]);
+        results[i] = allocateBuffer(alloc, k.outTypes[i], outShape);
     }
     std::vector<Descriptor> descs;
     for (const Buffer &b : inputs)
@@ -240,6 +279,9 @@ public:
       workspace = alloc.allocate(k.workspaceBytes);
       descs.push_back({workspace->data, workspace->data, 0, k.workspaceBytes, 1});
     }
+    int64_t sizes[1] = {dynamic};
+    if (k.needsSizes)
+      descs.push_back({sizes, sizes, 0, 1, 1});
     std::vector<void *> ptrs;
     for (Descriptor &d : descs)
       ptrs.push_back(&d);
@@ -252,10 +294,11 @@ public:
     IndexFault fault;
     for (const Phase &p : k.phases) {
       PhaseFn fn = p.fn;
-      parallelFor(p.units, p.grain, [fn, table, &fault](int64_t b, int64_t e) {
-        IndexFaultScope scope(&fault);
-        fn(b, e, table);
-      });
+      parallelFor(p.unitsFor(dynamic), p.grain,
+                  [fn, table, &fault](int64_t b, int64_t e) {
+                    IndexFaultScope scope(&fault);
+                    fn(b, e, table);
+                  });
     }
     if (profile)
       profile->add(k.label, start);
@@ -263,6 +306,8 @@ public:
   }
 
   Backend &backend_;
+  /// (argument, dim) of every dynamic dim of @main's arguments.
+  std::vector<std::pair<int, int>> dynamicArgs_;
   int numSlots_ = 0;
   std::vector<PlanStep> steps_;
   std::vector<Kernel> kernels_;
@@ -520,8 +565,14 @@ private:
   std::string buildPlan(mlir::func::FuncOp main, CpuExecutable &exe) {
     llvm::DenseMap<mlir::Value, int> slotOf;
     int next = 0;
-    for (mlir::BlockArgument a : main.getArguments())
+    for (mlir::BlockArgument a : main.getArguments()) {
+      auto t = llvm::cast<mlir::RankedTensorType>(a.getType());
+      for (int64_t d = 0; d < t.getRank(); ++d)
+        if (t.isDynamicDim(d))
+          exe.dynamicArgs_.push_back(
+              {static_cast<int>(a.getArgNumber()), static_cast<int>(d)});
       slotOf[a] = next++;
+    }
     std::vector<int> lastReader;
     auto read = [&](int slot, int step) {
       if (slot >= (int)lastReader.size())
@@ -537,6 +588,12 @@ private:
           exe.resultSlots_.push_back(slotOf.at(v));
         continue;
       }
+      // Sizes that fusion moved into the kernels leave unused reads.
+      if (llvm::isa<mlir::tensor::DimOp, mlir::arith::ConstantOp>(op) &&
+          llvm::all_of(op.getUsers(), [](mlir::Operation *u) {
+            return llvm::isa<mlir::tensor::DimOp>(u) && u->use_empty();
+          }))
+        continue;
       if (auto c = llvm::dyn_cast<mlir::kiln::ConstantOp>(op)) {
         slotOf[c.getResult()] = next;
         exe.constants_.push_back({next++, constantBuffer(c, allocator_)});
@@ -556,6 +613,10 @@ private:
           k.outTypes.push_back(mlir::kiln::dtypeOf(r.getType()));
           auto t = llvm::cast<mlir::RankedTensorType>(r.getType());
           k.outShapes.emplace_back(t.getShape().begin(), t.getShape().end());
+        }
+        for (mlir::Value v : call.getOperands()) {
+          auto t = llvm::cast<mlir::RankedTensorType>(v.getType());
+          k.inShapes.emplace_back(t.getShape().begin(), t.getShape().end());
         }
         summary += (summary.empty() ? "" : ", ") + k.kind + "(";
         std::vector<llvm::StringRef> fusedOps;
@@ -578,7 +639,9 @@ private:
         if (!k.outShapes.empty()) {
           std::string dims;
           for (int64_t d : k.outShapes[0])
-            dims += (dims.empty() ? "" : "x") + std::to_string(d);
+            dims += (dims.empty() ? "" : "x") + (mlir::ShapedType::isDynamic(d)
+                                                     ? std::string("?")
+                                                     : std::to_string(d));
           k.label += " -> " + (dims.empty() ? std::string("scalar") : dims);
         }
         step.kernel = static_cast<int>(exe.kernels_.size());
@@ -624,6 +687,7 @@ private:
       auto [it, first] = read.try_emplace(k.name, &k);
       if (!first) {
         k.phases = it->second->phases;
+        k.needsSizes = it->second->needsSizes;
         k.workspaceBytes = it->second->workspaceBytes;
         k.inPlaceInput = it->second->inPlaceInput;
         continue;
@@ -645,6 +709,14 @@ private:
         if (auto in =
                 fn->getAttrOfType<mlir::IntegerAttr>(mlir::kiln::kInPlaceAttr))
           k.inPlaceInput = static_cast<int>(in.getInt());
+        if (fn->hasAttr(mlir::kiln::kSizesAttr))
+          k.needsSizes = true;
+        if (auto per = fn->getAttrOfType<mlir::DenseI64ArrayAttr>(
+                mlir::kiln::kUnitsPerAttr);
+            per && per.size() == 2 && per[1] > 0) {
+          p.unitsPer[0] = per[0];
+          p.unitsPer[1] = per[1];
+        }
         k.phases.push_back(p);
         names.push_back(name);
       }

@@ -45,6 +45,10 @@ inline constexpr llvm::StringLiteral kWorkspaceAttr =
     KilnDialect::WorkspaceAttrHelper::getNameStr();
 inline constexpr llvm::StringLiteral kInPlaceAttr =
     KilnDialect::InPlaceAttrHelper::getNameStr();
+inline constexpr llvm::StringLiteral kSizesAttr =
+    KilnDialect::SizesAttrHelper::getNameStr();
+inline constexpr llvm::StringLiteral kUnitsPerAttr =
+    KilnDialect::UnitsPerAttrHelper::getNameStr();
 
 } // namespace mlir::kiln
 

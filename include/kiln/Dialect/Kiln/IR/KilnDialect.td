@@ -45,7 +45,10 @@ def Kiln_Dialect : Dialect {
       `kiln.units` and `kiln.grain` (its parallel units and the fewest worth
       a thread), `kiln.workspace` (scratch bytes it needs) and
       `kiln.in_place` (the input whose buffer an output may take when the
-      input dies at the call).
+      input dies at the call); for kernels of dynamic shape, `kiln.sizes`
+      (the phase takes the values of the dynamic sizes as a last buffer of
+      i64) and `kiln.units_per` = [a, b] (the phase has ceil(S * a / b)
+      units for the dynamic size S, in place of `kiln.units`).
   }];
   let discardableAttrs = (ins
     "::mlir::UnitAttr":$backward,
@@ -60,7 +63,9 @@ def Kiln_Dialect : Dialect {
     "::mlir::IntegerAttr":$units,
     "::mlir::IntegerAttr":$grain,
     "::mlir::IntegerAttr":$workspace,
-    "::mlir::IntegerAttr":$in_place
+    "::mlir::IntegerAttr":$in_place,
+    "::mlir::UnitAttr":$sizes,
+    "::mlir::DenseI64ArrayAttr":$units_per
   );
   let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 1;

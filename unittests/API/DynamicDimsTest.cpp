@@ -1,0 +1,179 @@
+//===- DynamicDimsTest.cpp - One compile for every batch size ------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// A training step on Cpu whose batch dim is marked dynamic compiles once
+// for batches 16, 1, 7, 33, 64 and 16 again, and computes what Flex
+// computes at each batch. Without marking, under KILN_AUTO_DYNAMIC=1, the
+// second batch size makes the batch dim dynamic, so the step compiles at
+// most twice.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Kiln.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+
+using namespace kiln;
+
+namespace {
+
+struct Step {
+  float loss;
+  std::vector<float> w1, b1, w2;
+};
+
+/// One SGD step of a 2-layer MLP with a cross-entropy loss, from the same
+/// initial parameters on every call, at `batch` rows.
+Step trainStep(const DispatchDevice &inner, int64_t batch, bool mark,
+               bool tanhActivation = false) {
+  auto dev = DispatchDevice::autodiff(inner, CheckpointingStrategy::Balanced);
+  nn::Linear l1(12, 16, dev, 1), l2(16, 5, dev, 2);
+  std::vector<float> xs(batch * 12);
+  std::vector<int64_t> ys(batch);
+  for (int64_t i = 0; i < batch * 12; ++i)
+    xs[i] = std::sin(0.37f * static_cast<float>(i) + 0.1f);
+  for (int64_t i = 0; i < batch; ++i)
+    ys[i] = (i * 3 + 1) % 5;
+  Tensor x = Tensor::fromVector<float>(xs, {batch, 12}, dev);
+  Tensor y = Tensor::fromVector<int64_t>(ys, {batch}, dev);
+  if (mark) {
+    x.markDynamic(0);
+    y.markDynamic(0);
+  }
+  Tensor h = l1.forward(x);
+  h = tanhActivation ? tanh(h) : gelu(h);
+  Tensor loss = crossEntropy(l2.forward(h), y);
+  Gradients g = backward(loss);
+  std::vector<DispatchTensor *> params = l1.parameters();
+  for (DispatchTensor *p : l2.parameters())
+    params.push_back(p);
+  optim::SGD sgd(params, 0.1);
+  sgd.step(g);
+  kiln::sync({loss, l1.weight, *l1.bias, l2.weight});
+  return {loss.item<float>(), l1.weight.toVector<float>(),
+          l1.bias->toVector<float>(), l2.weight.toVector<float>()};
+}
+
+void expectNear(const std::vector<float> &a, const std::vector<float> &b) {
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i)
+    EXPECT_NEAR(a[i], b[i], 1e-5f + 1e-4f * std::fabs(b[i])) << "at " << i;
+}
+
+const std::vector<int64_t> kBatches = {16, 1, 7, 33, 64, 16};
+
+TEST(DynamicDimsTest, MarkedBatchCompilesOnce) {
+  DispatchDevice cpu = DispatchDevice::cpu();
+  // The parameters' creation compiles graphs of its own: count the steps'.
+  trainStep(cpu, 3, false);
+  int64_t before = backendCounters(cpu).compiles;
+  trainStep(cpu, 16, true);
+  int64_t first = backendCounters(cpu).compiles;
+  EXPECT_GE(first - before, 1);
+  for (int64_t batch : kBatches) {
+    SCOPED_TRACE("batch " + std::to_string(batch));
+    Step got = trainStep(cpu, batch, true);
+    Step want = trainStep(DispatchDevice::flex(), batch, false);
+    EXPECT_NEAR(got.loss, want.loss, 1e-5f * std::fabs(want.loss) + 1e-6f);
+    expectNear(got.w1, want.w1);
+    expectNear(got.b1, want.b1);
+    expectNear(got.w2, want.w2);
+  }
+  EXPECT_EQ(backendCounters(cpu).compiles, first)
+      << "a new batch size compiled";
+}
+
+// Unmarked, with KILN_AUTO_DYNAMIC=1, the second batch size (1, after 16)
+// recompiles once, and that compile is general: no later batch size
+// compiles.
+TEST(DynamicDimsTest, BatchBecomesDynamicAfterOneRecompile) {
+  ::setenv("KILN_AUTO_DYNAMIC", "1", 1);
+  DispatchDevice cpu = DispatchDevice::cpu();
+  trainStep(cpu, 16, false, true); // the parameters' graphs, the step's
+  int64_t before = backendCounters(cpu).compiles;
+  for (int64_t batch : kBatches) {
+    SCOPED_TRACE("batch " + std::to_string(batch));
+    Step got = trainStep(cpu, batch, false, true);
+    Step want = trainStep(DispatchDevice::flex(), batch, false, true);
+    EXPECT_NEAR(got.loss, want.loss, 1e-5f * std::fabs(want.loss) + 1e-6f);
+    expectNear(got.w1, want.w1);
+    expectNear(got.w2, want.w2);
+  }
+  EXPECT_LE(backendCounters(cpu).compiles - before, 1)
+      << "the batch dim did not become dynamic";
+  ::unsetenv("KILN_AUTO_DYNAMIC");
+}
+
+/// Every kind of kernel with a dynamic leading dim against Flex, at sizes
+/// 1, 2, 7, 64 and 1000, from one executable per graph.
+TEST(DynamicDimsTest, EveryKernelKindMatchesFlexAtEverySize) {
+  DispatchDevice cpu = DispatchDevice::cpu(), flex = DispatchDevice::flex();
+  const int64_t width = 24;
+  std::vector<float> ws(width * 8), bs(8);
+  for (size_t i = 0; i < ws.size(); ++i)
+    ws[i] = std::cos(0.11f * static_cast<float>(i));
+  for (size_t i = 0; i < bs.size(); ++i)
+    bs[i] = 0.25f * static_cast<float>(i) - 1.0f;
+  // Elementwise with a broadcast row, a row softmax, a column sum (over the
+  // dynamic dim), a matmul with its epilogue, a matmul that reduces over
+  // the dynamic dim (x^T y), and a gather (the generic path).
+  auto graphs = [&](const DispatchDevice &dev, int64_t n, bool mark) {
+    std::vector<float> xs(n * width);
+    std::vector<int64_t> idx(n);
+    for (int64_t i = 0; i < n * width; ++i)
+      xs[i] = std::sin(0.013f * static_cast<float>(i) + 0.2f);
+    for (int64_t i = 0; i < n; ++i)
+      idx[i] = (i * 7) % width;
+    Tensor x = Tensor::fromVector<float>(xs, {n, width}, dev);
+    Tensor ix = Tensor::fromVector<int64_t>(idx, {n, 1}, dev);
+    Tensor w = Tensor::fromVector<float>(ws, {width, 8}, dev);
+    Tensor b = Tensor::fromVector<float>(bs, {8}, dev);
+    if (mark) {
+      x.markDynamic(0);
+      ix.markDynamic(0);
+    }
+    std::vector<Tensor> out = {exp(x * 0.5 + b.sum(0, true)),
+                               softmax(x, 1),
+                               sum(x * x, {0}),
+                               gelu(x.matmul(w) + b),
+                               x.permute({1, 0}).matmul(x),
+                               gather(x, 1, ix)};
+    kiln::sync(out);
+    std::vector<std::vector<float>> values;
+    for (const Tensor &t : out)
+      values.push_back(t.toVector<float>());
+    return values;
+  };
+  graphs(cpu, 5, true); // compile
+  int64_t before = backendCounters(cpu).compiles;
+  for (int64_t n : {1, 2, 7, 64, 1000}) {
+    SCOPED_TRACE("size " + std::to_string(n));
+    auto got = graphs(cpu, n, true), want = graphs(flex, n, false);
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t k = 0; k < got.size(); ++k) {
+      SCOPED_TRACE("graph result " + std::to_string(k));
+      expectNear(got[k], want[k]);
+    }
+  }
+  EXPECT_EQ(backendCounters(cpu).compiles, before);
+}
+
+TEST(DynamicDimsTest, MarkingADimOutOfRangeIsAnError) {
+  Tensor x = Tensor::zeros({2, 3}, DType::F32, DispatchDevice::cpu());
+  try {
+    x.markDynamic(2);
+    FAIL() << "no error";
+  } catch (const Error &e) {
+    EXPECT_STREQ(e.what(),
+                 "markDynamic: dim 2 is out of range for a tensor of rank 2");
+  }
+}
+
+} // namespace
