@@ -61,9 +61,9 @@ Sizes Sizes::quick() {
 
 const std::vector<std::string> &bench::allWorkloads() {
   static const std::vector<std::string> names = {
-      "ew_chain",       "reduce_sum",      "softmax", "layernorm",
-      "matmul",         "matmul_bias_gelu", "mlp_train_step",
-      "deep_mlp_memory", "compile",         "overhead", "ew_ops"};
+      "ew_chain", "reduce_sum",       "softmax",        "layernorm",
+      "matmul",   "matmul_bias_gelu", "mlp_train_step", "deep_mlp_memory",
+      "compile",  "dynamic",          "overhead",       "ew_ops"};
   return names;
 }
 
@@ -363,42 +363,50 @@ struct Case {
   std::function<void()> step;
 };
 
+/// `dynamic`: the batch dim (dim 0 of the data, not of parameters) is
+/// marked dynamic.
 Case makeCase(const std::string &w, const Sizes &s, const DispatchDevice &dev,
-              bool halfBatch) {
+              bool halfBatch, bool dynamic = false) {
   auto b = [&](int64_t n) { return halfBatch ? n / 2 : n; };
   auto keep = std::make_shared<std::vector<Tensor>>();
   auto up = [&](int64_t n, k::Shape shape, uint64_t seed) {
     keep->push_back(upload(uniform(n, seed, -1, 1), std::move(shape), dev));
     return keep->back();
   };
+  auto data = [&](int64_t n, k::Shape shape, uint64_t seed) {
+    Tensor t = up(n, std::move(shape), seed);
+    if (dynamic)
+      t.markDynamic(0);
+    return t;
+  };
   if (w == "ew_chain") {
     int64_t n = b(s.ewN);
-    Tensor x = up(n, {n}, 1), y = up(n, {n}, 2), z = up(n, {n}, 3);
+    Tensor x = data(n, {n}, 1), y = data(n, {n}, 2), z = data(n, {n}, 3);
     return {[=] { ewChainGraph(x, y, z).sync(); }};
   }
   if (w == "reduce_sum") {
     int64_t n = b(s.reduceN);
-    Tensor x = up(n, {n}, 1);
+    Tensor x = data(n, {n}, 1);
     return {[=] { k::sum(x).sync(); }};
   }
   if (w == "softmax") {
     int64_t r = b(s.softmaxRows), c = s.softmaxCols;
-    Tensor x = up(r * c, {r, c}, 1);
+    Tensor x = data(r * c, {r, c}, 1);
     return {[=] { k::softmax(x, -1).sync(); }};
   }
   if (w == "layernorm") {
     int64_t r = b(s.lnRows), c = s.lnCols;
-    Tensor x = up(r * c, {r, c}, 1), g = up(c, {c}, 2), be = up(c, {c}, 3);
+    Tensor x = data(r * c, {r, c}, 1), g = up(c, {c}, 2), be = up(c, {c}, 3);
     return {[=] { k::layerNorm(x, g, be, 1e-5).sync(); }};
   }
   if (w == "matmul") {
     int64_t n = s.mm, m = b(n);
-    Tensor x = up(m * n, {m, n}, 1), y = up(n * n, {n, n}, 2);
+    Tensor x = data(m * n, {m, n}, 1), y = up(n * n, {n, n}, 2);
     return {[=] { k::matmul(x, y).sync(); }};
   }
   if (w == "matmul_bias_gelu") {
     int64_t m = b(s.mbgM), kk = s.mbgK, n = s.mbgN;
-    Tensor x = up(m * kk, {m, kk}, 1), y = up(kk * n, {kk, n}, 2),
+    Tensor x = data(m * kk, {m, kk}, 1), y = up(kk * n, {kk, n}, 2),
            bias = up(n, {n}, 3);
     return {[=] { matmulBiasGeluGraph(x, y, bias).sync(); }};
   }
@@ -407,11 +415,17 @@ Case makeCase(const std::string &w, const Sizes &s, const DispatchDevice &dev,
   if (w == "mlp_train_step") {
     auto model = std::make_shared<MlpModel>(
         MlpHost(b(s.mlpBatch), s.mlpIn, s.mlpHidden), ad);
+    if (dynamic) {
+      model->x.markDynamic(0);
+      model->target.markDynamic(0);
+    }
     return {[=] { model->step(); }};
   }
   if (w == "deep_mlp_memory") {
     auto model = std::make_shared<DeepModel>(
         DeepHost(s.deepBlocks, b(s.deepBatch), s.deepDim), ad);
+    if (dynamic)
+      model->x.markDynamic(0);
     return {[=] { model->step(); }};
   }
   throw k::Error("no graph named " + w);
@@ -450,6 +464,8 @@ void Suite::run(const std::string &w) {
     deepMlpMemory();
   else if (w == "compile")
     compile();
+  else if (w == "dynamic")
+    dynamic();
   else if (w == "overhead")
     overhead();
   else if (w == "ew_ops")
@@ -1303,6 +1319,17 @@ int bench::runCompileChild(const Options &opts, const std::string &mode,
         out << " new_batch_ms=" << ms
             << " new_batch_compiles=" << c4.compiles - c3.compiles;
       }
+      if (mode == "dynamic") {
+        // The batch dim marked dynamic: the first call compiles, a new
+        // batch size (half, then a quarter) compiles nothing.
+        Case full = makeCase(w, opts.sizes, dev, false, true);
+        full.step();
+        k::BackendCounters c3 = counters();
+        Case half = makeCase(w, opts.sizes, dev, true, true);
+        half.step();
+        k::BackendCounters c4 = counters();
+        out << " dynamic_new_batch_compiles=" << c4.compiles - c3.compiles;
+      }
       out << "\n";
     } catch (const std::exception &e) {
       out << "\n" << w << " error=" << oneLine(e.what()) << "\n";
@@ -1319,7 +1346,9 @@ void Suite::compile() {
                    std::to_string(opts.compileRuns) +
                    " processes); ratio = first call with a warm disk cache "
                    "(another process) / cold first call; compile_ms = first "
-                   "call - repeat; *_compiles = executables built");
+                   "call - repeat; *_compiles = executables built; "
+                   "marked_new_batch_compiles: the batch dim marked dynamic "
+                   "(markDynamic), a new batch size");
   bool cpuSelected = false;
   for (const auto &d : devs)
     cpuSelected |= d.first == "cpu";
@@ -1330,8 +1359,8 @@ void Suite::compile() {
   namespace fs = std::filesystem;
   for (int t : opts.threads) {
     // workload -> the key=value lines of each cold and warm child.
-    std::map<std::string, std::vector<std::map<std::string, std::string>>>
-        cold, warm;
+    std::map<std::string, std::vector<std::map<std::string, std::string>>> cold,
+        warm, marked;
     std::string failure;
     for (int run = 0; run < opts.compileRuns && failure.empty(); ++run) {
       std::error_code ec;
@@ -1340,20 +1369,27 @@ void Suite::compile() {
                       "-" + std::to_string(run));
       fs::remove_all(dir, ec);
       fs::create_directories(dir, ec);
-      for (const char *mode : {"cold", "warm"}) {
+      // The dynamic child runs once, in a cache dir of its own.
+      std::vector<const char *> modes = {"cold", "warm"};
+      if (run == 0)
+        modes.push_back("dynamic");
+      for (const char *mode : modes) {
         fs::path file = dir.string() + "." + mode + ".txt";
         std::vector<std::string> args = {"--compile-child", mode,
                                          "--child-out",     file.string(),
                                          "--threads",       std::to_string(t)};
         if (opts.quick)
           args.push_back("--quick");
-        int rc = spawnSelf(args, dir.string());
+        bool isDynamic = std::string(mode) == "dynamic";
+        int rc = spawnSelf(args, dir.string() + (isDynamic ? "-dynamic" : ""));
         std::ifstream in(file);
         std::string line;
         while (std::getline(in, line))
           if (!line.empty()) {
             auto kv = parseLine(line);
-            (std::string(mode) == "cold" ? cold : warm)[kv["workload"]]
+            (isDynamic                     ? marked
+             : std::string(mode) == "cold" ? cold
+                                           : warm)[kv["workload"]]
                 .push_back(kv);
           }
         fs::remove(file, ec);
@@ -1362,6 +1398,7 @@ void Suite::compile() {
                     std::to_string(rc);
       }
       fs::remove_all(dir, ec);
+      fs::remove_all(dir.string() + "-dynamic", ec);
     }
     for (const std::string &w : compileWorkloads()) {
       Record r;
@@ -1408,6 +1445,10 @@ void Suite::compile() {
         r.add("ms_per_compile", compileMs / compiles, "%.1f");
       r.add("repeat_compiles", int64_t(repeatCompiles));
       r.add("new_batch_compiles", int64_t(newBatchCompiles));
+      for (auto &kv : marked[w])
+        if (kv.count("dynamic_new_batch_compiles"))
+          r.add("marked_new_batch_compiles",
+                int64_t(num(kv, "dynamic_new_batch_compiles")));
       if (!warmFirst.ms.empty()) {
         r.ratio = warmFirst.median() / first.median();
         r.ratioOf = "warm-disk-cache first call / cold first call";
@@ -1422,6 +1463,61 @@ void Suite::compile() {
       if (repeatCompiles != 0)
         r.status = "WRONG: the repeated step compiled " +
                    std::to_string(int64_t(repeatCompiles)) + " times";
+      emit(r);
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Dynamic against static batch dims
+//===----------------------------------------------------------------------===//
+
+void Suite::dynamic() {
+  table.legend("dynamic",
+               "each compile workload on Cpu with its batch dim marked "
+               "dynamic (markDynamic), timed in turn with the static graph "
+               "in one run; ratio = static median / dynamic median (1: as "
+               "fast)");
+  bool cpuSelected = false;
+  for (const auto &d : devs)
+    cpuSelected |= d.first == "cpu";
+  if (!cpuSelected) {
+    table.note("dynamic rows need the cpu backend; skipped");
+    return;
+  }
+  DispatchDevice dev = DispatchDevice::cpu();
+  for (int t : opts.threads) {
+    k::setNumThreads(t);
+    for (const std::string &w : compileWorkloads()) {
+      Record r;
+      r.workload = "dynamic:" + w;
+      r.backend = "cpu";
+      r.threads = t;
+      try {
+        Case fixed = makeCase(w, opts.sizes, dev, false);
+        Case marked = makeCase(w, opts.sizes, dev, false, true);
+        fixed.step();
+        marked.step();
+        k::BackendCounters c0 = k::backendCounters(dev);
+        // Interleaved, so that both see the same machine.
+        Stats a, b;
+        for (int i = 0; i < opts.runs; ++i) {
+          Stats sa = timeRuns(i == 0 ? opts.warmup : 0, 1, fixed.step);
+          Stats sb = timeRuns(i == 0 ? opts.warmup : 0, 1, marked.step);
+          a.ms.insert(a.ms.end(), sa.ms.begin(), sa.ms.end());
+          b.ms.insert(b.ms.end(), sb.ms.begin(), sb.ms.end());
+        }
+        r.stats = b;
+        r.ratio = a.median() / b.median();
+        r.ratioOf = "static / dynamic";
+        r.add("static_ms", a.median(), "%.2f");
+        int64_t compiles = k::backendCounters(dev).compiles - c0.compiles;
+        r.add("compiles", compiles);
+        if (compiles != 0)
+          r.status = "WRONG: a repeated step compiled";
+      } catch (const std::exception &e) {
+        r.status = "ERROR: " + oneLine(e.what());
+      }
       emit(r);
     }
   }

@@ -77,6 +77,7 @@ private:
   void mlpTrainStep();
   void deepMlpMemory();
   void compile();
+  void dynamic();
   void overhead();
   void ewOps();
 

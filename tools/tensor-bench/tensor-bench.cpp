@@ -37,7 +37,8 @@ void usage(std::FILE *to) {
       "  --workloads LIST  comma-separated, default all:\n"
       "                    ew_chain reduce_sum softmax layernorm matmul\n"
       "                    matmul_bias_gelu mlp_train_step deep_mlp_memory\n"
-      "                    compile overhead ew_ops (Flex, each op alone)\n"
+      "                    compile dynamic overhead ew_ops (Flex, each op\n"
+      "                    alone)\n"
       "  --backends LIST   flex,cpu,cuda (default all; cuda rows are\n"
       "                    skipped, with the reason, when no GPU is there)\n"
       "  --threads LIST    thread counts (default 1 and all cores)\n"
@@ -147,8 +148,9 @@ Parsed parse(int argc, char **argv) {
     if (!compileRunsSet)
       o.compileRuns = 1;
   }
-  if (!p.childMode.empty() && p.childMode != "cold" && p.childMode != "warm")
-    fail("--compile-child takes cold or warm");
+  if (!p.childMode.empty() && p.childMode != "cold" && p.childMode != "warm" &&
+      p.childMode != "dynamic")
+    fail("--compile-child takes cold, warm or dynamic");
   return p;
 }
 

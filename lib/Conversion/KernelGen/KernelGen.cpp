@@ -192,10 +192,12 @@ Layout kernelgen::layoutOf(ArrayRef<int64_t> operandShape,
   l.shape.assign(lead, 1);
   l.shape.append(operandShape.begin(), operandShape.end());
   l.strides.assign(r, 0);
+  // A dynamic dim may only lead (its stride is the product of the others).
   int64_t s = 1;
   for (size_t d = r; d-- > 0;) {
     l.strides[d] = l.shape[d] == 1 ? 0 : s;
-    s *= l.shape[d];
+    if (d > 0 && !ShapedType::isDynamic(l.shape[d]))
+      s *= l.shape[d];
   }
   return l;
 }

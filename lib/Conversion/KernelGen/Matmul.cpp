@@ -45,6 +45,7 @@
 #include "kiln/Conversion/KernelGen.h"
 #include "kiln/Support/ShapeRules.h"
 
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -252,7 +253,7 @@ static LogicalResult collectPrologue(Value root,
 /// then transposed. `dstOf(k, rp)` is where the MR values of panel rp at k
 /// go in `packed`.
 static LogicalResult packPrologue(OpBuilder &b, Location loc, Block &entry,
-                                  Value root, bool aT, int64_t m, int64_t k,
+                                  Value root, bool aT, Value m, Value k,
                                   int64_t kMR, Value ab, Value rpFrom,
                                   Value rpTo, ArrayRef<int64_t> aBatchShape,
                                   ArrayRef<Layout> proLayouts,
@@ -318,7 +319,7 @@ static LogicalResult packPrologue(OpBuilder &b, Location loc, Block &entry,
   if (aT) {
     // Stored row k holds the rows of A side by side: each k reads the
     // panels' part of it in order, two panels per evaluation.
-    auto kLoop = scf::ForOp::create(b, loc, zero, cidx(b, loc, k), one);
+    auto kLoop = scf::ForOp::create(b, loc, zero, k, one);
     b.setInsertionPointToStart(kLoop.getBody());
     Value kv = kLoop.getInductionVar();
     auto rpLoop = scf::ForOp::create(b, loc, rpFrom, rpTo, cidx(b, loc, 2));
@@ -328,7 +329,7 @@ static LogicalResult packPrologue(OpBuilder &b, Location loc, Block &entry,
     Value mask = vector::CreateMaskOp::create(
         b, loc, maskT,
         ValueRange{minv(b, loc, cidx(b, loc, width),
-                        arith::SubIOp::create(b, loc, cidx(b, loc, m), m0))});
+                        arith::SubIOp::create(b, loc, m, m0))});
     FailureOr<Value> v = evalAt(kv, m0, mask);
     if (failed(v))
       return failure();
@@ -354,21 +355,20 @@ static LogicalResult packPrologue(OpBuilder &b, Location loc, Block &entry,
   auto rpLoop = scf::ForOp::create(b, loc, rpFrom, rpTo, one);
   b.setInsertionPointToStart(rpLoop.getBody());
   Value rp = rpLoop.getInductionVar();
-  auto kLoop =
-      scf::ForOp::create(b, loc, zero, cidx(b, loc, k), cidx(b, loc, 8));
+  auto kLoop = scf::ForOp::create(b, loc, zero, k, cidx(b, loc, 8));
   b.setInsertionPointToStart(kLoop.getBody());
   Value k0 = kLoop.getInductionVar();
   Value mask = vector::CreateMaskOp::create(
       b, loc, maskT,
-      ValueRange{minv(b, loc, cidx(b, loc, 8),
-                      arith::SubIOp::create(b, loc, cidx(b, loc, k), k0))});
+      ValueRange{
+          minv(b, loc, cidx(b, loc, 8), arith::SubIOp::create(b, loc, k, k0))});
   SmallVector<Value> rows(8, zeros);
   for (int64_t r = 0; r < kMR; ++r) {
     Value row = add(b, loc, mul(b, loc, rp, kMR), cidx(b, loc, r));
-    Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row,
-                                         cidx(b, loc, m));
-    FailureOr<Value> v =
-        evalAt(minv(b, loc, row, cidx(b, loc, m - 1)), k0, mask);
+    Value inside =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, m);
+    FailureOr<Value> v = evalAt(
+        minv(b, loc, row, arith::SubIOp::create(b, loc, m, one)), k0, mask);
     if (failed(v))
       return failure();
     rows[r] = arith::SelectOp::create(b, loc, inside, *v, zeros);
@@ -380,12 +380,12 @@ static LogicalResult packPrologue(OpBuilder &b, Location loc, Block &entry,
                        : Value(vector::ShuffleOp::create(b, loc, cols[j],
                                                          cols[j], lanes(0, kMR)));
     OpBuilder::InsertionGuard g2(b);
-    if (k % 8 != 0) {
+    std::optional<int64_t> kStatic = getConstantIntValue(k);
+    if (!kStatic || *kStatic % 8 != 0) {
       // k past K is not stored.
       auto inK = scf::IfOp::create(
           b, loc, TypeRange{},
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, kj,
-                                cidx(b, loc, k)),
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, kj, k),
           false);
       b.setInsertionPointToStart(&inK.getThenRegion().front());
     }
@@ -406,8 +406,8 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   Value root = ret.getOperand(0);
   auto cType = llvm::cast<RankedTensorType>(mm.getType());
   auto aType = mm.getLhs().getType(), bType = mm.getRhs().getType();
-  if (!cType.getElementType().isF32() || !cType.hasStaticShape() ||
-      !aType.hasStaticShape() || !bType.hasStaticShape() ||
+  // (A dynamic M or K is checked below.)
+  if (!cType.getElementType().isF32() ||
       llvm::cast<RankedTensorType>(root.getType()) != cType)
     return generateGeneric(tmpl, module);
 
@@ -430,8 +430,49 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   }
   if (!bArg)
     return generateGeneric(tmpl, module);
-  if (cType.getNumElements() == 0)
+  if (cType.hasStaticShape() && cType.getNumElements() == 0)
     return generateGeneric(tmpl, module);
+  // A dynamic size S may be M of a plain [M, K] x [K, N] (the batch rows
+  // of a layer): M is then read from the sizes argument, and the rest of
+  // the shapes are static.
+  const bool dynamicM = !cType.hasStaticShape();
+  // Or K of a plain matmul with C static (a weight's gradient, x^T dy,
+  // sums over the batch rows): the k slices are counted at run time.
+  const bool dynamicK =
+      !dynamicM && (!aType.hasStaticShape() || !bType.hasStaticShape());
+  if (dynamicK) {
+    ArrayRef<int64_t> bs = bType.getShape();
+    bool ok = cType.getRank() == 2 && aType.getRank() == 2 &&
+              bType.getRank() == 2 && ShapedType::isDynamic(bs[0]) &&
+              !ShapedType::isDynamic(bs[1]) && !bT && aT && !scheme &&
+              ShapedType::isDynamic(aType.getShape().back()) &&
+              aType.getNumDynamicDims() == 1;
+    for (BlockArgument a : tmpl.getArguments()) {
+      auto t = llvm::cast<RankedTensorType>(a.getType());
+      if (!t.hasStaticShape() && t.getRank() != 2)
+        ok = false;
+    }
+    if (!ok)
+      return generateGeneric(tmpl, module);
+  }
+  if (dynamicM) {
+    auto isStatic = [](Type t) {
+      return llvm::cast<RankedTensorType>(t).hasStaticShape();
+    };
+    ArrayRef<int64_t> as = aType.getShape();
+    bool ok = cType.getRank() == 2 && cType.isDynamicDim(0) &&
+              !cType.isDynamicDim(1) && aType.getRank() == 2 &&
+              aType.isDynamicDim(0) && !aType.isDynamicDim(1) &&
+              isStatic(bType) && !aT && as.size() == 2 && bType.getRank() == 2;
+    for (BlockArgument a : tmpl.getArguments()) {
+      auto t = llvm::cast<RankedTensorType>(a.getType());
+      for (int64_t d = 0; d < t.getRank(); ++d)
+        if (t.isDynamicDim(d) && !(t.getRank() == 2 && d == 0))
+          ok = false;
+    }
+    if (!ok)
+      return generateGeneric(tmpl, module);
+  }
 
   MatmulShape s;
   ArrayRef<int64_t> cs = cType.getShape();
@@ -471,7 +512,8 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
     ::kiln::rules::Dims expanded;
     if (forPrologue &&
         (getQuantScheme(t) ||
-         !::kiln::rules::expand(t.getShape(), aStored, expanded).empty()))
+         (t.getShape() != aStored &&
+          !::kiln::rules::expand(t.getShape(), aStored, expanded).empty())))
       return generateGeneric(tmpl, module);
     proLayouts.push_back(forPrologue ? layoutOf(t.getShape(), aStored)
                                      : Layout{});
@@ -502,7 +544,7 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   // elements of it before it stores the same elements of C, and no partial
   // sums are stored in C first. The runtime then writes C over it when it
   // dies here, which saves the read of every line of C before its store.
-  int64_t kSlices = std::max<int64_t>((s.k + kKC - 1) / kKC, 1);
+  int64_t kSlices = dynamicK ? 0 : std::max<int64_t>((s.k + kKC - 1) / kKC, 1);
   int64_t inPlaceArg = -1;
   if (kSlices == 1)
     for (BlockArgument a : tmpl.getArguments())
@@ -527,15 +569,64 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   auto vecT = VectorType::get({kNR}, f32);
   auto maskT = VectorType::get({kNR}, b.getI1Type());
   int64_t panels = (s.n + kNR - 1) / kNR;
-  int64_t mPanels = (s.m + kMR - 1) / kMR;
+  int64_t mPanels = dynamicM ? 0 : (s.m + kMR - 1) / kMR;
   int64_t aBatches = 1;
   for (int64_t d : aType.getShape().drop_back(2))
     aBatches *= d;
   int64_t packedAFloats = aBatches * kSlices * mPanels * kKC * kMR;
+  const bool dynamic = dynamicM || dynamicK;
   // The workspace runs on past packed A by as much as the micro-kernel
   // asks for ahead of what it reads, so that those addresses need no
   // clamp (integer ops on the FMA ports).
-  int64_t workspaceFloats = packedAFloats + (kAPrefetchSteps + kUnroll) * kMR;
+  const int64_t aheadFloats = (kAPrefetchSteps + kUnroll) * kMR;
+  int64_t workspaceFloats = packedAFloats + aheadFloats;
+  // M, its row panels and the sizes that follow, at run time when dynamic.
+  auto mValues = [&](Block &entry) {
+    struct {
+      Value m, mPanels, k, kSlices, packedAFloats, workspaceFloats;
+    } v;
+    if (!dynamic) {
+      // Static: each use makes its constant where it is used.
+      return v;
+    }
+    v.m = cidx(b, loc, s.m);
+    v.mPanels = cidx(b, loc, mPanels);
+    v.k = cidx(b, loc, s.k);
+    v.kSlices = cidx(b, loc, kSlices);
+    if (dynamicM) {
+      v.m = dynamicSize(b, loc, entry, abi);
+      v.mPanels = arith::DivUIOp::create(
+          b, loc, add(b, loc, v.m, cidx(b, loc, kMR - 1)), cidx(b, loc, kMR));
+      v.packedAFloats = mul(b, loc, v.mPanels, aBatches * kSlices * kKC * kMR);
+    } else if (dynamicK) {
+      v.k = dynamicSize(b, loc, entry, abi);
+      v.kSlices = arith::DivUIOp::create(
+          b, loc, add(b, loc, v.k, cidx(b, loc, kKC - 1)), cidx(b, loc, kKC));
+      // At least one slice: an empty K still writes C (zeros, epilogue).
+      v.kSlices = arith::MaxUIOp::create(b, loc, v.kSlices, cidx(b, loc, 1));
+      v.packedAFloats = mul(b, loc, v.kSlices, aBatches * mPanels * kKC * kMR);
+    }
+    v.workspaceFloats = add(b, loc, v.packedAFloats, cidx(b, loc, aheadFloats));
+    return v;
+  };
+  // The dynamic value when there is one, else the constant.
+  auto sized = [&](Value v, int64_t c) { return v ? v : cidx(b, loc, c); };
+  // x * (the dynamic value, or the constant c).
+  auto mulSized = [&](Value x, Value v, int64_t c) {
+    return v ? Value(arith::MulIOp::create(b, loc, x, v)) : mul(b, loc, x, c);
+  };
+  auto setWorkspace = [&](func::FuncOp fn) {
+    if (dynamicM)
+      fn->setAttr(kWorkspacePerAttr,
+                  b.getDenseI64ArrayAttr({aBatches * kSlices * kKC * kMR * 4,
+                                          kMR, aheadFloats * 4}));
+    else if (dynamicK)
+      fn->setAttr(kWorkspacePerAttr,
+                  b.getDenseI64ArrayAttr({aBatches * mPanels * kKC * kMR * 4,
+                                          kKC, aheadFloats * 4}));
+    else
+      fn->setAttr(kWorkspaceAttr, b.getI64IntegerAttr(workspaceFloats * 4));
+  };
 
   //===--- Phase 0: pack A -------------------------------------------------===//
   // Panels of MR rows of A, rows past M zero, each k slice of a panel
@@ -545,47 +636,61 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   {
     int64_t groups = (mPanels + kRowPanelGroup - 1) / kRowPanelGroup;
     func::FuncOp fn = createPhase(b, module, tmpl, 0, abi, aBatches * groups, 1);
-    fn->setAttr(kWorkspaceAttr, b.getI64IntegerAttr(workspaceFloats * 4));
+    setWorkspace(fn);
+    // Dynamic M (one batch): ceil(S / (MR * group)) groups of row panels.
+    if (dynamicM)
+      fn->setAttr(kUnitsPerAttr,
+                  b.getDenseI64ArrayAttr({1, kMR * kRowPanelGroup}));
     Block &entry = fn.getBody().front();
     b.setInsertionPoint(entry.getTerminator());
-    Value ws = entry.getArgument(2 + abi.args.size() - 1);
+    auto mv = mValues(entry);
+    Value ws =
+        entry.getArgument(2 + abi.args.size() - 1 - (abi.hasSizes ? 1 : 0));
     Value packed = memref::ViewOp::create(
         b, loc, MemRefType::get({ShapedType::kDynamic}, f32), ws,
-        cidx(b, loc, 0), ValueRange{cidx(b, loc, packedAFloats)});
+        cidx(b, loc, 0), ValueRange{sized(mv.packedAFloats, packedAFloats)});
     Value one = cidx(b, loc, 1);
     auto units = scf::ForOp::create(b, loc, entry.getArgument(0),
                                     entry.getArgument(1), one);
     b.setInsertionPointToStart(units.getBody());
     Value u = units.getInductionVar();
-    Value ab = arith::DivUIOp::create(b, loc, u, cidx(b, loc, groups));
-    Value rpFrom = mul(b, loc, arith::RemUIOp::create(b, loc, u,
-                                                      cidx(b, loc, groups)),
+    Value ab =
+        dynamicM
+            ? cidx(b, loc, 0)
+            : Value(arith::DivUIOp::create(b, loc, u, cidx(b, loc, groups)));
+    Value rpFrom = mul(b, loc,
+                       dynamicM ? u
+                                : Value(arith::RemUIOp::create(
+                                      b, loc, u, cidx(b, loc, groups))),
                        kRowPanelGroup);
     Value rpTo = minv(b, loc, add(b, loc, rpFrom, cidx(b, loc, kRowPanelGroup)),
-                      cidx(b, loc, mPanels));
+                      sized(mv.mPanels, mPanels));
     // Where the MR values of row panel rp at k go.
     auto dstOf = [&](Value k, Value rp) {
       Value ks = arith::DivUIOp::create(b, loc, k, cidx(b, loc, kKC));
       Value kk = arith::RemUIOp::create(b, loc, k, cidx(b, loc, kKC));
-      return add(b, loc,
-                 mul(b, loc,
-                     add(b, loc,
-                         mul(b, loc, add(b, loc, mul(b, loc, ab, kSlices), ks),
-                             mPanels),
-                         rp),
-                     kKC * kMR),
-                 mul(b, loc, kk, kMR));
+      return add(
+          b, loc,
+          mul(b, loc,
+              add(b, loc,
+                  mulSized(add(b, loc, mulSized(ab, mv.kSlices, kSlices), ks),
+                           mv.mPanels, mPanels),
+                  rp),
+              kKC * kMR),
+          mul(b, loc, kk, kMR));
     };
-    if (failed(packPrologue(b, loc, entry, aValue, aT, s.m, s.k, kMR, ab,
-                            rpFrom, rpTo, aType.getShape().drop_back(2),
-                            proLayouts, slotOf, packed, dstOf))) {
+    if (failed(packPrologue(b, loc, entry, aValue, aT, sized(mv.m, s.m),
+                            sized(mv.k, s.k), kMR, ab, rpFrom, rpTo,
+                            aType.getShape().drop_back(2), proLayouts, slotOf,
+                            packed, dstOf))) {
       module.lookupSymbol<func::FuncOp>((tmpl.getName() + "__p0").str())
           .erase();
       return generateGeneric(tmpl, module);
     }
   }
 
-  //===--- Phase 1: pack B slices, micro-kernel over the tiles --------------===//
+  //===--- Phase 1: pack B slices, micro-kernel over the tiles
+  //--------------===//
   // A work unit owns a block of columns of C (and, when there are too few
   // of those for the threads, a group of row panels). For every KC-deep
   // slice of K it packs its columns of B into panels of NR columns (one
@@ -597,7 +702,8 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   // fits in L2, a narrow column block keeps the slice of B there beside
   // it; otherwise a wider block lets each row block of A (read from L3)
   // serve more panels.
-  bool aFitsL2 = s.m * kKC * 4 <= kL2SliceBytes;
+  // (A dynamic M is taken as large: the tiling does not depend on it.)
+  bool aFitsL2 = !dynamicM && s.m * kKC * 4 <= kL2SliceBytes;
   int64_t ppb = std::min<int64_t>(
       std::max<int64_t>((aFitsL2 ? tiling.ncSmallM : tiling.nc) / kNR, 1),
       std::max<int64_t>(panels, 1));
@@ -612,10 +718,15 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   }
   int64_t mGroups = 1;
   if (cBatches * nBlocks < kMinUnits)
-    mGroups = std::min<int64_t>(
-        (kMinUnits + cBatches * nBlocks - 1) / (cBatches * nBlocks), mPanels);
-  int64_t rpPerGroup = (mPanels + mGroups - 1) / mGroups;
-  mGroups = std::max<int64_t>((mPanels + rpPerGroup - 1) / rpPerGroup, 1);
+    mGroups = (kMinUnits + cBatches * nBlocks - 1) / (cBatches * nBlocks);
+  // With a dynamic M the groups are fixed and their panels counted at run
+  // time (a group past the last panel has nothing to do).
+  int64_t rpPerGroup = 0;
+  if (!dynamicM) {
+    mGroups = std::min<int64_t>(mGroups, mPanels);
+    rpPerGroup = (mPanels + mGroups - 1) / mGroups;
+    mGroups = std::max<int64_t>((mPanels + rpPerGroup - 1) / rpPerGroup, 1);
+  }
   int64_t rowBlockPanels = std::max<int64_t>(kMC / kMR, 1);
 
   func::FuncOp fn = createPhase(b, module, tmpl, 1, abi,
@@ -628,10 +739,12 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   BSource src{arg(slotOf[bArg.getArgNumber()]),
               scheme ? arg(slotOf[bArg.getArgNumber()] + 1) : Value(), scheme};
   Value out = arg(abi.numInputs);
-  Value ws = arg(abi.args.size() - 1);
+  Value ws = arg(abi.args.size() - 1 - (abi.hasSizes ? 1 : 0));
+  setWorkspace(fn);
+  auto mv = mValues(entry);
   Value packedA = memref::ViewOp::create(
       b, loc, MemRefType::get({ShapedType::kDynamic}, f32), ws, cidx(b, loc, 0),
-      ValueRange{cidx(b, loc, workspaceFloats)});
+      ValueRange{sized(mv.workspaceFloats, workspaceFloats)});
   // On the heap, once per call (the calling thread's stack may be small),
   // and aligned to a cache line, so that no row of a panel straddles two.
   Value packedB = memref::AllocOp::create(
@@ -678,9 +791,15 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   Value pBegin = mul(b, loc, nb, ppb);
   Value pEnd = minv(b, loc, add(b, loc, pBegin, cidx(b, loc, ppb)),
                     cidx(b, loc, panels));
-  Value rpBegin = mul(b, loc, mg, rpPerGroup);
-  Value rpEnd = minv(b, loc, add(b, loc, rpBegin, cidx(b, loc, rpPerGroup)),
-                     cidx(b, loc, mPanels));
+  Value rpPerGroupV =
+      dynamicM ? Value(arith::DivUIOp::create(
+                     b, loc, add(b, loc, mv.mPanels, cidx(b, loc, mGroups - 1)),
+                     cidx(b, loc, mGroups)))
+               : Value();
+  Value rpBegin = mulSized(mg, rpPerGroupV, rpPerGroup);
+  Value rpEnd =
+      minv(b, loc, add(b, loc, rpBegin, sized(rpPerGroupV, rpPerGroup)),
+           sized(mv.mPanels, mPanels));
   SmallVector<SmallVector<int64_t>> batchStrides{s.aBatchStrides, s.bBatchStrides};
   for (const Layout &l : layouts)
     batchStrides.push_back(l.strides.empty()
@@ -688,20 +807,33 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
                                : SmallVector<int64_t>(l.strides.begin(),
                                                       l.strides.end() - 2));
   SmallVector<Value> boffs = offsetsFromLinear(b, loc, bc, s.batch, batchStrides);
-  Value aPackBase = mul(b, loc, boffs[0], kSlices * mPanels * kKC * kMR);
-  Value bSrcBase = mul(b, loc, boffs[1], s.k * s.n);
-  Value cBase = mul(b, loc, bc, s.m * s.n);
+  Value aPackBase =
+      dynamic ? Value(arith::MulIOp::create(
+                    b, loc, boffs[0],
+                    mul(b, loc,
+                        arith::MulIOp::create(b, loc, mv.mPanels, mv.kSlices),
+                        kKC * kMR)))
+              : mul(b, loc, boffs[0], kSlices * mPanels * kKC * kMR);
+  Value bSrcBase = dynamicK ? Value(arith::MulIOp::create(
+                                  b, loc, boffs[1], mul(b, loc, mv.k, s.n)))
+                            : mul(b, loc, boffs[1], s.k * s.n);
+  Value cBase =
+      dynamicM
+          ? Value(arith::MulIOp::create(b, loc, bc, mul(b, loc, mv.m, s.n)))
+          : mul(b, loc, bc, s.m * s.n);
 
-  auto kcLoop = scf::ForOp::create(b, loc, zero, cidx(b, loc, kSlices), one);
+  auto kcLoop =
+      scf::ForOp::create(b, loc, zero, sized(mv.kSlices, kSlices), one);
   b.setInsertionPointToStart(kcLoop.getBody());
   Value kc = mul(b, loc, kcLoop.getInductionVar(), kKC);
   Value kb = minv(b, loc, cidx(b, loc, kKC),
-                  arith::SubIOp::create(b, loc, cidx(b, loc, s.k), kc));
+                  arith::SubIOp::create(b, loc, sized(mv.k, s.k), kc));
   Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                       kcLoop.getInductionVar(), zero);
-  Value last = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                     kcLoop.getInductionVar(),
-                                     cidx(b, loc, kSlices - 1));
+  Value last = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq, kcLoop.getInductionVar(),
+      dynamicK ? Value(arith::SubIOp::create(b, loc, mv.kSlices, one))
+               : cidx(b, loc, kSlices - 1));
 
   // Pack B[kc : kc + kb, this block's columns]. A row-major B is walked
   // row by row across the block, each stored row read as one run; a
@@ -846,11 +978,12 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   auto irLoop = scf::ForOp::create(b, loc, rbLoop.getInductionVar(), rbEnd, one);
   b.setInsertionPointToStart(irLoop.getBody());
   Value ir = irLoop.getInductionVar();
-  Value aPanel = add(
-      b, loc, aPackBase,
-      mul(b, loc,
-          add(b, loc, mul(b, loc, kcLoop.getInductionVar(), mPanels), ir),
-          kKC * kMR));
+  Value aPanel =
+      add(b, loc, aPackBase,
+          mul(b, loc,
+              add(b, loc,
+                  mulSized(kcLoop.getInductionVar(), mv.mPanels, mPanels), ir),
+              kKC * kMR));
 
   // The tiles of a k slice share out the B this unit packs next, so that
   // packing it finds it in L2: this block's next k slice or, on the last
@@ -863,7 +996,8 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   if (!scheme) {
     int64_t blockCols = ppb * kNR;
     int64_t items = bT ? blockCols : kKC;
-    int64_t tiles = ppb * rpPerGroup;
+    // (With a dynamic M, a row block's panels stand for the unit's.)
+    int64_t tiles = ppb * (dynamicM ? rowBlockPanels : rpPerGroup);
     int64_t perTile = (items + tiles - 1) / tiles;
     Value t = add(b, loc,
                   arith::MulIOp::create(
@@ -878,13 +1012,14 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
         mul(b, loc, arith::DivUIOp::create(b, loc, nextIn, cidx(b, loc, mGroups)),
             ppb),
         kNR);
-    Value nextSrcBase = mul(
+    Value nextSrcBase = arith::MulIOp::create(
         b, loc,
-        offsetsFromLinear(b, loc,
-                          arith::DivUIOp::create(
-                              b, loc, nextUnit, cidx(b, loc, nBlocks * mGroups)),
-                          s.batch, {s.bBatchStrides})[0],
-        s.k * s.n);
+        offsetsFromLinear(
+            b, loc,
+            arith::DivUIOp::create(b, loc, nextUnit,
+                                   cidx(b, loc, nBlocks * mGroups)),
+            s.batch, {s.bBatchStrides})[0],
+        sized(dynamicK ? mul(b, loc, mv.k, s.n) : Value(), s.k * s.n));
     auto pick = [&](Value ifLast, Value otherwise) -> Value {
       return arith::SelectOp::create(b, loc, last, ifLast, otherwise);
     };
@@ -895,7 +1030,12 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
                                              nextUnit, entry.getArgument(1)),
                        arith::ConstantIntOp::create(b, loc, 1, 1));
     Value lastIdx =
-        cidx(b, loc, s.k * s.n * std::max<int64_t>(1, s.bBatches) - 1);
+        dynamicK
+            ? Value(arith::SubIOp::create(
+                  b, loc,
+                  mul(b, loc, mv.k, s.n * std::max<int64_t>(1, s.bBatches)),
+                  one))
+            : cidx(b, loc, s.k * s.n * std::max<int64_t>(1, s.bBatches) - 1);
     int64_t span = bT ? std::min(kKC, s.k) : blockCols;
     int64_t linesPerItem = (span + 15) / 16; // 64-byte lines
     bShareLines = perTile * linesPerItem;
@@ -910,7 +1050,7 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
       Value inside =
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                 bT ? add(b, loc, col0, i) : add(b, loc, k0, i),
-                                cidx(b, loc, bT ? s.n : s.k));
+                                bT ? cidx(b, loc, s.n) : sized(mv.k, s.k));
       Value want = arith::AndIOp::create(
           b, loc, valid,
           arith::AndIOp::create(
@@ -944,7 +1084,7 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
     Value row = add(b, loc, mul(b, loc, ir, kMR), cidx(b, loc, r));
     rowOf.push_back(row);
     rowValid.push_back(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                             row, cidx(b, loc, s.m)));
+                                             row, sized(mv.m, s.m)));
     rowOffset.push_back(
         add(b, loc, add(b, loc, cBase, mul(b, loc, row, s.n)), n0));
   }
@@ -979,7 +1119,8 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   // the tile's rows are stored (one per chunk over all of it, the last
   // rows' loads stalled the store of a weight update's tiles).
   int64_t pfLines = 2 * kMR;
-  int64_t pfIters = std::max<int64_t>(std::min(kKC, s.k) / kUnroll, 1);
+  int64_t kSpan = dynamicK ? kKC : std::min(kKC, s.k);
+  int64_t pfIters = std::max<int64_t>(kSpan / kUnroll, 1);
   int64_t pfShift = -1;
   if (pfIters >= pfLines) {
     pfShift = 0;
@@ -1101,7 +1242,7 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
       }
       if (prefetchBLine) {
         // This chunk's lines of the tile's share of the next B.
-        int64_t chunks = std::max<int64_t>(std::min(kKC, s.k) / chunk, 1);
+        int64_t chunks = std::max<int64_t>(kSpan / chunk, 1);
         int64_t perChunk = (bShareLines + chunks - 1) / chunks;
         Value from = mul(b, loc, q, perChunk);
         auto lines = scf::ForOp::create(

@@ -258,21 +258,40 @@ LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
                            ArrayRef<int64_t> full, ArrayRef<int64_t> axes,
                            bool streamStores) {
   size_t r = full.size(), nax = axes.size();
+  // A dynamic size S may be the leading dim, outside the row: S times
+  // `rows` rows, counted at run time (the code does not depend on S).
+  const bool dynamic = ShapedType::isDynamicShape(full);
+  auto dynamicOnlyLeading = [&](ArrayRef<int64_t> shape) {
+    for (size_t d = 0; d < shape.size(); ++d)
+      if (ShapedType::isDynamic(shape[d]) && d + r - shape.size() != 0)
+        return false;
+    return true;
+  };
+  if (dynamic && (!dynamicOnlyLeading(full) || nax >= r))
+    return failure();
   SmallVector<int64_t> outerExt(full.begin(), full.end() - nax);
   int64_t rows = 1, len = 1;
   for (int64_t d : outerExt)
-    rows *= d;
+    if (!ShapedType::isDynamic(d))
+      rows *= d;
   for (size_t d = r - nax; d < r; ++d)
     len *= full[d];
+  // Static elements, and whether S is a factor.
   auto numel = [](ArrayRef<int64_t> s) {
     int64_t n = 1;
-    for (int64_t d : s)
-      n *= d;
-    return n;
+    bool withS = false;
+    for (int64_t d : s) {
+      if (ShapedType::isDynamic(d))
+        withS = true;
+      else
+        n *= d;
+    }
+    return std::make_pair(n, withS);
   };
   // A value is per-row when it has one element per row.
   auto isRowValue = [&](Value v) {
-    return shapeOf(v) != full && numel(shapeOf(v)) == rows;
+    return shapeOf(v) != full &&
+           numel(shapeOf(v)) == std::make_pair(rows, dynamic);
   };
 
   // Operand layouts against the full shape; per-row operands without
@@ -281,7 +300,8 @@ LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
   SmallVector<bool> innerFull;
   for (BlockArgument a : tmpl.getArguments()) {
     auto t = llvm::cast<RankedTensorType>(a.getType());
-    if (!t.hasStaticShape() || getQuantScheme(t))
+    if (getQuantScheme(t) || (!dynamic && !t.hasStaticShape()) ||
+        !dynamicOnlyLeading(t.getShape()))
       return failure();
     SmallVector<int64_t> s(t.getShape());
     // Right-aligned (numpy) broadcasting comes first: a [5, 5] operand of a
@@ -315,7 +335,7 @@ LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
   for (Operation &op : tmpl.getBody().front().without_terminator())
     if (isFusibleReduction(&op))
       reductions.push_back(&op);
-  if (rows < kSplitBelowRows && len >= 2 * kMinSplitPart &&
+  if (!dynamic && rows < kSplitBelowRows && len >= 2 * kMinSplitPart &&
       reductions.size() == 1 && shapeOf(root) != full) {
     return generateSplitRows(tmpl, module, root, reductions.front(), rows, len,
                              outerExt, outerStrides, innerFull);
@@ -326,11 +346,22 @@ LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
   Abi abi = abiOf(tmpl, false);
   int64_t grain = std::max<int64_t>(1, 8192 / std::max<int64_t>(1, len));
   func::FuncOp fn = createPhase(b, module, tmpl, 0, abi, rows, grain);
+  if (dynamic)
+    fn->setAttr(kUnitsPerAttr, b.getDenseI64ArrayAttr({rows, 1}));
   Block &entry = fn.getBody().front();
   b.setInsertionPoint(entry.getTerminator());
   auto argBuf = [&](unsigned i) { return entry.getArgument(2 + i); };
   Value outBuf = argBuf(abi.numInputs);
   Value zero = cidx(b, loc, 0), one = cidx(b, loc, 1), lenV = cidx(b, loc, len);
+  // The rows of this call: S * rows when dynamic.
+  Value lastRow = cidx(b, loc, rows - 1);
+  if (dynamic)
+    lastRow = arith::SubIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc, dynamicSize(b, loc, entry, abi),
+                              cidx(b, loc, rows)),
+        one);
+  const bool manyRows = dynamic || rows > 1;
 
   auto rowLoop =
       scf::ForOp::create(b, loc, entry.getArgument(0), entry.getArgument(1), one);
@@ -350,9 +381,9 @@ LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
   // spread over the last loop, 13.6 ms asking for every fourth line, and
   // 14.6 ms spread over the first loop.
   SmallVector<Value> nextOffsets;
-  if (rows > 1) {
+  if (manyRows) {
     Value next = arith::MinUIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, row, one), cidx(b, loc, rows - 1));
+        b, loc, arith::AddIOp::create(b, loc, row, one), lastRow);
     nextOffsets = offsetsFromLinear(b, loc, next, outerExt, outerStrides);
   }
   // Asks for the lines of [from, from + span) of the next row of each
@@ -451,7 +482,7 @@ LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
       Type storage = storageElementOf(op.getResult(0).getType());
       // The last reduction loop runs in chunks of kPrefetchChunk elements,
       // each asking first for its span of the next row.
-      bool prefetches = &op == lastReduction && rows > 1;
+      bool prefetches = &op == lastReduction && manyRows;
       FailureOr<Value> result = emitReductionLoop(
           b, loc, &op, zero, lenV, len, prefetches ? kPrefetchChunk : 0,
           [&](Value from) { prefetchNext(from, kPrefetchChunk); },
@@ -508,7 +539,7 @@ LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
     }
     return ev.eval(root);
   };
-  if ((!cached || scratch) &&
+  if ((!cached || scratch) && !dynamic &&
       streamsOutput(rows * len, element, streamStores)) {
     // Nothing reads the output row back: it can go past the caches.
     if (failed(emitStreamedStores(b, loc, fn, module, outBuf, outOff, zero,
@@ -541,6 +572,16 @@ LogicalResult generateColumns(func::FuncOp tmpl, ModuleOp module,
       return failure(); // not one block of axes
   SmallVector<int64_t> outerExt(full.begin(), full.begin() + a0);
   SmallVector<int64_t> redExt(full.begin() + a0, full.begin() + a1);
+  // A dynamic size S may be the leading reduced dim (a bias's gradient sums
+  // over the batch rows): the reduction loop runs to S times the rest.
+  const bool dynamic = ShapedType::isDynamicShape(full);
+  if (dynamic) {
+    if (a0 != 0)
+      return failure();
+    for (size_t d = 1; d < r; ++d)
+      if (ShapedType::isDynamic(full[d]))
+        return failure();
+  }
   int64_t outer = 1, inner = 1;
   for (int64_t d : outerExt)
     outer *= d;
@@ -551,8 +592,11 @@ LogicalResult generateColumns(func::FuncOp tmpl, ModuleOp module,
   SmallVector<bool> innerFull;
   for (BlockArgument a : tmpl.getArguments()) {
     auto t = llvm::cast<RankedTensorType>(a.getType());
-    if (!t.hasStaticShape() || getQuantScheme(t))
+    if (getQuantScheme(t) || (!dynamic && !t.hasStaticShape()))
       return failure();
+    for (int64_t d = 0; d < t.getRank(); ++d)
+      if (t.isDynamicDim(d) && d + r - t.getRank() != 0)
+        return failure();
     Layout l = layoutOf(t.getShape(), full);
     bool anyFull = false, anyBcast = false;
     for (size_t d = a1; d < r; ++d) {
@@ -613,8 +657,13 @@ LogicalResult generateColumns(func::FuncOp tmpl, ModuleOp module,
   }
   int64_t redCount = 1;
   for (int64_t d : redExt)
-    redCount *= d;
-  auto redLoop = scf::ForOp::create(b, loc, zero, cidx(b, loc, redCount), one);
+    if (!ShapedType::isDynamic(d))
+      redCount *= d;
+  Value redEnd = cidx(b, loc, redCount);
+  if (dynamic)
+    redEnd =
+        arith::MulIOp::create(b, loc, dynamicSize(b, loc, entry, abi), redEnd);
+  auto redLoop = scf::ForOp::create(b, loc, zero, redEnd, one);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(redLoop.getBody());
@@ -674,9 +723,9 @@ LogicalResult kernelgen::generateReduction(func::FuncOp tmpl,
       }
     });
   }
-  // Dynamic dims and empty shapes go through the generic (linalg) path.
-  if (axes.empty() || ShapedType::isDynamicShape(full) ||
-      llvm::is_contained(full, 0))
+  // Empty shapes go through the generic (linalg) path, and so do dynamic
+  // dims, except a leading one outside the rows (generateRows).
+  if (axes.empty() || llvm::is_contained(full, 0))
     return failure();
   bool trailing = true;
   for (auto [i, a] : llvm::enumerate(axes))

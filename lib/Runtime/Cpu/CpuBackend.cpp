@@ -90,6 +90,16 @@ struct Kernel {
   std::string label; ///< kind(fused ops) and output shape, for the profile
   std::vector<Phase> phases;
   int64_t workspaceBytes = 0;
+  /// Of a kernel with dynamic dims: ceil(S / r) * p + c bytes, as
+  /// {p, r, c} (none: r == 0).
+  int64_t workspacePer[3] = {0, 0, 0};
+
+  int64_t workspaceFor(int64_t s) const {
+    if (workspacePer[1] <= 0 || s < 0)
+      return workspaceBytes;
+    return (s + workspacePer[1] - 1) / workspacePer[1] * workspacePer[0] +
+           workspacePer[2];
+  }
   /// The input whose buffer an output may take when it dies at the call:
   /// any input of an elementwise kernel, the one the generator names
   /// (kiln.in_place) of a matmul, none (-1) otherwise.
@@ -275,9 +285,9 @@ public:
     for (const Buffer &b : results)
       appendDescriptors(b, descs);
     std::shared_ptr<Storage> workspace;
-    if (k.workspaceBytes) {
-      workspace = alloc.allocate(k.workspaceBytes);
-      descs.push_back({workspace->data, workspace->data, 0, k.workspaceBytes, 1});
+    if (int64_t bytes = k.workspaceFor(dynamic)) {
+      workspace = alloc.allocate(bytes);
+      descs.push_back({workspace->data, workspace->data, 0, bytes, 1});
     }
     int64_t sizes[1] = {dynamic};
     if (k.needsSizes)
@@ -689,6 +699,8 @@ private:
         k.phases = it->second->phases;
         k.needsSizes = it->second->needsSizes;
         k.workspaceBytes = it->second->workspaceBytes;
+        std::copy(std::begin(it->second->workspacePer),
+                  std::end(it->second->workspacePer), k.workspacePer);
         k.inPlaceInput = it->second->inPlaceInput;
         continue;
       }
@@ -711,6 +723,11 @@ private:
           k.inPlaceInput = static_cast<int>(in.getInt());
         if (fn->hasAttr(mlir::kiln::kSizesAttr))
           k.needsSizes = true;
+        if (auto per = fn->getAttrOfType<mlir::DenseI64ArrayAttr>(
+                mlir::kiln::kWorkspacePerAttr);
+            per && per.size() == 3 && per[1] > 0)
+          for (int i = 0; i < 3; ++i)
+            k.workspacePer[i] = std::max<int64_t>(k.workspacePer[i], per[i]);
         if (auto per = fn->getAttrOfType<mlir::DenseI64ArrayAttr>(
                 mlir::kiln::kUnitsPerAttr);
             per && per.size() == 2 && per[1] > 0) {

@@ -49,6 +49,8 @@ inline constexpr llvm::StringLiteral kSizesAttr =
     KilnDialect::SizesAttrHelper::getNameStr();
 inline constexpr llvm::StringLiteral kUnitsPerAttr =
     KilnDialect::UnitsPerAttrHelper::getNameStr();
+inline constexpr llvm::StringLiteral kWorkspacePerAttr =
+    KilnDialect::WorkspacePerAttrHelper::getNameStr();
 
 } // namespace mlir::kiln
 

@@ -47,8 +47,10 @@ def Kiln_Dialect : Dialect {
       `kiln.in_place` (the input whose buffer an output may take when the
       input dies at the call); for kernels of dynamic shape, `kiln.sizes`
       (the phase takes the values of the dynamic sizes as a last buffer of
-      i64) and `kiln.units_per` = [a, b] (the phase has ceil(S * a / b)
-      units for the dynamic size S, in place of `kiln.units`).
+      i64), `kiln.units_per` = [a, b] (the phase has ceil(S * a / b)
+      units for the dynamic size S, in place of `kiln.units`) and
+      `kiln.workspace_per` = [p, r, c] (ceil(S / r) * p + c bytes of
+      scratch, in place of `kiln.workspace`).
   }];
   let discardableAttrs = (ins
     "::mlir::UnitAttr":$backward,
@@ -65,7 +67,8 @@ def Kiln_Dialect : Dialect {
     "::mlir::IntegerAttr":$workspace,
     "::mlir::IntegerAttr":$in_place,
     "::mlir::UnitAttr":$sizes,
-    "::mlir::DenseI64ArrayAttr":$units_per
+    "::mlir::DenseI64ArrayAttr":$units_per,
+    "::mlir::DenseI64ArrayAttr":$workspace_per
   );
   let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 1;
