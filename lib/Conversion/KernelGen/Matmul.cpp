@@ -509,11 +509,20 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
         a == aArg || llvm::any_of(a.getUsers(), [&](Operation *u) {
           return prologue.contains(u);
         });
+    // Whether the argument broadcasts to A; a dynamic dim (S) stands for
+    // the same size on both sides.
+    auto withS = [](ArrayRef<int64_t> dims) {
+      ::kiln::rules::Dims d(dims.begin(), dims.end());
+      for (int64_t &x : d)
+        if (ShapedType::isDynamic(x))
+          x = int64_t(1) << 20;
+      return d;
+    };
     ::kiln::rules::Dims expanded;
     if (forPrologue &&
         (getQuantScheme(t) ||
-         (t.getShape() != aStored &&
-          !::kiln::rules::expand(t.getShape(), aStored, expanded).empty())))
+         !::kiln::rules::expand(withS(t.getShape()), withS(aStored), expanded)
+              .empty()))
       return generateGeneric(tmpl, module);
     proLayouts.push_back(forPrologue ? layoutOf(t.getShape(), aStored)
                                      : Layout{});
