@@ -10,6 +10,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <algorithm>
 #include <cstdio>
 
 using namespace kiln;
@@ -92,6 +93,10 @@ void appendDims(std::string &s, const std::vector<int64_t> &shape,
 DynamicDims kiln::detail::dynamicDimsOf(const Subgraph &g,
                                         const std::vector<uint64_t> *extra) {
   DynamicDims d;
+  // The common case, nothing marked, allocates nothing.
+  if (!extra && std::none_of(g.leaves.begin(), g.leaves.end(),
+                             [](const NodePtr &l) { return l->dynamicDims; }))
+    return d;
   d.leafDims.assign(g.leaves.size(), 0);
   for (size_t i = 0; i < g.leaves.size(); ++i) {
     const Node &l = *g.leaves[i];
