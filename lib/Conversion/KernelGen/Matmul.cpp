@@ -1028,7 +1028,7 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
             arith::DivUIOp::create(b, loc, nextUnit,
                                    cidx(b, loc, nBlocks * mGroups)),
             s.batch, {s.bBatchStrides})[0],
-        sized(dynamicK ? mul(b, loc, mv.k, s.n) : Value(), s.k * s.n));
+        dynamicK ? mul(b, loc, mv.k, s.n) : cidx(b, loc, s.k * s.n));
     auto pick = [&](Value ifLast, Value otherwise) -> Value {
       return arith::SelectOp::create(b, loc, last, ifLast, otherwise);
     };
