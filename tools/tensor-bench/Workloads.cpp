@@ -1349,13 +1349,8 @@ void Suite::compile() {
                    "call - repeat; *_compiles = executables built; "
                    "marked_new_batch_compiles: the batch dim marked dynamic "
                    "(markDynamic), a new batch size");
-  bool cpuSelected = false;
-  for (const auto &d : devs)
-    cpuSelected |= d.first == "cpu";
-  if (!cpuSelected) {
-    table.note("compile rows need the cpu backend; skipped");
+  if (!cpuSelected("compile"))
     return;
-  }
   namespace fs = std::filesystem;
   for (int t : opts.threads) {
     // workload -> the key=value lines of each cold and warm child.
@@ -1472,19 +1467,22 @@ void Suite::compile() {
 // Dynamic against static batch dims
 //===----------------------------------------------------------------------===//
 
+bool Suite::cpuSelected(const char *rows) {
+  for (const auto &d : devs)
+    if (d.first == "cpu")
+      return true;
+  table.note(std::string(rows) + " rows need the cpu backend; skipped");
+  return false;
+}
+
 void Suite::dynamic() {
   table.legend("dynamic",
                "each compile workload on Cpu with its batch dim marked "
                "dynamic (markDynamic), timed in turn with the static graph "
                "in one run; ratio = static median / dynamic median (1: as "
                "fast)");
-  bool cpuSelected = false;
-  for (const auto &d : devs)
-    cpuSelected |= d.first == "cpu";
-  if (!cpuSelected) {
-    table.note("dynamic rows need the cpu backend; skipped");
+  if (!cpuSelected("dynamic"))
     return;
-  }
   DispatchDevice dev = DispatchDevice::cpu();
   for (int t : opts.threads) {
     k::setNumThreads(t);

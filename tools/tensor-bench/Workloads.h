@@ -78,6 +78,8 @@ private:
   void deepMlpMemory();
   void compile();
   void dynamic();
+  /// Whether the cpu backend is selected; else notes that `rows` skip.
+  bool cpuSelected(const char *rows);
   void overhead();
   void ewOps();
 
