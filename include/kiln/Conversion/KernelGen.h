@@ -51,6 +51,9 @@ struct Abi {
 /// The memref ABI of a template kernel function.
 Abi abiOf(func::FuncOp tmpl, bool workspace);
 
+/// The workspace argument (memref<?xi8>) of a phase's entry block.
+Value workspaceArg(Block &entry, const Abi &abi);
+
 /// Creates phase function `name` (begin, end, abi args...) with its units
 /// and grain attributes, an entry block and the builder positioned in it.
 func::FuncOp createPhase(OpBuilder &b, ModuleOp module, func::FuncOp tmpl,
@@ -109,6 +112,17 @@ LogicalResult emitStreamedStores(OpBuilder &b, Location loc, func::FuncOp fn,
                                  ModuleOp module, Value out, Value outOff,
                                  Value lo, Value hi, Type element,
                                  function_ref<FailureOr<Value>(Value)> value);
+
+/// Writes out[outOff + i] = value(i) for i in [lo, hi), the stores of one
+/// run of an output of `numel` elements: streamed when streamsOutput says
+/// so (and `mayStream`), else plain stores. A `numel` known only at run
+/// time (S times the static elements) gets both loops, chosen per call by
+/// its size, so that a dynamic output streams as its static twin does.
+LogicalResult emitOutputStores(OpBuilder &b, Location loc, func::FuncOp fn,
+                               ModuleOp module, Value out, Value outOff,
+                               Value lo, Value hi, Type element, Value numel,
+                               bool mayStream,
+                               function_ref<FailureOr<Value>(Value)> value);
 
 /// Emits the kiln ops of a template at one position. Block arguments are
 /// read through `load`; values bound with `bind` are taken as they are.

@@ -133,6 +133,11 @@ LogicalResult kernelgen::generateElementwise(func::FuncOp tmpl,
     full.push_back(*innerKind(l, iter, k));
   }
 
+  // The output's elements: S times the static ones when dynamic.
+  Value numel = cidx(b, loc, outer * inner);
+  if (dynamic)
+    numel =
+        arith::MulIOp::create(b, loc, dynamicSize(b, loc, entry, abi), numel);
   Value one = cidx(b, loc, 1);
   auto unitLoop = scf::ForOp::create(b, loc, begin, end, one);
   b.setInsertionPointToStart(unitLoop.getBody());
@@ -169,25 +174,11 @@ LogicalResult kernelgen::generateElementwise(func::FuncOp tmpl,
     });
     return ev.eval(root);
   };
-  Type element = storageElementOf(rootType);
-  if (!dynamic &&
-      streamsOutput(rootType.getNumElements(), element, streamStores)) {
-    if (failed(emitStreamedStores(b, loc, fn, module, outBuf, outOff, lo, hi,
-                                  element, valueAt))) {
-      fn.erase();
-      return failure();
-    }
-    return success();
-  }
-  auto innerLoop = scf::ForOp::create(b, loc, lo, hi, one);
-  b.setInsertionPointToStart(innerLoop.getBody());
-  Value j = innerLoop.getInductionVar();
-  FailureOr<Value> v = valueAt(j);
-  if (failed(v)) {
+  if (failed(emitOutputStores(b, loc, fn, module, outBuf, outOff, lo, hi,
+                              storageElementOf(rootType), numel, streamStores,
+                              valueAt))) {
     fn.erase();
     return failure();
   }
-  memref::StoreOp::create(b, loc, *v, outBuf,
-                          ValueRange{arith::AddIOp::create(b, loc, outOff, j)});
   return success();
 }

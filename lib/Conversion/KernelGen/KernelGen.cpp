@@ -119,6 +119,50 @@ LogicalResult kernelgen::emitStreamedStores(
   return success();
 }
 
+/// out[outOff + i] = value(i) for i in [lo, hi), one plain store each.
+static LogicalResult
+emitPlainStores(OpBuilder &b, Location loc, Value out, Value outOff, Value lo,
+                Value hi, function_ref<FailureOr<Value>(Value)> value) {
+  auto loop = scf::ForOp::create(b, loc, lo, hi, cidx(b, loc, 1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value j = loop.getInductionVar();
+  FailureOr<Value> v = value(j);
+  if (failed(v))
+    return failure();
+  memref::StoreOp::create(b, loc, *v, out,
+                          ValueRange{arith::AddIOp::create(b, loc, outOff, j)});
+  return success();
+}
+
+LogicalResult
+kernelgen::emitOutputStores(OpBuilder &b, Location loc, func::FuncOp fn,
+                            ModuleOp module, Value out, Value outOff, Value lo,
+                            Value hi, Type element, Value numel, bool mayStream,
+                            function_ref<FailureOr<Value>(Value)> value) {
+  // Whether any size of this output may stream.
+  if (!streamsOutput(std::numeric_limits<int32_t>::max(), element, mayStream))
+    return emitPlainStores(b, loc, out, outOff, lo, hi, value);
+  if (std::optional<int64_t> n = getConstantIntValue(numel)) {
+    if (streamsOutput(*n, element, mayStream))
+      return emitStreamedStores(b, loc, fn, module, out, outOff, lo, hi,
+                                element, value);
+    return emitPlainStores(b, loc, out, outOff, lo, hi, value);
+  }
+  int64_t bytes = element.getIntOrFloatBitWidth() / 8;
+  Value large = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::uge, numel,
+      cidx(b, loc, (kStreamOutputBytes + bytes - 1) / bytes));
+  auto choice = scf::IfOp::create(b, loc, TypeRange{}, large, true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&choice.getThenRegion().front());
+  if (failed(emitStreamedStores(b, loc, fn, module, out, outOff, lo, hi,
+                                element, value)))
+    return failure();
+  b.setInsertionPointToStart(&choice.getElseRegion().front());
+  return emitPlainStores(b, loc, out, outOff, lo, hi, value);
+}
+
 Abi kernelgen::abiOf(func::FuncOp tmpl, bool workspace) {
   Abi abi;
   MLIRContext *ctx = tmpl.getContext();
@@ -150,6 +194,11 @@ Abi kernelgen::abiOf(func::FuncOp tmpl, bool workspace) {
     abi.hasSizes = true;
   }
   return abi;
+}
+
+Value kernelgen::workspaceArg(Block &entry, const Abi &abi) {
+  assert(abi.hasWorkspace && "a phase without a workspace");
+  return entry.getArgument(2 + abi.args.size() - 1 - (abi.hasSizes ? 1 : 0));
 }
 
 Value kernelgen::dynamicSize(OpBuilder &b, Location loc, Block &entry,

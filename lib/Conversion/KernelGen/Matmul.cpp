@@ -653,8 +653,7 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
     Block &entry = fn.getBody().front();
     b.setInsertionPoint(entry.getTerminator());
     auto mv = mValues(entry);
-    Value ws =
-        entry.getArgument(2 + abi.args.size() - 1 - (abi.hasSizes ? 1 : 0));
+    Value ws = workspaceArg(entry, abi);
     Value packed = memref::ViewOp::create(
         b, loc, MemRefType::get({ShapedType::kDynamic}, f32), ws,
         cidx(b, loc, 0), ValueRange{sized(mv.packedAFloats, packedAFloats)});
@@ -748,7 +747,7 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   BSource src{arg(slotOf[bArg.getArgNumber()]),
               scheme ? arg(slotOf[bArg.getArgNumber()] + 1) : Value(), scheme};
   Value out = arg(abi.numInputs);
-  Value ws = arg(abi.args.size() - 1 - (abi.hasSizes ? 1 : 0));
+  Value ws = workspaceArg(entry, abi);
   setWorkspace(fn);
   auto mv = mValues(entry);
   Value packedA = memref::ViewOp::create(

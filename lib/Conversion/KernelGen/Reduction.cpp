@@ -26,6 +26,8 @@
 
 #include "kiln/Conversion/KernelGen.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::kiln;
 using namespace mlir::kiln::kernelgen;
@@ -142,16 +144,21 @@ emitReductionLoop(OpBuilder &b, Location loc, Operation *op, Value lo, Value hi,
 /// units a part of a row and stores its partial result in the workspace,
 /// phase 1 combines each row's partials and computes the row's result. A
 /// row per unit would leave all but one thread idle on a full reduction.
+/// With `dynamicLen` the row is S times `len` elements (a full reduction
+/// over a dynamic dim): the parts stay kSplitUnits / rows, whatever S is,
+/// and their length is computed at run time.
 LogicalResult generateSplitRows(func::FuncOp tmpl, ModuleOp module, Value root,
                                 Operation *reduction, int64_t rows, int64_t len,
-                                ArrayRef<int64_t> outerExt,
+                                bool dynamicLen, ArrayRef<int64_t> outerExt,
                                 ArrayRef<SmallVector<int64_t>> outerStrides,
                                 ArrayRef<bool> innerFull) {
-  int64_t parts =
-      std::max<int64_t>(1, std::min(kSplitUnits / rows, len / kMinSplitPart));
+  int64_t parts = std::max<int64_t>(
+      1, std::min(kSplitUnits / rows,
+                  dynamicLen ? kSplitUnits : len / kMinSplitPart));
   int64_t chunk = (len + parts - 1) / parts;
   chunk = (chunk + 15) / 16 * 16; // parts start on a line
-  parts = (len + chunk - 1) / chunk;
+  if (!dynamicLen)
+    parts = (len + chunk - 1) / chunk;
   OpBuilder b(tmpl.getContext());
   Location loc = tmpl.getLoc();
   Abi abi = abiOf(tmpl, /*workspace=*/true);
@@ -172,7 +179,7 @@ LogicalResult generateSplitRows(func::FuncOp tmpl, ModuleOp module, Value root,
     p.fn = createPhase(b, module, tmpl, phase, abi, units, 1);
     p.entry = &p.fn.getBody().front();
     b.setInsertionPoint(p.entry->getTerminator());
-    Value ws = p.entry->getArgument(2 + abi.args.size() - 1);
+    Value ws = workspaceArg(*p.entry, abi);
     p.ws = memref::ViewOp::create(
         b, loc, MemRefType::get({ShapedType::kDynamic}, acc), ws,
         cidx(b, loc, 0), ValueRange{cidx(b, loc, rows * parts)});
@@ -195,12 +202,26 @@ LogicalResult generateSplitRows(func::FuncOp tmpl, ModuleOp module, Value root,
     Value part = arith::RemUIOp::create(b, loc, u, cidx(b, loc, parts));
     SmallVector<Value> offsets =
         offsetsFromLinear(b, loc, row, outerExt, outerStrides);
-    Value lo = arith::MulIOp::create(b, loc, part, cidx(b, loc, chunk));
+    Value lenV = cidx(b, loc, len), chunkV = cidx(b, loc, chunk);
+    if (dynamicLen) {
+      // ceil(S * len / parts), rounded up to a line.
+      lenV =
+          arith::MulIOp::create(b, loc, dynamicSize(b, loc, entry, abi), lenV);
+      Value perPart =
+          arith::CeilDivUIOp::create(b, loc, lenV, cidx(b, loc, parts));
+      chunkV = arith::MulIOp::create(
+          b, loc, arith::CeilDivUIOp::create(b, loc, perPart, cidx(b, loc, 16)),
+          cidx(b, loc, 16));
+    }
+    Value lo = arith::MulIOp::create(b, loc, part, chunkV);
+    if (dynamicLen) // parts past the end of a short row are empty
+      lo = arith::MinUIOp::create(b, loc, lo, lenV);
     Value hi = arith::MinUIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, lo, cidx(b, loc, chunk)),
-        cidx(b, loc, len));
+        b, loc, arith::AddIOp::create(b, loc, lo, chunkV), lenV);
     FailureOr<Value> partial = emitReductionLoop(
-        b, loc, reduction, lo, hi, chunk, 0, nullptr, [&](Value j) {
+        b, loc, reduction, lo, hi,
+        dynamicLen ? std::numeric_limits<int64_t>::max() : chunk, 0, nullptr,
+        [&](Value j) {
           Evaluator ev(b, loc, [&, j](BlockArgument a) {
             return loadOperand(b, loc, entry, innerFull, offsets, a, j);
           });
@@ -267,7 +288,10 @@ LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
         return false;
     return true;
   };
-  if (dynamic && (!dynamicOnlyLeading(full) || nax >= r))
+  // S inside the row: a reduction over every dim (a full sum over the
+  // batch), split into parts of a length computed at run time.
+  const bool dynamicLen = dynamic && nax == r;
+  if (dynamic && (!dynamicOnlyLeading(full) || nax > r))
     return failure();
   SmallVector<int64_t> outerExt(full.begin(), full.end() - nax);
   int64_t rows = 1, len = 1;
@@ -275,7 +299,8 @@ LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
     if (!ShapedType::isDynamic(d))
       rows *= d;
   for (size_t d = r - nax; d < r; ++d)
-    len *= full[d];
+    if (!ShapedType::isDynamic(full[d]))
+      len *= full[d];
   // Static elements, and whether S is a factor.
   auto numel = [](ArrayRef<int64_t> s) {
     int64_t n = 1;
@@ -291,7 +316,7 @@ LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
   // A value is per-row when it has one element per row.
   auto isRowValue = [&](Value v) {
     return shapeOf(v) != full &&
-           numel(shapeOf(v)) == std::make_pair(rows, dynamic);
+           numel(shapeOf(v)) == std::make_pair(rows, dynamic && !dynamicLen);
   };
 
   // Operand layouts against the full shape; per-row operands without
@@ -335,10 +360,13 @@ LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
   for (Operation &op : tmpl.getBody().front().without_terminator())
     if (isFusibleReduction(&op))
       reductions.push_back(&op);
-  if (!dynamic && rows < kSplitBelowRows && len >= 2 * kMinSplitPart &&
-      reductions.size() == 1 && shapeOf(root) != full) {
+  bool oneReduction = reductions.size() == 1 && shapeOf(root) != full;
+  if (dynamicLen && !oneReduction)
+    return failure();
+  if (dynamicLen || (!dynamic && rows < kSplitBelowRows &&
+                     len >= 2 * kMinSplitPart && oneReduction)) {
     return generateSplitRows(tmpl, module, root, reductions.front(), rows, len,
-                             outerExt, outerStrides, innerFull);
+                             dynamicLen, outerExt, outerStrides, innerFull);
   }
 
   OpBuilder b(tmpl.getContext());
@@ -362,6 +390,11 @@ LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
                               cidx(b, loc, rows)),
         one);
   const bool manyRows = dynamic || rows > 1;
+  // The output's elements, for the choice of its stores.
+  Value outNumel = cidx(b, loc, rows * len);
+  if (dynamic)
+    outNumel = arith::MulIOp::create(b, loc, dynamicSize(b, loc, entry, abi),
+                                     outNumel);
 
   auto rowLoop =
       scf::ForOp::create(b, loc, entry.getArgument(0), entry.getArgument(1), one);
@@ -539,26 +572,13 @@ LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
     }
     return ev.eval(root);
   };
-  if ((!cached || scratch) && !dynamic &&
-      streamsOutput(rows * len, element, streamStores)) {
-    // Nothing reads the output row back: it can go past the caches.
-    if (failed(emitStreamedStores(b, loc, fn, module, outBuf, outOff, zero,
-                                  lenV, element, rootAt))) {
-      fn.erase();
-      return failure();
-    }
-    return success();
-  }
-  auto loop = scf::ForOp::create(b, loc, zero, lenV, one);
-  b.setInsertionPointToStart(loop.getBody());
-  Value j = loop.getInductionVar();
-  FailureOr<Value> v = rootAt(j);
-  if (failed(v)) {
+  // Nothing reads the output row back: it can go past the caches.
+  if (failed(emitOutputStores(b, loc, fn, module, outBuf, outOff, zero, lenV,
+                              element, outNumel,
+                              streamStores && (!cached || scratch), rootAt))) {
     fn.erase();
     return failure();
   }
-  memref::StoreOp::create(b, loc, *v, outBuf,
-                          ValueRange{arith::AddIOp::create(b, loc, outOff, j)});
   return success();
 }
 

@@ -2,18 +2,27 @@
 
 // Kernels of dynamic shape take the dynamic size S as a last i64 buffer
 // (kiln.sizes). An elementwise kernel over rows of 1024 is the static one
-// with S rows of one unit each: kiln.units_per = [1, 1], and its code does
-// not depend on S (no streamed stores, which are chosen by size).
+// with S rows of one unit each: kiln.units_per = [1, 1]. Its stores are
+// chosen per call by the output's size, as the static kernel's are at
+// compile time: streamed (through stack blocks) once S * 1024 f32 reach
+// 16 MiB (4194304 elements), else plain.
 // CHECK-LABEL: func.func @rows__p0(
-// CHECK-SAME: %[[B:.*]]: index, %[[E:.*]]: index, %[[X:.*]]: memref<?xf32>, %[[R:.*]]: memref<?xf32>, %[[O:.*]]: memref<?xf32>, %{{.*}}: memref<?xi64>)
+// CHECK-SAME: %[[B:.*]]: index, %[[E:.*]]: index, %[[X:.*]]: memref<?xf32>, %[[R:.*]]: memref<?xf32>, %[[O:.*]]: memref<?xf32>, %[[SZ:.*]]: memref<?xi64>)
 // CHECK-SAME: kiln.sizes
 // CHECK-SAME: kiln.units_per = array<i64: 1, 1>
+// CHECK: %[[S:.*]] = memref.load %[[SZ]]
+// CHECK: %[[SI:.*]] = arith.index_cast %[[S]]
+// CHECK: %[[N:.*]] = arith.muli %[[SI]], %c1024
 // CHECK: scf.for %{{.*}} = %[[B]] to %[[E]]
-// CHECK: scf.for
-// CHECK: arith.addf
+// CHECK: %[[BIG:.*]] = arith.cmpi uge, %[[N]], %c4194304
+// CHECK: scf.if %[[BIG]] {
+// CHECK: math.exp
+// CHECK: memref.store {{.*}}, %alloca
+// CHECK: vector.store {{.*}}, %[[O]]{{.*}}nontemporal = true
+// CHECK: } else {
 // CHECK: math.exp
 // CHECK: memref.store {{.*}}, %[[O]]
-// CHECK-NOT: kilnStreamStore
+// CHECK: call @kiln_stream_fence
 func.func private @rows(%x: tensor<?x1024xf32>, %r: tensor<1024xf32>) -> tensor<?x1024xf32>
     attributes {kiln.kernel = "elementwise"} {
   %0 = kiln.add %x, %r : (tensor<?x1024xf32>, tensor<1024xf32>) -> tensor<?x1024xf32>
@@ -70,6 +79,40 @@ func.func private @dynsum(%x: tensor<2x?xbf16>) -> tensor<1x1xbf16>
     attributes {kiln.kernel = "reduction", kiln.reduced_axes = array<i64: 0, 1>} {
   %0 = kiln.sum %x [0, 1] keepdim : tensor<2x?xbf16> -> tensor<1x1xbf16>
   return %0 : tensor<1x1xbf16>
+}
+
+// -----
+
+// A full sum over S x 1024 elements splits into a fixed 64 parts (the
+// static kernel's split, whatever S is): phase 0 sums part u of
+// ceil(ceil(S * 1024 / 64) / 16) * 16 elements, clamped to the end, into
+// the f64 workspace; phase 1 adds the 64 partials in order.
+// CHECK-LABEL: func.func @fullsum__p0(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: memref<?xf32>, %{{[a-z0-9]+}}: memref<?xf32>, %{{[a-z0-9]+}}: memref<?xi8>, %[[SZ:[a-z0-9]+]]: memref<?xi64>)
+// CHECK-SAME: kiln.sizes
+// CHECK-SAME: kiln.units = 64
+// CHECK-SAME: kiln.workspace = 512
+// CHECK-NOT: kiln.units_per
+// CHECK: %[[PART:.*]] = arith.remui
+// CHECK: %[[S:.*]] = memref.load %[[SZ]]
+// CHECK: %[[SI:.*]] = arith.index_cast %[[S]]
+// CHECK: %[[LEN:.*]] = arith.muli %[[SI]], %c1024
+// CHECK: %[[PER:.*]] = arith.ceildivui %[[LEN]], %c64
+// CHECK: %[[LINES:.*]] = arith.ceildivui %[[PER]], %c16
+// CHECK: %[[CHUNK:.*]] = arith.muli %[[LINES]], %c16
+// CHECK: %[[AT:.*]] = arith.muli %[[PART]], %[[CHUNK]]
+// CHECK: %[[LO:.*]] = arith.minui %[[AT]], %[[LEN]]
+// CHECK: %[[END:.*]] = arith.addi %[[LO]], %[[CHUNK]]
+// CHECK: %[[HI:.*]] = arith.minui %[[END]], %[[LEN]]
+// CHECK: scf.for %{{.*}} = %[[LO]] to %[[HI]] step %c1024{{.*}} -> (f64)
+// CHECK: memref.load %[[X]]
+// CHECK-LABEL: func.func @fullsum__p1(
+// CHECK-SAME: kiln.units = 1
+// CHECK: scf.for %{{.*}} = %c0{{.*}} to %c64{{.*}} -> (f64)
+func.func private @fullsum(%x: tensor<?x1024xf32>) -> tensor<1x1xf32>
+    attributes {kiln.kernel = "reduction", kiln.reduced_axes = array<i64: 0, 1>} {
+  %0 = kiln.sum %x [0, 1] keepdim : tensor<?x1024xf32> -> tensor<1x1xf32>
+  return %0 : tensor<1x1xf32>
 }
 
 // -----
