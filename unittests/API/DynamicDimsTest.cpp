@@ -19,6 +19,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 
 using namespace kiln;
 
@@ -113,8 +114,30 @@ TEST(DynamicDimsTest, BatchBecomesDynamicAfterOneRecompile) {
 
 /// Every kind of kernel with a dynamic leading dim against Flex, at sizes
 /// 1, 2, 7, 64 and 1000, from one executable per graph.
-TEST(DynamicDimsTest, EveryKernelKindMatchesFlexAtEverySize) {
+/// `graphs(device, n, mark)` records graphs over n rows (dim 0 marked
+/// dynamic when `mark`) and returns their results. Compiled on Cpu once at
+/// `first` rows, they must match Flex at every size of `sizes` without a
+/// further compile.
+using Graphs = std::function<std::vector<std::vector<float>>(
+    const DispatchDevice &, int64_t, bool)>;
+void expectOneExecutableMatchesFlex(const Graphs &graphs, int64_t first,
+                                    std::initializer_list<int64_t> sizes) {
   DispatchDevice cpu = DispatchDevice::cpu(), flex = DispatchDevice::flex();
+  graphs(cpu, first, true); // compile
+  int64_t before = backendCounters(cpu).compiles;
+  for (int64_t n : sizes) {
+    SCOPED_TRACE("size " + std::to_string(n));
+    auto got = graphs(cpu, n, true), want = graphs(flex, n, false);
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t k = 0; k < got.size(); ++k) {
+      SCOPED_TRACE("graph result " + std::to_string(k));
+      expectNear(got[k], want[k]);
+    }
+  }
+  EXPECT_EQ(backendCounters(cpu).compiles, before);
+}
+
+TEST(DynamicDimsTest, EveryKernelKindMatchesFlexAtEverySize) {
   const int64_t width = 24;
   std::vector<float> ws(width * 8), bs(8);
   for (size_t i = 0; i < ws.size(); ++i)
@@ -153,25 +176,13 @@ TEST(DynamicDimsTest, EveryKernelKindMatchesFlexAtEverySize) {
       values.push_back(t.toVector<float>());
     return values;
   };
-  graphs(cpu, 5, true); // compile
-  int64_t before = backendCounters(cpu).compiles;
-  for (int64_t n : {1, 2, 7, 64, 1000}) {
-    SCOPED_TRACE("size " + std::to_string(n));
-    auto got = graphs(cpu, n, true), want = graphs(flex, n, false);
-    ASSERT_EQ(got.size(), want.size());
-    for (size_t k = 0; k < got.size(); ++k) {
-      SCOPED_TRACE("graph result " + std::to_string(k));
-      expectNear(got[k], want[k]);
-    }
-  }
-  EXPECT_EQ(backendCounters(cpu).compiles, before);
+  expectOneExecutableMatchesFlex(graphs, 5, {1, 2, 7, 64, 1000});
 }
 
 // An output of 16 MiB or more streams past the caches; with a dynamic dim
 // that is chosen per call, so one executable writes small outputs with
 // plain stores and large ones streamed, and both match Flex.
 TEST(DynamicDimsTest, LargeDynamicOutputsMatchFlex) {
-  DispatchDevice cpu = DispatchDevice::cpu(), flex = DispatchDevice::flex();
   const int64_t width = 4096;
   auto graphs = [&](const DispatchDevice &dev, int64_t n, bool mark) {
     std::vector<float> xs(n * width);
@@ -187,18 +198,8 @@ TEST(DynamicDimsTest, LargeDynamicOutputsMatchFlex) {
       values.push_back(t.toVector<float>());
     return values;
   };
-  graphs(cpu, 3, true); // compile
-  int64_t before = backendCounters(cpu).compiles;
-  for (int64_t n : {1, 1100}) { // 16 KiB and 17.6 MiB per output
-    SCOPED_TRACE("size " + std::to_string(n));
-    auto got = graphs(cpu, n, true), want = graphs(flex, n, false);
-    ASSERT_EQ(got.size(), want.size());
-    for (size_t k = 0; k < got.size(); ++k) {
-      SCOPED_TRACE("graph result " + std::to_string(k));
-      expectNear(got[k], want[k]);
-    }
-  }
-  EXPECT_EQ(backendCounters(cpu).compiles, before);
+  // 16 KiB and 17.6 MiB per output.
+  expectOneExecutableMatchesFlex(graphs, 3, {1, 1100});
 }
 
 TEST(DynamicDimsTest, MarkingADimOutOfRangeIsAnError) {

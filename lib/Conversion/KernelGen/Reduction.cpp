@@ -744,7 +744,8 @@ LogicalResult kernelgen::generateReduction(func::FuncOp tmpl,
     });
   }
   // Empty shapes go through the generic (linalg) path, and so do dynamic
-  // dims, except a leading one outside the rows (generateRows).
+  // dims, except a leading one: outside the rows, or inside a reduction
+  // over every dim (generateRows).
   if (axes.empty() || llvm::is_contained(full, 0))
     return failure();
   bool trailing = true;
