@@ -43,6 +43,7 @@
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/CSE.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
@@ -134,6 +135,96 @@ std::optional<SmallVector<int64_t>> rowAxes(ArrayRef<int64_t> full,
   if (!isTrailing(axes, full.size()))
     return std::nullopt;
   return axes;
+}
+
+/// The operand dim that the dynamic dim `d` of `v` takes its size from,
+/// when `v` is computed by an op whose result dims follow its operands':
+/// an elementwise op (a dynamic result dim is a dynamic operand dim at the
+/// same place from the end), a reduction (a kept dim), a matmul (M from
+/// the left operand, N from the right) or a permute.
+std::optional<std::pair<Value, int64_t>> sourceDim(Value v, int64_t d) {
+  Operation *op = v.getDefiningOp();
+  if (!op || op->getNumResults() != 1)
+    return std::nullopt;
+  int64_t rank = shapeOf(v).size();
+  auto dynamicAt = [](Value x, int64_t i) {
+    return i >= 0 && i < (int64_t)shapeOf(x).size() &&
+           ShapedType::isDynamic(shapeOf(x)[i]);
+  };
+  if (isElementwise(op)) {
+    for (Value in : op->getOperands()) {
+      if (!llvm::isa<RankedTensorType>(in.getType()))
+        continue;
+      int64_t i = d - (rank - (int64_t)shapeOf(in).size());
+      if (dynamicAt(in, i))
+        return std::make_pair(in, i);
+    }
+    return std::nullopt;
+  }
+  if (isFusibleReduction(op)) {
+    Value in = op->getOperand(0);
+    ArrayRef<int64_t> axes = reducedAxes(op);
+    int64_t i = d;
+    if (!op->getAttr("keepdim"))
+      for (int64_t a = 0, kept = -1; a < (int64_t)shapeOf(in).size(); ++a)
+        if (!llvm::is_contained(axes, a) && ++kept == d) {
+          i = a;
+          break;
+        }
+    if (!llvm::is_contained(axes, i) && dynamicAt(in, i))
+      return std::make_pair(in, i);
+    return std::nullopt;
+  }
+  if (auto mm = llvm::dyn_cast<MatmulOp>(op)) {
+    Value a = mm->getOperand(0), b = mm->getOperand(1);
+    int64_t ra = shapeOf(a).size(), rb = shapeOf(b).size();
+    if (d == rank - 1 && rb >= 2 && dynamicAt(b, rb - 1))
+      return std::make_pair(b, rb - 1);
+    if (d == rank - 2 && ra >= 2 && dynamicAt(a, ra - 2))
+      return std::make_pair(a, ra - 2);
+    if (d < rank - 2 && ra >= 2 && rb >= 2) {
+      if (dynamicAt(a, d - (rank - ra)))
+        return std::make_pair(a, d - (rank - ra));
+      if (dynamicAt(b, d - (rank - rb)))
+        return std::make_pair(b, d - (rank - rb));
+    }
+    return std::nullopt;
+  }
+  if (auto p = llvm::dyn_cast<PermuteOp>(op)) {
+    int64_t i = p.getDims()[d];
+    if (dynamicAt(p.getInput(), i))
+      return std::make_pair(p.getInput(), i);
+  }
+  return std::nullopt;
+}
+
+/// Rewrites each `tensor.dim` of a computed value into the dim of the
+/// value it takes its size from, as far back as that goes (to an input,
+/// usually). A size read off an intermediate would be a use of it outside
+/// every kernel and keep its producer from fusing with its readers (the
+/// loss of a dynamic batch from its mean, say). A value that only gave
+/// sizes (a recomputed one that shaped a gradient's zeros) is then dead,
+/// and goes.
+void resolveDims(func::FuncOp fn) {
+  fn.walk([](tensor::DimOp dim) {
+    std::optional<int64_t> index = dim.getConstantIndex();
+    if (!index)
+      return;
+    Value source = dim.getSource();
+    int64_t d = *index;
+    while (auto next = sourceDim(source, d))
+      std::tie(source, d) = *next;
+    if (source == dim.getSource())
+      return;
+    OpBuilder b(dim);
+    Value c = arith::ConstantIndexOp::create(b, dim.getLoc(), d);
+    dim.getSourceMutable().assign(source);
+    dim.getIndexMutable().assign(c);
+  });
+  Block &body = fn.getBody().front();
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body)))
+    if (isOpTriviallyDead(&op))
+      op.erase();
 }
 
 /// The most ops one kernel fuses. LLVM's time on a kernel grows faster than
@@ -334,7 +425,7 @@ void mlir::kiln::splitRecomputed(func::FuncOp fn) {
     llvm::SetVector<Operation *> readers;
     for (Operation *u : op->getResult(0).getUsers())
       readers.insert(u);
-    if (readers.size() > kMaxReadersToCopy)
+    if (readers.size() < 2 || readers.size() > kMaxReadersToCopy)
       continue;
     for (Operation *reader : llvm::drop_begin(readers)) {
       OpBuilder b(reader);
@@ -471,6 +562,7 @@ struct KilnFusePass : public mlir::kiln::impl::KilnFuseBase<KilnFusePass> {
   }
 
   void fuse(func::FuncOp fn) {
+    resolveDims(fn);
     splitRecomputed(fn);
     std::vector<Group> groups =
         formGroups(fn, {transposedOperands, matmulPrologues});

@@ -40,20 +40,34 @@ func.func @mean_static(%x: tensor<2x3x4xf32>) -> tensor<3xf32> {
 
 // -----
 
-// mean over a dynamic dim counts at run time: a sum of ones.
+// mean over a dynamic dim counts at run time: a sum of ones over the
+// dynamic dims alone (S of them, not S * 4), times the static dims' product.
 
 // CHECK-LABEL: func.func @mean_dynamic(
 // CHECK-SAME: %[[X:[^:]+]]: tensor<?x4xf64>
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG: %[[S:.*]] = kiln.sum %[[X]] [0] keepdim : tensor<?x4xf64> -> tensor<1x4xf64>
 // CHECK-DAG: %[[D:.*]] = tensor.dim %[[X]], %[[C0]] : tensor<?x4xf64>
-// CHECK: %[[ONES:.*]] = kiln.full 1.000000e+00{{ ?}}[%[[D]]] : tensor<?x4xf64>
-// CHECK-NEXT: %[[N:.*]] = kiln.sum %[[ONES]] [0] keepdim : tensor<?x4xf64> -> tensor<1x4xf64>
-// CHECK-NEXT: %[[M:.*]] = kiln.div %[[S]], %[[N]] : (tensor<1x4xf64>, tensor<1x4xf64>) -> tensor<1x4xf64>
+// CHECK: %[[ONES:.*]] = kiln.full 1.000000e+00{{ ?}}[%[[D]]] : tensor<?xf64>
+// CHECK-NEXT: %[[N:.*]] = kiln.sum %[[ONES]] [0] : tensor<?xf64> -> tensor<f64>
+// CHECK-NEXT: %[[M:.*]] = kiln.div %[[S]], %[[N]] : (tensor<1x4xf64>, tensor<f64>) -> tensor<1x4xf64>
 // CHECK-NEXT: return %[[M]]
 func.func @mean_dynamic(%x: tensor<?x4xf64>) -> tensor<1x4xf64> {
   %0 = kiln.mean %x [0] keepdim : tensor<?x4xf64> -> tensor<1x4xf64>
   return %0 : tensor<1x4xf64>
+}
+
+// CHECK-LABEL: func.func @mean_dynamic_all(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<?x4xf32>
+// CHECK-DAG: %[[FOUR:.*]] = kiln.constant dense<4.000000e+00> : tensor<f32>
+// CHECK-DAG: %[[S:.*]] = kiln.sum %[[X]] [0, 1] : tensor<?x4xf32> -> tensor<f32>
+// CHECK-DAG: %[[ONES:.*]] = kiln.full 1.000000e+00{{ ?}}[%{{.*}}] : tensor<?xf32>
+// CHECK-DAG: %[[N:.*]] = kiln.sum %[[ONES]] [0] : tensor<?xf32> -> tensor<f32>
+// CHECK-DAG: %[[N4:.*]] = kiln.mul %[[N]], %[[FOUR]] : (tensor<f32>, tensor<f32>) -> tensor<f32>
+// CHECK: kiln.div %[[S]], %[[N4]]
+func.func @mean_dynamic_all(%x: tensor<?x4xf32>) -> tensor<f32> {
+  %0 = kiln.mean %x [0, 1] : tensor<?x4xf32> -> tensor<f32>
+  return %0 : tensor<f32>
 }
 
 // -----
@@ -302,8 +316,8 @@ func.func @cross_entropy(%l: tensor<4x10xf32>, %t: tensor<4xi64>) -> tensor<f32>
 // CHECK: %[[IDX:.*]] = kiln.reshape %[[T]] [-1, 1] : tensor<?xi32> -> tensor<?x1xi32>
 // CHECK-NEXT: %[[PICK:.*]] = kiln.gather %{{.*}}[%[[IDX]]] axis = 1 : (tensor<?x3xf64>, tensor<?x1xi32>) -> tensor<?x1xf64>
 // CHECK-NEXT: %[[S:.*]] = kiln.sum %[[PICK]] [0, 1] : tensor<?x1xf64> -> tensor<f64>
-// CHECK: %[[ONES:.*]] = kiln.full 1.000000e+00
-// CHECK-NEXT: %[[N:.*]] = kiln.sum %[[ONES]] [0, 1] : tensor<?x1xf64> -> tensor<f64>
+// CHECK: %[[ONES:.*]] = kiln.full 1.000000e+00{{ ?}}[%{{.*}}] : tensor<?xf64>
+// CHECK-NEXT: %[[N:.*]] = kiln.sum %[[ONES]] [0] : tensor<?xf64> -> tensor<f64>
 // CHECK-NEXT: %[[M:.*]] = kiln.div %[[S]], %[[N]]
 // CHECK-NEXT: %[[Y:.*]] = kiln.neg %[[M]]
 // CHECK-NEXT: return %[[Y]]

@@ -38,20 +38,36 @@ void replaceKeepingType(PatternRewriter &b, Operation *op, Value value) {
 }
 
 /// Number of elements that `axes` of `x` cover, as a value that broadcasts:
-/// a constant when the dims are static, a reduction of ones otherwise.
+/// a constant when the dims are static; otherwise a rank-0 sum of ones over
+/// the dynamic dims alone (S ones, not the S * n of `x`), times the static
+/// dims' product. The count is the same at every position, so a rank-0
+/// value serves keepdim too.
 Value reducedCount(PatternRewriter &b, Location loc, Value x,
-                   ArrayRef<int64_t> axes, bool keepdim) {
+                   ArrayRef<int64_t> axes) {
   auto type = typeOf(x);
   // In double: the product of static dims can overflow int64_t.
   double count = 1;
+  SmallVector<Value> dynamicSizes;
   for (int64_t a : axes) {
-    if (type.isDynamicDim(a)) {
-      Value ones = fullLike(b, loc, x, 1.0);
-      return SumOp::create(b, loc, ones, b.getDenseI64ArrayAttr(axes), keepdim);
-    }
-    count *= (double)type.getDimSize(a);
+    if (type.isDynamicDim(a))
+      dynamicSizes.push_back(tensor::DimOp::create(b, loc, x, a));
+    else
+      count *= (double)type.getDimSize(a);
   }
-  return scalarConstant(b, loc, type.getElementType(), count);
+  Type element = type.getElementType();
+  if (dynamicSizes.empty())
+    return scalarConstant(b, loc, element, count);
+  SmallVector<int64_t> shape(dynamicSizes.size(), ShapedType::kDynamic);
+  Value ones = FullOp::create(b, loc, RankedTensorType::get(shape, element),
+                              b.getF64FloatAttr(1.0), dynamicSizes);
+  SmallVector<int64_t> all;
+  for (int64_t i = 0; i < (int64_t)shape.size(); ++i)
+    all.push_back(i);
+  Value n = SumOp::create(b, loc, ones, b.getDenseI64ArrayAttr(all),
+                          /*keepdim=*/false);
+  if (count == 1)
+    return n;
+  return MulOp::create(b, loc, n, scalarConstant(b, loc, element, count));
 }
 
 struct DecomposeSilu : OpRewritePattern<SiluOp> {
@@ -69,8 +85,7 @@ struct DecomposeMean : OpRewritePattern<MeanOp> {
     Location loc = op.getLoc();
     Value sum =
         SumOp::create(b, loc, op.getInput(), op.getAxesAttr(), op.getKeepdim());
-    Value count =
-        reducedCount(b, loc, op.getInput(), op.getAxes(), op.getKeepdim());
+    Value count = reducedCount(b, loc, op.getInput(), op.getAxes());
     b.replaceOpWithNewOp<DivOp>(op, sum, count);
     return success();
   }
@@ -149,7 +164,7 @@ struct DecomposeLayerNorm : OpRewritePattern<LayerNormOp> {
     Value x = op.getInput();
     int64_t last = typeOf(x).getRank() - 1;
     auto axes = b.getDenseI64ArrayAttr({last});
-    Value count = reducedCount(b, loc, x, {last}, true);
+    Value count = reducedCount(b, loc, x, {last});
     Value mean =
         DivOp::create(b, loc, SumOp::create(b, loc, x, axes, true), count);
     Value centered = SubOp::create(b, loc, x, mean);
