@@ -364,13 +364,25 @@ struct Case {
 };
 
 /// `dynamic`: the batch dim (dim 0 of the data, not of parameters) is
-/// marked dynamic.
+/// marked dynamic. `inputs` collects the inputs uploaded; when it holds
+/// some already (another case's), the new case reads the same buffers
+/// through inputs of its own, so that two cases timed against each other
+/// see the same memory.
 Case makeCase(const std::string &w, const Sizes &s, const DispatchDevice &dev,
-              bool halfBatch, bool dynamic = false) {
+              bool halfBatch, bool dynamic = false,
+              std::vector<Tensor> *inputs = nullptr) {
   auto b = [&](int64_t n) { return halfBatch ? n / 2 : n; };
   auto keep = std::make_shared<std::vector<Tensor>>();
+  size_t reused = inputs ? inputs->size() : 0;
   auto up = [&](int64_t n, k::Shape shape, uint64_t seed) {
-    keep->push_back(upload(uniform(n, seed, -1, 1), std::move(shape), dev));
+    size_t i = keep->size();
+    keep->push_back(i < reused ? Tensor::from_backend(
+                                     (*inputs)[i].try_into_backend<k::Cpu>(),
+                                     dev)
+                               : upload(uniform(n, seed, -1, 1),
+                                        std::move(shape), dev));
+    if (inputs && i >= reused)
+      inputs->push_back(keep->back());
     return keep->back();
   };
   auto data = [&](int64_t n, k::Shape shape, uint64_t seed) {
@@ -1492,18 +1504,28 @@ void Suite::dynamic() {
       r.backend = "cpu";
       r.threads = t;
       try {
-        Case fixed = makeCase(w, opts.sizes, dev, false);
-        Case marked = makeCase(w, opts.sizes, dev, false, true);
+        std::vector<Tensor> inputs;
+        Case fixed = makeCase(w, opts.sizes, dev, false, false, &inputs);
+        Case marked = makeCase(w, opts.sizes, dev, false, true, &inputs);
         fixed.step();
         marked.step();
         k::BackendCounters c0 = k::backendCounters(dev);
-        // Interleaved, so that both see the same machine.
+        // Interleaved, each first in every other round, so that both see
+        // the same machine and neither always follows the other.
         Stats a, b;
         for (int i = 0; i < opts.runs; ++i) {
-          Stats sa = timeRuns(i == 0 ? opts.warmup : 0, 1, fixed.step);
-          Stats sb = timeRuns(i == 0 ? opts.warmup : 0, 1, marked.step);
-          a.ms.insert(a.ms.end(), sa.ms.begin(), sa.ms.end());
-          b.ms.insert(b.ms.end(), sb.ms.begin(), sb.ms.end());
+          int warm = i < 2 ? opts.warmup : 0;
+          auto time = [&](Stats &into, const Case &c) {
+            Stats st = timeRuns(warm, 1, c.step);
+            into.ms.insert(into.ms.end(), st.ms.begin(), st.ms.end());
+          };
+          if (i % 2) {
+            time(b, marked);
+            time(a, fixed);
+          } else {
+            time(a, fixed);
+            time(b, marked);
+          }
         }
         r.stats = b;
         r.ratio = a.median() / b.median();
