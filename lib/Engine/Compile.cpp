@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Engine/Compile.h"
+#include "kiln/Dialect/Kiln/IR/KilnBuilders.h"
 #include "kiln/Dialect/Kiln/IR/KilnDTypes.h"
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
 #include "kiln/Support/Env.h"
@@ -48,8 +49,10 @@ bool reinferShapes(mlir::Operation *op) {
     return true;
   }
   auto infer = llvm::dyn_cast<mlir::InferTypeOpInterface>(op);
+  // A creation op (no operands) has the shape it was recorded with: it
+  // does not depend on S.
   if (!infer)
-    return false;
+    return op->getNumOperands() == 0;
   llvm::SmallVector<mlir::Type> types;
   mlir::ScopedDiagnosticHandler quiet(
       op->getContext(), [](mlir::Diagnostic &) { return mlir::success(); });
@@ -163,6 +166,9 @@ buildModule(mlir::MLIRContext &ctx, const Subgraph &g,
     }
     state.addTypes(mlir::kiln::tensorTypeFor(ctx, n->dtype, n->shape));
     mlir::Operation *op = b.create(state);
+    // Shapes the graph recorded with this S follow the dynamic dims.
+    if (leafShapes && !n->inputs.empty())
+      mlir::kiln::relaxRecordedShape(op, n->inputs[0]->shape);
     if (leafShapes && !reinferShapes(op))
       return nullptr;
     values[n.get()] = op->getResult(0);
@@ -285,11 +291,29 @@ bool generalizable(mlir::MLIRContext &ctx, const Subgraph &g,
     for (size_t k = 0; k < now.size(); ++k) {
       bool dynamic = mlir::ShapedType::isDynamic(shapes[n][k]);
       if (dynamic ? now[k] != dyn.size || probed[n][k] != kProbeSize
-                  : now[k] != shapes[n][k] || probed[n][k] != now[k])
+                  : now[k] != shapes[n][k] || probed[n][k] != now[k]) {
         return false;
+      }
     }
   }
   return true;
+}
+
+/// Whether no size attribute that the key writes as `?` where it equals S
+/// (attrFollowsDynamicDims) still holds S once the module follows its
+/// dynamic dims: every graph with this key must then build the same
+/// module, whatever its S.
+bool followsEverySize(mlir::ModuleOp module, int64_t size) {
+  bool ok = true;
+  module.walk([&](mlir::Operation *op) {
+    for (mlir::NamedAttribute a : op->getAttrs())
+      if (auto ints = llvm::dyn_cast<mlir::DenseI64ArrayAttr>(a.getValue()))
+        if (mlir::kiln::attrFollowsDynamicDims(op->getName().getStringRef(),
+                                               a.getName().getValue()) &&
+            llvm::is_contained(ints.asArrayRef(), size))
+          ok = false;
+  });
+  return ok;
 }
 
 } // namespace
@@ -313,7 +337,8 @@ std::unique_ptr<Executable> kiln::detail::compileSubgraph(
           leafShapes.back()[k] = mlir::ShapedType::kDynamic;
     }
     module = buildModule(ctx, g, &leafShapes, &nodeShapes);
-    if (!module || !generalizable(ctx, g, *dynamic, nodeShapes))
+    if (!module || !followsEverySize(*module, dynamic->size) ||
+        !generalizable(ctx, g, *dynamic, nodeShapes))
       return nullptr;
   } else {
     module = buildModule(ctx, g);
@@ -381,6 +406,14 @@ std::unique_ptr<Executable> compileModuleNow(mlir::ModuleOp module,
   mlir::kiln::buildKilnGraphPipeline(pm, options);
   if (mlir::failed(pm.run(module)))
     throw Error("graph passes failed:\n" + diags.text);
+  // Every dynamic dim is S for the kernels and the runtime's views: a
+  // graph whose passes made another dynamic size compiles static instead.
+  if (mlir::Operation *op = mlir::kiln::findResizedDynamicDim(module)) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    op->print(os, mlir::OpPrintingFlags().skipRegions());
+    throw Error("a dynamic dim takes another size than S at: " + text);
+  }
   double passMs = msSince(start);
 
   std::unique_ptr<Executable> exe = backend.compile(module, key);

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Engine/Engine.h"
+#include "kiln/Dialect/Kiln/IR/KilnBuilders.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -72,6 +73,22 @@ void appendShape(std::string &s, const std::vector<int64_t> &shape) {
     if (i)
       s += ',';
     s += std::to_string(shape[i]);
+  }
+  s += ']';
+}
+
+/// `ints` as appendShape writes them, with each entry equal to `size`
+/// written as `?`.
+void appendFollowing(std::string &s, const std::vector<int64_t> &ints,
+                     int64_t size) {
+  s += '[';
+  for (size_t i = 0; i < ints.size(); ++i) {
+    if (i)
+      s += ',';
+    if (ints[i] == size)
+      s += '?';
+    else
+      s += std::to_string(ints[i]);
   }
   s += ']';
 }
@@ -185,7 +202,12 @@ std::string kiln::detail::structuralKey(const Subgraph &g, bool withSizes,
       }
       case NodeAttr::Kind::I64Array:
       case NodeAttr::Kind::I32Array:
-        appendShape(key, a.ints);
+        // Sizes that follow S (a reshape to [B, T, ...]) are written as
+        // `?`: one key, and one executable, for every S.
+        if (dynamic && mlir::kiln::attrFollowsDynamicDims(n.op, a.name))
+          appendFollowing(key, a.ints, dynamic->size);
+        else
+          appendShape(key, a.ints);
         break;
       case NodeAttr::Kind::Unit:
         key += 'u';

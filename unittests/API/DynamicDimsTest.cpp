@@ -202,6 +202,48 @@ TEST(DynamicDimsTest, LargeDynamicOutputsMatchFlex) {
   expectOneExecutableMatchesFlex(graphs, 3, {1, 1100});
 }
 
+// An embedding of [n, 5] indices is decomposed into a row selection over
+// the flattened indices, a dim of n * 5 elements: not S, which is all the
+// kernels and the runtime's views know. Such a graph must compile static
+// (once per size) rather than read the wrong rows; it did read past its
+// buffers before. The reshape that splits a dynamic dim in two, for the
+// same reason.
+TEST(DynamicDimsTest, ADimOfAnotherSizeThanSCompilesStatic) {
+  DispatchDevice cpu = DispatchDevice::cpu(), flex = DispatchDevice::flex();
+  std::vector<float> ws(30 * 4);
+  for (size_t i = 0; i < ws.size(); ++i)
+    ws[i] = std::sin(0.3f * static_cast<float>(i));
+  auto graphs = [&](const DispatchDevice &dev, int64_t n, bool mark) {
+    std::vector<int64_t> idx(n * 5);
+    std::vector<float> xs(n * 6);
+    for (int64_t i = 0; i < n * 5; ++i)
+      idx[i] = (i * 11) % 30;
+    for (int64_t i = 0; i < n * 6; ++i)
+      xs[i] = 0.5f * static_cast<float>(i);
+    Tensor w = Tensor::fromVector<float>(ws, {30, 4}, dev);
+    Tensor ix = Tensor::fromVector<int64_t>(idx, {n, 5}, dev);
+    Tensor x = Tensor::fromVector<float>(xs, {n, 6}, dev);
+    if (mark) {
+      ix.markDynamic(0);
+      x.markDynamic(0);
+    }
+    // Two graphs: one that does not generalize would keep the other static.
+    std::vector<Tensor> out = {(embedding(w, ix) * 2.0).sync(),
+                               (x.reshape({n * 2, 3}) + 1.0).sync()};
+    std::vector<std::vector<float>> values;
+    for (const Tensor &t : out)
+      values.push_back(t.toVector<float>());
+    return values;
+  };
+  for (int64_t n : {7, 3, 12}) {
+    SCOPED_TRACE("size " + std::to_string(n));
+    auto got = graphs(cpu, n, true), want = graphs(flex, n, false);
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t k = 0; k < got.size(); ++k)
+      expectNear(got[k], want[k]);
+  }
+}
+
 TEST(DynamicDimsTest, MarkingADimOutOfRangeIsAnError) {
   Tensor x = Tensor::zeros({2, 3}, DType::F32, DispatchDevice::cpu());
   try {

@@ -6,8 +6,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Dialect/Kiln/IR/KilnBuilders.h"
+#include "kiln/Dialect/Kiln/IR/KilnOps.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::kiln;
@@ -116,4 +119,122 @@ Value mlir::kiln::expandReduced(OpBuilder &b, Location loc, Value reduced,
     shape.push_back(d);
   }
   return ExpandOp::create(b, loc, v, b.getDenseI64ArrayAttr(shape));
+}
+
+bool mlir::kiln::attrFollowsDynamicDims(llvm::StringRef opName,
+                                        llvm::StringRef attr) {
+  if (opName == ReshapeOp::getOperationName() ||
+      opName == ExpandOp::getOperationName())
+    return attr == "shape";
+  return opName == SliceOp::getOperationName() && attr == "ends";
+}
+
+void mlir::kiln::relaxRecordedShape(Operation *op, ArrayRef<int64_t> recorded) {
+  if (op->getNumOperands() < 1)
+    return;
+  auto type = llvm::dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+  if (!type || recorded.size() != (size_t)type.getRank())
+    return;
+  // The operand's dims that no longer have their recorded size (dynamic,
+  // or another size).
+  SmallVector<int64_t> moved;
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    if (type.getDimSize(i) != recorded[i])
+      moved.push_back(i);
+  if (moved.empty())
+    return;
+  if (auto slice = llvm::dyn_cast<SliceOp>(op)) {
+    // A slice over the whole of a moved dim keeps the whole of it.
+    SmallVector<int64_t> ends(slice.getEnds());
+    for (int64_t i : moved)
+      if (slice.getStarts()[i] == 0 && slice.getSteps()[i] == 1 &&
+          ends[i] == recorded[i])
+        ends[i] = std::numeric_limits<int64_t>::max();
+    slice.setEnds(ends);
+    return;
+  }
+  auto shapeAttr = op->getAttrOfType<DenseI64ArrayAttr>("shape");
+  if (!shapeAttr)
+    return;
+  SmallVector<int64_t> target(shapeAttr.asArrayRef());
+  if (llvm::isa<ExpandOp>(op)) {
+    int64_t lead = (int64_t)target.size() - type.getRank();
+    for (int64_t i : moved)
+      if (lead + i >= 0 && target[lead + i] == recorded[i])
+        target[lead + i] = -1;
+  } else if (llvm::isa<ReshapeOp>(op)) {
+    if (moved.size() != 1 || llvm::is_contained(target, -1))
+      return;
+    int64_t p = moved.front();
+    // Element counts before and after the dim, in the operand and the
+    // target (in double: they may overflow int64_t).
+    auto product = [](ArrayRef<int64_t> dims) {
+      double n = 1;
+      for (int64_t d : dims)
+        n *= (double)d;
+      return n;
+    };
+    double before = product(recorded.take_front(p));
+    double after = product(recorded.drop_front(p + 1));
+    for (size_t q = 0; q < target.size(); ++q)
+      if (target[q] == recorded[p] &&
+          product(ArrayRef<int64_t>(target).take_front(q)) == before &&
+          product(ArrayRef<int64_t>(target).drop_front(q + 1)) == after) {
+        target[q] = -1;
+        break;
+      }
+  } else {
+    return;
+  }
+  op->setAttr("shape", DenseI64ArrayAttr::get(op->getContext(), target));
+}
+
+Operation *mlir::kiln::findResizedDynamicDim(Operation *root) {
+  auto dynamicAt = [](Value v, int64_t i) {
+    auto t = llvm::dyn_cast<RankedTensorType>(v.getType());
+    return t && i >= 0 && i < t.getRank() && t.isDynamicDim(i);
+  };
+  auto staticCount = [](RankedTensorType t) {
+    double n = 1;
+    for (int64_t d : t.getShape())
+      if (!ShapedType::isDynamic(d))
+        n *= (double)d;
+    return n;
+  };
+  Operation *found = nullptr;
+  root->walk([&](Operation *op) {
+    if (found || op->getNumResults() != 1)
+      return;
+    auto result = llvm::dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!result)
+      return;
+    Value in = op->getNumOperands() ? op->getOperand(0) : Value();
+    bool resized = false;
+    if (auto r = llvm::dyn_cast<ReshapeOp>(op)) {
+      auto t = llvm::cast<RankedTensorType>(r.getInput().getType());
+      if (t.getNumDynamicDims() || result.getNumDynamicDims())
+        resized = t.getNumDynamicDims() != 1 ||
+                  result.getNumDynamicDims() != 1 ||
+                  staticCount(t) != staticCount(result);
+    } else if (auto c = llvm::dyn_cast<ConcatOp>(op)) {
+      resized = result.isDynamicDim(c.getAxis());
+    } else if (auto p = llvm::dyn_cast<PadOp>(op)) {
+      for (int64_t i = 0; i < result.getRank(); ++i)
+        resized |= dynamicAt(in, i) && (p.getLow()[i] || p.getHigh()[i]);
+    } else if (auto r = llvm::dyn_cast<RepeatOp>(op)) {
+      for (int64_t i = 0; i < result.getRank(); ++i)
+        resized |= result.isDynamicDim(i) && r.getRepeats()[i] != 1;
+    } else if (auto s = llvm::dyn_cast<SliceOp>(op)) {
+      for (int64_t i = 0; i < result.getRank(); ++i)
+        resized |= dynamicAt(in, i) &&
+                   (s.getStarts()[i] != 0 || s.getSteps()[i] != 1 ||
+                    s.getEnds()[i] != std::numeric_limits<int64_t>::max());
+    } else if (llvm::isa<Conv2dOp, Conv1dOp, MaxPool2dOp, AvgPool2dOp>(op)) {
+      for (int64_t i = 2; i < result.getRank(); ++i)
+        resized |= result.isDynamicDim(i);
+    }
+    if (resized)
+      found = op;
+  });
+  return found;
 }

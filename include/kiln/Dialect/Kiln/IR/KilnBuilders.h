@@ -45,6 +45,31 @@ Value reshapeTo(OpBuilder &b, Location loc, Value v, RankedTensorType target);
 Value expandReduced(OpBuilder &b, Location loc, Value reduced,
                     ArrayRef<int64_t> axes, bool keepdim, Value like);
 
+/// Rewrites the shape attribute of a reshape, an expand or a slice that was
+/// written with concrete sizes, so that it follows the operand dim whose
+/// size moved (now dynamic, or another size): `recorded` is the operand's
+/// shape when the sizes were written. A reshape's target dim that carries
+/// the one moved dim (the same recorded size, with the same element counts
+/// before and after it) becomes -1; so does an expand's dim over a moved
+/// operand dim; a slice that spans the whole of a moved dim ends at the
+/// largest int64 (clamped: the whole dim). Other ops, and dims that do not
+/// carry it, are left as they are.
+void relaxRecordedShape(Operation *op, ArrayRef<int64_t> recorded);
+
+/// Whether attribute `attr` of the op named `opName` holds sizes that
+/// relaxRecordedShape rewrites to follow a moved dim: reshape's and
+/// expand's `shape`, slice's `ends`. (A graph's key with dynamic dims
+/// writes their entries equal to S as `?`.)
+bool attrFollowsDynamicDims(llvm::StringRef opName, llvm::StringRef attr);
+
+/// An op inside `root` that may give a dynamic dim a size other than the
+/// one size S every dynamic dim of a graph compiled with dynamic dims has
+/// (kernels and runtime views take S alone): a reshape that merges or
+/// splits a dynamic dim (the static element counts of operand and result
+/// differ), a concat along a dynamic dim, a pad, repeat or partial slice of
+/// one, a convolution or pool over one. Null when there is none.
+Operation *findResizedDynamicDim(Operation *root);
+
 /// Element type of a tensor value.
 inline Type elementTypeOf(Value v) {
   return llvm::cast<ShapedType>(v.getType()).getElementType();
