@@ -18,6 +18,7 @@
 #include "kiln/API/NN.h"
 #include "kiln/API/Ops.h"
 #include "kiln/API/Tensor.h"
+#include "kiln/API/Transformer.h"
 #include "kiln/API/Types.h"
 
 #endif // KILN_KILN_H

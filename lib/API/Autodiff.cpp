@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Record.h"
 #include "kiln/API/Autodiff.h"
+#include "Record.h"
 
 #include <unordered_set>
 
@@ -139,5 +139,19 @@ std::vector<DispatchTensor> Gradients::all() const {
   std::vector<DispatchTensor> out;
   for (const auto &[node, grad] : grads_)
     out.push_back(grad);
+  return out;
+}
+
+Gradients Gradients::map(
+    const std::function<DispatchTensor(const DispatchTensor &)> &fn) const {
+  Gradients out;
+  for (const auto &[node, grad] : grads_) {
+    DispatchTensor g = fn(grad);
+    if (g.shape() != grad.shape() || g.dtype() != grad.dtype())
+      throw Error("Gradients::map: the function turned a " +
+                  grad.dtype().str() + grad.shape().str() + " gradient into " +
+                  g.dtype().str() + g.shape().str());
+    out.grads_.emplace_back(node, std::move(g));
+  }
   return out;
 }

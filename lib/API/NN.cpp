@@ -63,6 +63,13 @@ std::vector<DispatchTensor *> Linear::parameters() {
   return p;
 }
 
+NamedParameters Linear::namedParameters(const std::string &prefix) {
+  NamedParameters p{{prefix + "weight", &weight}};
+  if (bias)
+    p.emplace_back(prefix + "bias", &*bias);
+  return p;
+}
+
 LayerNorm::LayerNorm(int64_t dim, const DispatchDevice &device, double eps)
     : eps(eps) {
   NoGradGuard guard;
@@ -80,12 +87,19 @@ std::vector<DispatchTensor *> LayerNorm::parameters() {
   return {&weight, &bias};
 }
 
+NamedParameters LayerNorm::namedParameters(const std::string &prefix) {
+  return {{prefix + "weight", &weight}, {prefix + "bias", &bias}};
+}
+
 Embedding::Embedding(int64_t vocab, int64_t dim, const DispatchDevice &device,
-                     uint64_t seed) {
+                     uint64_t seed, double std) {
+  if (vocab < 1 || dim < 1)
+    throw Error("Embedding: sizes must be >= 1, got " + std::to_string(vocab) +
+                " x " + std::to_string(dim));
   NoGradGuard guard;
-  weight = parameter(DispatchTensor::randn({vocab, dim}, DType::F32,
-                                           device.backend(), seed),
-                     device);
+  DispatchTensor w =
+      DispatchTensor::randn({vocab, dim}, DType::F32, device.backend(), seed);
+  weight = parameter(std == 1.0 ? w : w * std, device);
 }
 
 DispatchTensor Embedding::forward(const DispatchTensor &indices) const {
@@ -93,6 +107,10 @@ DispatchTensor Embedding::forward(const DispatchTensor &indices) const {
 }
 
 std::vector<DispatchTensor *> Embedding::parameters() { return {&weight}; }
+
+NamedParameters Embedding::namedParameters(const std::string &prefix) {
+  return {{prefix + "weight", &weight}};
+}
 
 /// Materialized zeros shaped like `p`: optimizer state starts as a buffer,
 /// so the first step has the same structure (and kernels) as the others.
@@ -154,4 +172,89 @@ void Adam::step(const Gradients &grads) {
     DispatchTensor denom = sqrt(v_[i] * (1.0 / c2)) + eps;
     rebind(p, p - m_[i] / denom * stepSize);
   }
+}
+
+AdamW::AdamW(std::vector<DispatchTensor *> params, double lr, double beta1,
+             double beta2, double eps, double weightDecay,
+             bool decayMatricesOnly)
+    : lr(lr), beta1(beta1), beta2(beta2), eps(eps), weightDecay(weightDecay),
+      decayMatricesOnly(decayMatricesOnly), params_(std::move(params)) {
+  NoGradGuard guard;
+  for (DispatchTensor *p : params_) {
+    m_.push_back(zerosLike(*p));
+    v_.push_back(zerosLike(*p));
+  }
+}
+
+void AdamW::step(const Gradients &grads) {
+  NoGradGuard guard;
+  ++steps;
+  double c1 = 1.0 - std::pow(beta1, static_cast<double>(steps));
+  double c2 = 1.0 - std::pow(beta2, static_cast<double>(steps));
+  for (size_t i = 0; i < params_.size(); ++i) {
+    DispatchTensor &p = *params_[i];
+    if (!grads.has(p))
+      continue;
+    DispatchTensor g = grads.get(p);
+    m_[i] = m_[i] * beta1 + g * (1.0 - beta1);
+    v_[i] = v_[i] * beta2 + g * g * (1.0 - beta2);
+    DispatchTensor update = m_[i] / (sqrt(v_[i] * (1.0 / c2)) + eps);
+    // Decayed or not, the update has the same structure (the decay factor
+    // is a scalar argument), so every parameter of one shape shares its
+    // kernel.
+    bool decays = !decayMatricesOnly || p.rank() >= 2;
+    double keep = 1.0 - lr * (decays ? weightDecay : 0.0);
+    rebind(p, p * keep - update * (lr / c1));
+  }
+}
+
+nn::NamedParameters AdamW::namedState(const nn::NamedParameters &params,
+                                      const std::string &prefix) {
+  nn::NamedParameters state;
+  for (const auto &[name, p] : params)
+    for (size_t i = 0; i < params_.size(); ++i)
+      if (params_[i] == p) {
+        state.emplace_back(prefix + "m." + name, &m_[i]);
+        state.emplace_back(prefix + "v." + name, &v_[i]);
+      }
+  return state;
+}
+
+Gradients kiln::optim::clipGradNorm(const Gradients &grads, double maxNorm,
+                                    DispatchTensor *norm) {
+  if (!(maxNorm > 0.0))
+    throw Error("clipGradNorm: maxNorm must be > 0, got " +
+                std::to_string(maxNorm));
+  std::vector<DispatchTensor> all = grads.all();
+  if (all.empty())
+    return grads;
+  NoGradGuard guard;
+  std::optional<DispatchTensor> squares;
+  for (const DispatchTensor &g : all) {
+    DispatchTensor g32 = g.dtype() == DType::F32 ? g : cast(g, DType::F32);
+    DispatchTensor s = sum(g32 * g32);
+    squares = squares ? *squares + s : s;
+  }
+  DispatchTensor total = sqrt(*squares);
+  if (norm)
+    *norm = total;
+  // min(1, maxNorm / (norm + 1e-6)): a scalar that fuses into each
+  // parameter's update.
+  DispatchTensor scale = clamp(maxNorm / (total + 1e-6), 0.0, 1.0);
+  return grads.map([&](const DispatchTensor &g) {
+    return g * (g.dtype() == DType::F32 ? scale : cast(scale, g.dtype()));
+  });
+}
+
+double kiln::optim::warmupCosine(int64_t step, int64_t warmup, int64_t total,
+                                 double maxLr, double minLr) {
+  if (step < 1)
+    step = 1;
+  if (warmup > 0 && step <= warmup)
+    return maxLr * static_cast<double>(step) / static_cast<double>(warmup);
+  if (step >= total)
+    return minLr;
+  double t = static_cast<double>(step - warmup) /
+             static_cast<double>(std::max<int64_t>(total - warmup, 1));
+  return minLr + 0.5 * (maxLr - minLr) * (1.0 + std::cos(M_PI * t));
 }

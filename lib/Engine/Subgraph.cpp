@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "kiln/Engine/Engine.h"
 #include "kiln/Dialect/Kiln/IR/KilnBuilders.h"
+#include "kiln/Engine/Engine.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"

@@ -18,6 +18,7 @@
 
 #include "kiln/API/Tensor.h"
 
+#include <functional>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -36,6 +37,10 @@ public:
   size_t size() const { return grads_.size(); }
   /// Every gradient, in the order the leaves were found.
   std::vector<DispatchTensor> all() const;
+  /// The same leaves, each gradient g replaced by fn(g) (same shape and
+  /// dtype): clipping, scaling.
+  Gradients
+  map(const std::function<DispatchTensor(const DispatchTensor &)> &fn) const;
 
 private:
   friend Gradients backward(const DispatchTensor &loss);

@@ -21,6 +21,10 @@
 
 namespace kiln::nn {
 
+/// A module's parameters by name: the module path of each, as in
+/// "blocks.0.attn.qkv.weight" (what nn::save writes and nn::load reads).
+using NamedParameters = std::vector<std::pair<std::string, DispatchTensor *>>;
+
 /// y = x W + b, W: [in, out] ~ U(-1/sqrt(in), 1/sqrt(in)), b likewise.
 class Linear {
 public:
@@ -28,6 +32,8 @@ public:
          bool bias = true);
   DispatchTensor forward(const DispatchTensor &x) const;
   std::vector<DispatchTensor *> parameters();
+  /// "<prefix>weight" and "<prefix>bias".
+  NamedParameters namedParameters(const std::string &prefix = "");
 
   DispatchTensor weight;
   std::optional<DispatchTensor> bias;
@@ -39,21 +45,36 @@ public:
   LayerNorm(int64_t dim, const DispatchDevice &device, double eps = 1e-5);
   DispatchTensor forward(const DispatchTensor &x) const;
   std::vector<DispatchTensor *> parameters();
+  NamedParameters namedParameters(const std::string &prefix = "");
 
   DispatchTensor weight, bias;
   double eps;
 };
 
-/// Rows of a [vocab, dim] table ~ N(0, 1), picked by integer indices.
+/// Rows of a [vocab, dim] table ~ N(0, std^2), picked by integer indices.
 class Embedding {
 public:
   Embedding(int64_t vocab, int64_t dim, const DispatchDevice &device,
-            uint64_t seed);
+            uint64_t seed, double std = 1.0);
   DispatchTensor forward(const DispatchTensor &indices) const;
   std::vector<DispatchTensor *> parameters();
+  NamedParameters namedParameters(const std::string &prefix = "");
 
   DispatchTensor weight;
 };
+
+/// Writes the parameters to `path` in the safetensors format (an 8-byte
+/// little-endian header length, a JSON header naming each tensor's dtype,
+/// shape and byte range, then the raw little-endian data), under their
+/// names. Tools that read safetensors read it; a failed write leaves no
+/// file behind.
+void save(const NamedParameters &params, const std::string &path);
+/// Reads the safetensors file at `path` into `params`, by name: every one
+/// must be in the file with its shape and a dtype that converts to the
+/// parameter's (F64, F32, F16, BF16). A truncated, corrupt or mismatched
+/// file is a kiln::Error naming the file and the tensor, and leaves every
+/// parameter as it was (nothing is half-loaded).
+void load(const NamedParameters &params, const std::string &path);
 
 } // namespace kiln::nn
 
@@ -88,6 +109,50 @@ private:
   std::vector<DispatchTensor *> params_;
   std::vector<DispatchTensor> m_, v_;
 };
+
+/// AdamW (Loshchilov and Hutter): Adam with bias correction, and the
+/// weight decay applied to the parameter itself (p -= lr * decay * p), not
+/// added to the gradient. With `decayMatricesOnly`, as is usual for
+/// transformers, biases, LayerNorm parameters and other 1-D tensors are not
+/// decayed. Every step is one fused pass over each parameter and its two
+/// moments; the learning rate, the bias corrections and the decay are
+/// scalar arguments of the compiled step, so a new `lr` (a schedule)
+/// compiles nothing. The moments are tensors of the device like the
+/// parameters: sync the device (not only the parameters) after each step,
+/// or their graphs grow from step to step.
+class AdamW {
+public:
+  AdamW(std::vector<DispatchTensor *> params, double lr = 1e-3,
+        double beta1 = 0.9, double beta2 = 0.999, double eps = 1e-8,
+        double weightDecay = 0.01, bool decayMatricesOnly = true);
+  void step(const Gradients &grads);
+  /// The moments of the parameters named in `params` (matched by address),
+  /// as "<prefix>m.<name>" and "<prefix>v.<name>": saved and loaded beside
+  /// the parameters, they resume training where it stopped.
+  nn::NamedParameters namedState(const nn::NamedParameters &params,
+                                 const std::string &prefix = "adamw.");
+
+  double lr, beta1, beta2, eps, weightDecay;
+  bool decayMatricesOnly;
+  int64_t steps = 0;
+
+private:
+  std::vector<DispatchTensor *> params_;
+  std::vector<DispatchTensor> m_, v_;
+};
+
+/// The gradients scaled by min(1, maxNorm / (norm + 1e-6)), where norm is
+/// their global L2 norm: all graph ops, so nothing goes to the host and the
+/// scale fuses into the optimizer's pass over each parameter. `norm`, when
+/// given, receives the norm before clipping (a pending scalar).
+Gradients clipGradNorm(const Gradients &grads, double maxNorm,
+                       DispatchTensor *norm = nullptr);
+
+/// Linear warmup from 0 to `maxLr` over `warmup` steps, then a cosine
+/// decay to `minLr` at `total` steps (and `minLr` after). Steps count from
+/// 1.
+double warmupCosine(int64_t step, int64_t warmup, int64_t total, double maxLr,
+                    double minLr);
 
 } // namespace kiln::optim
 

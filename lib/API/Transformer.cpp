@@ -1,0 +1,372 @@
+//===- Transformer.cpp - Attention, transformer blocks and a GPT ----------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/API/Transformer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
+
+using namespace kiln;
+using namespace kiln::nn;
+
+namespace {
+
+/// x W + b, with W replaced by the dequantized substitute when there is one
+/// (the dequantize fuses into the matmul, which unpacks it while packing).
+DispatchTensor linear(const Linear &l, const DispatchTensor &x,
+                      const Substitutes *weights) {
+  if (weights) {
+    auto it = weights->find(&l.weight);
+    if (it != weights->end()) {
+      DispatchTensor y = matmul(x, dequantize(it->second));
+      return l.bias ? y + *l.bias : y;
+    }
+  }
+  return l.forward(x);
+}
+
+void append(std::vector<DispatchTensor *> &to,
+            const std::vector<DispatchTensor *> &more) {
+  to.insert(to.end(), more.begin(), more.end());
+}
+
+void append(NamedParameters &to, const NamedParameters &more) {
+  to.insert(to.end(), more.begin(), more.end());
+}
+
+/// Q, K and V of x [B, T, dim], each [B, heads, T, head_dim]: views of the
+/// one projection (reshape, permute, split), which the matmuls read in place.
+std::vector<DispatchTensor> splitHeads(const DispatchTensor &qkv, int64_t b,
+                                       int64_t t, int64_t heads, int64_t hd) {
+  DispatchTensor h = qkv.reshape({b, t, 3, heads, hd}).permute({2, 0, 3, 1, 4});
+  std::vector<DispatchTensor> parts = split(h, {1, 1, 1}, 0);
+  for (DispatchTensor &p : parts)
+    p = p.squeeze({0});
+  return parts;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// MultiheadAttention
+//===----------------------------------------------------------------------===//
+
+MultiheadAttention::MultiheadAttention(int64_t dim, int64_t heads,
+                                       const DispatchDevice &device,
+                                       uint64_t seed)
+    : qkv(dim, 3 * dim, device, seed), proj(dim, dim, device, seed + 2),
+      dim(dim), heads(heads) {
+  if (heads < 1 || dim % heads != 0)
+    throw Error("MultiheadAttention: " + std::to_string(heads) +
+                " heads do not divide dim " + std::to_string(dim));
+}
+
+const DispatchTensor &
+MultiheadAttention::causalMask(int64_t t, const DispatchDevice &d) const {
+  auto it = masks_.find(t);
+  if (it != masks_.end())
+    return it->second;
+  std::vector<bool> future(static_cast<size_t>(t * t));
+  for (int64_t i = 0; i < t; ++i)
+    for (int64_t j = i + 1; j < t; ++j)
+      future[static_cast<size_t>(i * t + j)] = true;
+  DispatchTensor mask = DispatchTensor::fromVector(future, {t, t}, d.backend());
+  return masks_.emplace(t, mask.sync()).first->second;
+}
+
+DispatchTensor MultiheadAttention::forward(const DispatchTensor &x) const {
+  Shape s = x.shape();
+  if (s.rank() != 3 || s[2] != dim)
+    throw Error("MultiheadAttention: the input must be [batch, time, " +
+                std::to_string(dim) + "], got " + s.str());
+  int64_t b = s[0], t = s[1], hd = dim / heads;
+  std::vector<DispatchTensor> qkvParts =
+      splitHeads(qkv.forward(x), b, t, heads, hd);
+  // The scale, the mask and the softmax fuse into one row kernel.
+  DispatchTensor att = matmul(qkvParts[0], qkvParts[1].transpose(-2, -1)) *
+                       (1.0 / std::sqrt(static_cast<double>(hd)));
+  att = softmax(maskFill(att, causalMask(t, x.device()),
+                         -std::numeric_limits<double>::infinity()),
+                -1);
+  DispatchTensor y =
+      matmul(att, qkvParts[2]).permute({0, 2, 1, 3}).reshape({b, t, dim});
+  return proj.forward(y);
+}
+
+DispatchTensor MultiheadAttention::decode(const DispatchTensor &x,
+                                          const DispatchTensor &pos,
+                                          DispatchTensor &keys,
+                                          DispatchTensor &values,
+                                          const Substitutes *weights) const {
+  int64_t hd = dim / heads, cap = keys.shape()[2];
+  std::vector<DispatchTensor> qkvParts =
+      splitHeads(linear(qkv, x, weights), 1, 1, heads, hd);
+  DispatchTensor slots =
+      DispatchTensor::arange(cap, DType::I64, x.device().backend());
+  // The new key and value go to row `pos` of the caches; the query attends
+  // to rows 0..pos.
+  DispatchTensor here = (slots == pos).reshape({1, 1, cap, 1});
+  keys = where(here, qkvParts[1], keys);
+  values = where(here, qkvParts[2], values);
+  DispatchTensor att = matmul(qkvParts[0], keys.transpose(-2, -1)) *
+                       (1.0 / std::sqrt(static_cast<double>(hd)));
+  DispatchTensor future = (slots > pos).reshape({1, 1, 1, cap});
+  att = softmax(maskFill(att, future, -std::numeric_limits<double>::infinity()),
+                -1);
+  DispatchTensor y =
+      matmul(att, values).permute({0, 2, 1, 3}).reshape({1, 1, dim});
+  return linear(proj, y, weights);
+}
+
+std::vector<DispatchTensor *> MultiheadAttention::parameters() {
+  std::vector<DispatchTensor *> p = qkv.parameters();
+  append(p, proj.parameters());
+  return p;
+}
+
+NamedParameters MultiheadAttention::namedParameters(const std::string &prefix) {
+  NamedParameters p = qkv.namedParameters(prefix + "qkv.");
+  append(p, proj.namedParameters(prefix + "proj."));
+  return p;
+}
+
+//===----------------------------------------------------------------------===//
+// TransformerBlock
+//===----------------------------------------------------------------------===//
+
+TransformerBlock::TransformerBlock(int64_t dim, int64_t heads,
+                                   const DispatchDevice &device, uint64_t seed)
+    : ln1(dim, device), ln2(dim, device), attn(dim, heads, device, seed),
+      fc(dim, 4 * dim, device, seed + 4), fc2(4 * dim, dim, device, seed + 6) {}
+
+DispatchTensor TransformerBlock::mlp(const DispatchTensor &x,
+                                     const Substitutes *weights) const {
+  return linear(fc2, gelu(linear(fc, x, weights), /*tanhApprox=*/true),
+                weights);
+}
+
+DispatchTensor TransformerBlock::forward(const DispatchTensor &x) const {
+  DispatchTensor h = x + attn.forward(ln1.forward(x));
+  return h + mlp(ln2.forward(h), nullptr);
+}
+
+DispatchTensor TransformerBlock::decode(const DispatchTensor &x,
+                                        const DispatchTensor &pos,
+                                        DispatchTensor &keys,
+                                        DispatchTensor &values,
+                                        const Substitutes *weights) const {
+  DispatchTensor h =
+      x + attn.decode(ln1.forward(x), pos, keys, values, weights);
+  return h + mlp(ln2.forward(h), weights);
+}
+
+std::vector<DispatchTensor *> TransformerBlock::parameters() {
+  std::vector<DispatchTensor *> p = ln1.parameters();
+  append(p, attn.parameters());
+  append(p, ln2.parameters());
+  append(p, fc.parameters());
+  append(p, fc2.parameters());
+  return p;
+}
+
+NamedParameters TransformerBlock::namedParameters(const std::string &prefix) {
+  NamedParameters p = ln1.namedParameters(prefix + "ln1.");
+  append(p, attn.namedParameters(prefix + "attn."));
+  append(p, ln2.namedParameters(prefix + "ln2."));
+  append(p, fc.namedParameters(prefix + "fc."));
+  append(p, fc2.namedParameters(prefix + "fc2."));
+  return p;
+}
+
+//===----------------------------------------------------------------------===//
+// GPT
+//===----------------------------------------------------------------------===//
+
+GPT::GPT(const GPTConfig &c, const DispatchDevice &device, uint64_t seed)
+    : config(c), wte(c.vocab, c.dim, device, seed, 0.02),
+      wpe(c.context, c.dim, device, seed + 1, 0.02), lnf(c.dim, device),
+      head(c.dim, c.vocab, device, seed + 2, /*bias=*/false), device_(device) {
+  if (c.layers < 1 || c.context < 1)
+    throw Error("GPT: layers and context must be >= 1, got " +
+                std::to_string(c.layers) + " and " + std::to_string(c.context));
+  for (int64_t i = 0; i < c.layers; ++i)
+    blocks.emplace_back(c.dim, c.heads, device,
+                        seed + 100 * static_cast<uint64_t>(i + 1));
+}
+
+DispatchTensor GPT::forward(const DispatchTensor &tokens) const {
+  Shape s = tokens.shape();
+  if (s.rank() != 2)
+    throw Error("GPT: tokens must be [batch, time], got " + s.str());
+  if (s[1] > config.context)
+    throw Error("GPT: " + std::to_string(s[1]) +
+                " tokens are more than the context of " +
+                std::to_string(config.context));
+  DispatchTensor positions =
+      DispatchTensor::arange(s[1], DType::I64, tokens.device().backend());
+  DispatchTensor x = wte.forward(tokens) + wpe.forward(positions);
+  for (const TransformerBlock &b : blocks)
+    x = b.forward(x);
+  return head.forward(lnf.forward(x));
+}
+
+DispatchTensor GPT::loss(const DispatchTensor &tokens,
+                         const DispatchTensor &targets) const {
+  if (targets.shape() != tokens.shape())
+    throw Error("GPT::loss: targets " + targets.shape().str() +
+                " must have the shape of the tokens " + tokens.shape().str());
+  // -mean(log_softmax(logits)[target]) over [B, T] without a reshape that
+  // names B, so that a dynamic batch stays dynamic.
+  DispatchTensor logp = logSoftmax(forward(tokens), -1);
+  return -mean(gather(logp, 2, targets.unsqueeze(2)));
+}
+
+std::vector<DispatchTensor *> GPT::parameters() {
+  std::vector<DispatchTensor *> p;
+  for (const auto &[name, t] : namedParameters())
+    p.push_back(t);
+  return p;
+}
+
+NamedParameters GPT::namedParameters() {
+  NamedParameters p = wte.namedParameters("wte.");
+  append(p, wpe.namedParameters("wpe."));
+  for (size_t i = 0; i < blocks.size(); ++i)
+    append(p, blocks[i].namedParameters("blocks." + std::to_string(i) + "."));
+  append(p, lnf.namedParameters("lnf."));
+  append(p, head.namedParameters("head."));
+  return p;
+}
+
+const Substitutes &GPT::q8Weights() {
+  std::vector<const Linear *> linears;
+  for (const TransformerBlock &b : blocks)
+    for (const Linear *l : {&b.attn.qkv, &b.attn.proj, &b.fc, &b.fc2})
+      linears.push_back(l);
+  linears.push_back(&head);
+  // Every weight that changed since it was quantized, in one graph. A
+  // weight whose rows are not whole blocks of 32 stays f32.
+  std::vector<DispatchTensor> made;
+  for (const Linear *l : linears) {
+    if (l->weight.shape()[1] % 32 != 0)
+      continue;
+    auto it = q8From_.find(&l->weight);
+    if (it != q8From_.end() && it->second.lock() == l->weight.kind.node)
+      continue;
+    DispatchTensor q =
+        quantize(l->weight.detach(), QuantScheme::q8Block(32, DTypeKind::F32));
+    q8_[&l->weight] = q;
+    q8From_[&l->weight] = l->weight.kind.node;
+    made.push_back(q);
+  }
+  if (!made.empty())
+    kiln::sync(made);
+  return q8_;
+}
+
+std::vector<int64_t> GPT::generate(const std::vector<int64_t> &prompt,
+                                   int64_t n, const SampleOptions &options) {
+  if (prompt.empty())
+    throw Error("GPT::generate: the prompt is empty");
+  for (int64_t t : prompt)
+    if (t < 0 || t >= config.vocab)
+      throw Error("GPT::generate: prompt token " + std::to_string(t) +
+                  " is out of range for a vocabulary of " +
+                  std::to_string(config.vocab));
+  if (n < 0)
+    throw Error("GPT::generate: cannot sample " + std::to_string(n) +
+                " tokens");
+  if (options.temperature < 0)
+    throw Error("GPT::generate: the temperature must be >= 0, got " +
+                std::to_string(options.temperature));
+  NoGradGuard noGrad;
+  DispatchDevice dev = device_.backend();
+  const Substitutes *weights = options.q8 ? &q8Weights() : nullptr;
+  int64_t cap = config.context, hd = config.dim / config.heads;
+  std::vector<DispatchTensor> keys(blocks.size()), values(blocks.size());
+  auto resetCaches = [&] {
+    std::vector<DispatchTensor> all;
+    for (size_t l = 0; l < blocks.size(); ++l) {
+      keys[l] =
+          DispatchTensor::zeros({1, config.heads, cap, hd}, DType::F32, dev);
+      values[l] =
+          DispatchTensor::zeros({1, config.heads, cap, hd}, DType::F32, dev);
+      all.push_back(keys[l]);
+      all.push_back(values[l]);
+    }
+    kiln::sync(all);
+  };
+  resetCaches();
+
+  std::vector<int64_t> fed; // the tokens in the caches, in order
+  // Feeds one token at the next position and returns the logits after it.
+  auto feedOne = [&](int64_t token) {
+    auto pos = static_cast<int64_t>(fed.size());
+    DispatchTensor t =
+        DispatchTensor::fromVector<int64_t>({token}, {1, 1}, dev);
+    DispatchTensor p = DispatchTensor::fromVector<int64_t>({pos}, {1}, dev);
+    DispatchTensor x = wte.forward(t) + embedding(wpe.weight, p);
+    for (size_t l = 0; l < blocks.size(); ++l)
+      x = blocks[l].decode(x, p, keys[l], values[l], weights);
+    DispatchTensor logits = linear(head, lnf.forward(x), weights);
+    std::vector<DispatchTensor> all = {logits};
+    all.insert(all.end(), keys.begin(), keys.end());
+    all.insert(all.end(), values.begin(), values.end());
+    kiln::sync(all);
+    fed.push_back(token);
+    return logits.toVector<float>();
+  };
+  // Past the context, the caches restart from the last context / 2 tokens
+  // (positions count from 0 again, as in training).
+  auto feed = [&](int64_t token) {
+    if (static_cast<int64_t>(fed.size()) == cap) {
+      std::vector<int64_t> keep(fed.end() - cap / 2, fed.end());
+      fed.clear();
+      resetCaches();
+      for (int64_t k : keep)
+        feedOne(k);
+    }
+    return feedOne(token);
+  };
+
+  std::mt19937_64 rng(options.seed);
+  auto sample = [&](const std::vector<float> &logits) -> int64_t {
+    if (options.temperature == 0)
+      return std::max_element(logits.begin(), logits.end()) - logits.begin();
+    std::vector<double> z(logits.begin(), logits.end());
+    for (double &v : z)
+      v /= options.temperature;
+    if (options.topK > 0 && options.topK < static_cast<int64_t>(z.size())) {
+      std::vector<double> sorted = z;
+      std::nth_element(sorted.begin(), sorted.begin() + (options.topK - 1),
+                       sorted.end(), std::greater<double>());
+      double kth = sorted[options.topK - 1];
+      for (double &v : z)
+        if (v < kth)
+          v = -std::numeric_limits<double>::infinity();
+    }
+    double top = *std::max_element(z.begin(), z.end());
+    std::vector<double> p(z.size());
+    for (size_t i = 0; i < z.size(); ++i)
+      p[i] = std::exp(z[i] - top);
+    std::discrete_distribution<int64_t> pick(p.begin(), p.end());
+    return pick(rng);
+  };
+
+  std::vector<int64_t> out = prompt;
+  std::vector<float> logits;
+  for (int64_t t : prompt)
+    logits = feed(t);
+  for (int64_t i = 0; i < n; ++i) {
+    out.push_back(sample(logits));
+    if (i + 1 < n)
+      logits = feed(out.back());
+  }
+  return out;
+}
