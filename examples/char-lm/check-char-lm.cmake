@@ -1,5 +1,5 @@
-# Trains char-lm briefly and checks that it learns: the last loss must be at
-# least 30% below the first.
+# Trains char-lm briefly and checks that it learns: the evaluation loss
+# after training must be at least 40% below the one before.
 #   -DEXE=<the char-lm binary> -DARGS=<its arguments, ';'-separated>
 #   -DCACHE=<a scratch kernel-cache directory>
 file(REMOVE_RECURSE ${CACHE})
@@ -11,7 +11,7 @@ message(STATUS "${out}${err}")
 if(rc)
   message(FATAL_ERROR "${EXE} exited with ${rc}")
 endif()
-if(NOT out MATCHES "loss ([0-9.]+) -> ([0-9.]+)")
+if(NOT out MATCHES "\nloss ([0-9.]+) -> ([0-9.]+)")
   message(FATAL_ERROR "no 'loss A -> B' line in the output")
 endif()
 set(first ${CMAKE_MATCH_1})
@@ -21,8 +21,8 @@ string(REPLACE "." "" first_e4 "${first}")
 string(REPLACE "." "" last_e4 "${last}")
 math(EXPR first_e4 "${first_e4}")
 math(EXPR last_e4 "${last_e4}")
-math(EXPR limit "${first_e4} * 7 / 10")
+math(EXPR limit "${first_e4} * 6 / 10")
 if(last_e4 GREATER limit)
-  message(FATAL_ERROR "loss fell from ${first} to ${last}, less than 30%")
+  message(FATAL_ERROR "loss fell from ${first} to ${last}, less than 40%")
 endif()
 message(STATUS "loss fell from ${first} to ${last}")

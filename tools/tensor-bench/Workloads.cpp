@@ -56,14 +56,20 @@ Sizes Sizes::quick() {
   s.overheadIters = 1000;
   s.ewOpN = 65536;
   s.triadN = 1 << 22;
+  s.gpt = {256, 2, 2, 32, 16};
+  s.gptBatch = 4;
+  s.gptPrompt = 4;
+  s.gptDecodeTokens = 24;
   return s;
 }
 
 const std::vector<std::string> &bench::allWorkloads() {
   static const std::vector<std::string> names = {
-      "ew_chain", "reduce_sum",       "softmax",        "layernorm",
-      "matmul",   "matmul_bias_gelu", "mlp_train_step", "deep_mlp_memory",
-      "compile",  "dynamic",          "overhead",       "ew_ops"};
+      "ew_chain",       "reduce_sum",      "softmax",
+      "layernorm",      "matmul",          "matmul_bias_gelu",
+      "mlp_train_step", "deep_mlp_memory", "gpt_train_step",
+      "gpt_decode",     "compile",         "dynamic",
+      "overhead",       "ew_ops"};
   return names;
 }
 
@@ -474,6 +480,10 @@ void Suite::run(const std::string &w) {
     mlpTrainStep();
   else if (w == "deep_mlp_memory")
     deepMlpMemory();
+  else if (w == "gpt_train_step")
+    gptTrainStep();
+  else if (w == "gpt_decode")
+    gptDecode();
   else if (w == "compile")
     compile();
   else if (w == "dynamic")

@@ -30,6 +30,9 @@ struct Sizes {
   int64_t mlpBatch = 256, mlpIn = 1024, mlpHidden = 4096;
   int64_t deepBlocks = 24, deepBatch = 512, deepDim = 1024;
   int64_t overheadN = 16, overheadIters = 10000;
+  /// gpt_train_step and gpt_decode (WORKLOADS.md's transformer workloads).
+  kiln::nn::GPTConfig gpt{256, 4, 4, 256, 128};
+  int64_t gptBatch = 16, gptPrompt = 16, gptDecodeTokens = 256;
   int64_t ewOpN = 16777216;
   /// Triad arrays: 3 x 128 MiB, far beyond the 32 MiB LLC.
   int64_t triadN = 1 << 25;
@@ -76,6 +79,8 @@ private:
   void matmulBiasGelu();
   void mlpTrainStep();
   void deepMlpMemory();
+  void gptTrainStep();
+  void gptDecode();
   void compile();
   void dynamic();
   /// Whether the cpu backend is selected; else notes that `rows` skip.
@@ -87,9 +92,8 @@ private:
   /// thread count. `body` fills the record; an exception becomes the row's
   /// error.
   void kilnRows(const std::string &workload,
-                const std::function<void(Record &,
-                                         const kiln::DispatchDevice &, int)>
-                    &body,
+                const std::function<void(Record &, const kiln::DispatchDevice &,
+                                         int)> &body,
                 const std::vector<std::string> &only = {});
   /// One hand-written-loop row per thread count; `hand` gets each median.
   /// `backend` names the rows: "hand", or "blas" for the BLAS rows, which
@@ -107,8 +111,7 @@ private:
   bool check(Record &r, const std::function<std::string()> &fn);
   void time(Record &r, const std::function<void()> &step);
   /// ratio = bandwidth-ideal time / time, and vs_hand from `hand`.
-  void memoryBound(Record &r, double bytes,
-                   const std::map<int, double> &hand);
+  void memoryBound(Record &r, double bytes, const std::map<int, double> &hand);
   /// Prints and keeps the row.
   void emit(const Record &r);
   /// Runs body at t threads and emits r; an exception becomes an ERROR row.

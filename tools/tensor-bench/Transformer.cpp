@@ -1,0 +1,235 @@
+//===- Transformer.cpp - The GPT workloads of tensor-bench ----------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// gpt_train_step and gpt_decode (../shared WORKLOADS.md): a byte-level GPT
+// trained with clipping and AdamW under each checkpointing strategy, and
+// decoded with a key/value cache in f32 and with q8 weights.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Bench.h"
+#include "Workloads.h"
+
+#include <cmath>
+#include <cstdio>
+#include <random>
+
+using namespace bench;
+namespace k = kiln;
+using k::DispatchDevice;
+using Tensor = k::DispatchTensor;
+
+namespace {
+
+std::string fmt(const char *f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+/// Random bytes [batch, context] and the next byte of each, from `seed`.
+std::pair<std::vector<int64_t>, std::vector<int64_t>>
+gptBatch(const k::nn::GPTConfig &c, int64_t batch, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<int64_t> byte(0, c.vocab - 1);
+  std::vector<int64_t> seq((c.context + 1) * batch);
+  for (int64_t &v : seq)
+    v = byte(rng);
+  std::vector<int64_t> x, y;
+  for (int64_t b = 0; b < batch; ++b)
+    for (int64_t t = 0; t < c.context; ++t) {
+      x.push_back(seq[b * (c.context + 1) + t]);
+      y.push_back(seq[b * (c.context + 1) + t + 1]);
+    }
+  return {x, y};
+}
+
+/// One training step's model, batch and optimizer.
+struct GptStep {
+  k::nn::GPT gpt;
+  k::optim::AdamW adamw;
+  Tensor x, y;
+
+  GptStep(const k::nn::GPTConfig &c, int64_t batch, const DispatchDevice &dev)
+      : gpt(c, dev, 1), adamw(gpt.parameters(), 3e-4, 0.9, 0.95, 1e-8, 0.1) {
+    auto [xs, ys] = gptBatch(c, batch, 7);
+    x = Tensor::fromVector<int64_t>(xs, {batch, c.context}, dev.backend());
+    y = Tensor::fromVector<int64_t>(ys, {batch, c.context}, dev.backend());
+  }
+  /// The loss before the update (the step's value).
+  float step() {
+    Tensor l = gpt.loss(x, y);
+    adamw.step(k::optim::clipGradNorm(k::backward(l), 1.0));
+    x.device().sync(); // the loss, the parameters and AdamW's state
+    return l.item<float>();
+  }
+};
+
+/// The matmul FLOPs of a step, as WORKLOADS.md counts them: 6 N B T for
+/// the N parameters outside the embeddings, and 12 L T d B T for attention.
+double gptFlops(k::nn::GPT &gpt, int64_t batch) {
+  const k::nn::GPTConfig &c = gpt.config;
+  double n = 0;
+  for (const auto &[name, p] : gpt.namedParameters())
+    if (name.rfind("wte.", 0) != 0 && name.rfind("wpe.", 0) != 0)
+      n += static_cast<double>(p->numel());
+  double tokens = static_cast<double>(batch * c.context);
+  return 6 * n * tokens + 12.0 * c.layers * c.context * c.dim * tokens;
+}
+
+} // namespace
+
+void Suite::gptTrainStep() {
+  const Sizes &s = opts.sizes;
+  k::nn::GPTConfig c = s.gpt;
+  table.legend("gpt_train_step",
+               "byte-level GPT (" + std::to_string(c.layers) + " layers, " +
+                   std::to_string(c.heads) + " heads, d_model " +
+                   std::to_string(c.dim) + ", context " +
+                   std::to_string(c.context) + ", batch " +
+                   std::to_string(s.gptBatch) +
+                   "): loss, backward, clipping at 1.0, AdamW; ratio = "
+                   "FLOPs (6 N B T + 12 L T d B T) / time / FMA peak; "
+                   "peak_MiB = the device allocator's peak over a step, "
+                   "parameters and AdamW state included; the Balanced and "
+                   "Budget rows give their peak and time against Disabled's");
+  // The reference loss: Flex's, on the same model and batch.
+  double want = 0;
+  {
+    GptStep ref(c, s.gptBatch,
+                DispatchDevice::autodiff(DispatchDevice::flex(),
+                                         k::CheckpointingStrategy::Disabled));
+    k::NoGradGuard noGrad;
+    want = ref.gpt.loss(ref.x, ref.y).item<float>();
+  }
+  for (const auto &[name, dev] : devs)
+    for (int t : opts.threads) {
+      int64_t peaks[2] = {0, 0};
+      double times[2] = {0, 0};
+      for (int which = 0; which < 3; ++which) {
+        Record r;
+        r.workload = "gpt_train_step";
+        r.backend = name;
+        const char *label[] = {"disabled", "balanced", "budget"};
+        r.add("strategy", std::string(label[which]));
+        guardedRow(r, t, [&, &dev = dev] {
+          k::CheckpointingStrategy strategy =
+              which == 0 ? k::CheckpointingStrategy::Disabled
+                         : k::CheckpointingStrategy::Balanced;
+          int64_t budget = 0;
+          if (which == 2) {
+            if (!peaks[0] || !peaks[1]) {
+              r.status = "skipped: needs the Disabled and Balanced peaks";
+              return;
+            }
+            budget = (peaks[0] + peaks[1]) / 2;
+            strategy = k::CheckpointingStrategy::Budget(budget);
+          }
+          GptStep step(c, s.gptBatch, DispatchDevice::autodiff(dev, strategy));
+          double flops = gptFlops(step.gpt, s.gptBatch);
+          DispatchDevice backend = dev.backend();
+          // The first step compiles; its loss is checked against Flex's.
+          k::BackendCounters c0 = k::backendCounters(backend);
+          double t0 = nowMs();
+          float first = step.step();
+          double firstMs = nowMs() - t0;
+          if (!check(r, [&]() -> std::string {
+                if (std::fabs(first - want) <= 1e-4 * std::fabs(want))
+                  return "";
+                return "loss " + fmt("%.7g", first) + ", Flex's " +
+                       fmt("%.7g", want);
+              }))
+            return;
+          // The second step's peak (Budget plans per pattern of inputs
+          // given up, which differs from the first step's: it may compile
+          // once more here), then the timed steps, which compile nothing.
+          k::resetPeakMemory(backend);
+          step.step();
+          int64_t peakNow = k::memoryStats(backend).peakBytes;
+          k::BackendCounters c1 = k::backendCounters(backend);
+          time(r, [&] { step.step(); });
+          int64_t later = k::backendCounters(backend).compiles - c1.compiles;
+          double ms = r.stats.median();
+          r.ratio = peakFraction(flops, ms, t);
+          r.ratioOf = "FLOPs / time / FMA peak";
+          r.add("tok/s", s.gptBatch * c.context / (ms * 1e-3), "%.0f");
+          r.add("GFLOP/s", flops / (ms * 1e-3) / 1e9, "%.1f");
+          r.add("peak_MiB", peakNow / 1048576.0, "%.1f");
+          r.add("first_step_ms", firstMs, "%.0f");
+          r.add("first_steps_compiles", c1.compiles - c0.compiles);
+          r.add("later_compiles", later);
+          if (later != 0)
+            r.status = "WRONG: a repeated step compiled";
+          if (which < 2) {
+            peaks[which] = peakNow;
+            times[which] = ms;
+          }
+          if (which >= 1 && peaks[0] && times[0]) {
+            r.add("peak_vs_disabled", double(peakNow) / peaks[0], "%.2f");
+            r.add("time_vs_disabled", ms / times[0], "%.2f");
+          }
+          if (which == 2) {
+            r.add("budget_MiB", budget / 1048576.0, "%.1f");
+            r.add("under_budget",
+                  std::string(peakNow <= budget ? "yes" : "NO"));
+          }
+        });
+      }
+    }
+}
+
+void Suite::gptDecode() {
+  const Sizes &s = opts.sizes;
+  k::nn::GPTConfig c = s.gpt;
+  table.legend("gpt_decode",
+               "the gpt_train_step model at batch 1: a prompt of " +
+                   std::to_string(s.gptPrompt) + " bytes, then " +
+                   std::to_string(s.gptDecodeTokens) +
+                   " sampled tokens with a key/value cache (f32 weights, or "
+                   "q8 blocks of 32 dequantized inside the matmuls); ms = one "
+                   "warm generate call; tok/s = sampled tokens / time; "
+                   "compiles = executables the first call built; ratio (q8 "
+                   "rows) = f32 time / q8 time");
+  std::vector<int64_t> prompt;
+  for (int64_t i = 0; i < s.gptPrompt; ++i)
+    prompt.push_back("DispatchTensor x = "[i % 19]);
+  std::map<std::pair<std::string, int>, double> f32ms;
+  for (bool q8 : {false, true})
+    kilnRows("gpt_decode", [&](Record &r, const DispatchDevice &dev, int t) {
+      r.add("weights", std::string(q8 ? "q8" : "f32"));
+      k::nn::GPT gpt(c, dev, 1);
+      k::nn::SampleOptions o{0.8, 40, 5, q8};
+      DispatchDevice backend = dev.backend();
+      int64_t before = k::backendCounters(backend).compiles;
+      std::vector<int64_t> first = gpt.generate(prompt, s.gptDecodeTokens, o);
+      int64_t compiles = k::backendCounters(backend).compiles - before;
+      r.add("compiles", compiles);
+      if (!check(r, [&]() -> std::string {
+            if (first.size() != prompt.size() + s.gptDecodeTokens)
+              return "generate made " + std::to_string(first.size()) +
+                     " tokens";
+            return compiles <= 3 ? "" : "more than 3 executables";
+          }))
+        return;
+      int64_t c1 = k::backendCounters(backend).compiles;
+      time(r, [&] {
+        std::vector<int64_t> again = gpt.generate(prompt, s.gptDecodeTokens, o);
+        if (again != first)
+          throw k::Error("a seeded generate call sampled other tokens");
+      });
+      double ms = r.stats.median();
+      r.add("tok/s", s.gptDecodeTokens / (ms * 1e-3), "%.1f");
+      if (k::backendCounters(backend).compiles != c1)
+        r.status = "WRONG: a repeated generate call compiled";
+      if (!q8) {
+        f32ms[{r.backend, t}] = ms;
+      } else if (f32ms.count({r.backend, t})) {
+        r.ratio = f32ms[{r.backend, t}] / ms;
+        r.ratioOf = "f32 time / q8 time";
+      }
+    });
+}
