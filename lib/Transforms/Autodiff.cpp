@@ -49,6 +49,58 @@ bool carriesGradient(Value v) {
   return t && llvm::isa<FloatType>(t.getElementType());
 }
 
+/// The slices of `v` that tile it along one axis (unit steps, every other
+/// dim whole, the pieces back to back from 0 to the end), in order, when
+/// its active readers are exactly those: the pieces of a split, such as a
+/// QKV projection's Q, K and V. Their gradients are then one concat, not a
+/// slice_assign of each into zeros of v's shape summed.
+SmallVector<SliceOp> tilingSlices(Value v,
+                                  const llvm::DenseSet<Operation *> &active) {
+  auto type = llvm::dyn_cast<RankedTensorType>(v.getType());
+  if (!type || !type.hasStaticShape())
+    return {};
+  SmallVector<SliceOp> slices;
+  for (Operation *u : v.getUsers()) {
+    if (!active.contains(u))
+      continue;
+    auto s = llvm::dyn_cast<SliceOp>(u);
+    if (!s || llvm::is_contained(slices, s))
+      return {};
+    slices.push_back(s);
+  }
+  if (slices.size() < 2)
+    return {};
+  int64_t rank = type.getRank(), axis = -1;
+  for (SliceOp s : slices)
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t end = std::min(s.getEnds()[d], type.getDimSize(d));
+      bool whole = s.getStarts()[d] == 0 && end == type.getDimSize(d);
+      if (s.getSteps()[d] != 1)
+        return {};
+      if (whole)
+        continue;
+      if (axis >= 0 && axis != d)
+        return {};
+      axis = d;
+    }
+  if (axis < 0)
+    return {};
+  llvm::sort(slices, [&](SliceOp a, SliceOp b) {
+    return a.getStarts()[axis] < b.getStarts()[axis];
+  });
+  int64_t at = 0;
+  for (SliceOp s : slices) {
+    if (s.getStarts()[axis] != at)
+      return {};
+    at = std::min(s.getEnds()[axis], type.getDimSize(axis));
+    if (at <= s.getStarts()[axis])
+      return {};
+  }
+  if (at != type.getDimSize(axis))
+    return {};
+  return slices;
+}
+
 LogicalResult differentiate(GradOp grad) {
   Block *block = grad->getBlock();
   // Values that depend on a wrt value, in program order.
@@ -85,7 +137,61 @@ LogicalResult differentiate(GradOp grad) {
   if (active.contains(loss))
     cotangent[loss] = scalarConstant(b, loc, elementTypeOf(loss), 1.0);
 
+  // Values read by slices that tile them: each slice's gradient is kept
+  // aside, and the value's is their concat once every piece is in (a
+  // piece nothing flows back to is zeros).
+  llvm::DenseSet<Operation *> activeOps(ops.begin(), ops.end());
+  llvm::DenseMap<Operation *, Value> tiled; // slice -> the value it tiles
+  llvm::DenseMap<Value, SmallVector<SliceOp>> tiles;
+  for (Operation *op : ops)
+    for (Value r : op->getResults())
+      if (SmallVector<SliceOp> t = tilingSlices(r, activeOps); !t.empty()) {
+        for (SliceOp s : t)
+          tiled[s] = r;
+        tiles[r] = std::move(t);
+      }
+  for (Value w : grad.getWrt())
+    if (!tiles.count(w))
+      if (SmallVector<SliceOp> t = tilingSlices(w, activeOps); !t.empty()) {
+        for (SliceOp s : t)
+          tiled[s] = w;
+        tiles[w] = std::move(t);
+      }
+  llvm::DenseMap<Operation *, Value> pieceGrad;
+  // Once the last tiling slice is behind (every slice of v comes after v
+  // in the block, so before v's producer in this reverse walk).
+  auto flushTiles = [&](Value v) {
+    auto it = tiles.find(v);
+    if (it == tiles.end())
+      return;
+    SmallVector<Value> pieces;
+    bool any = false;
+    for (SliceOp s : it->second) {
+      Value g = pieceGrad.lookup(s);
+      any |= static_cast<bool>(g);
+      pieces.push_back(g ? g : fullLike(b, loc, s.getResult(), 0.0));
+    }
+    int64_t axis = 0;
+    auto type = llvm::cast<RankedTensorType>(v.getType());
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (it->second.front().getResult().getType().getDimSize(d) !=
+          type.getDimSize(d))
+        axis = d;
+    tiles.erase(it);
+    if (any)
+      accumulate(v, ConcatOp::create(b, loc, pieces, axis));
+  };
+
   for (Operation *op : llvm::reverse(ops)) {
+    for (Value r : op->getResults())
+      flushTiles(r);
+    if (auto it = tiled.find(op); it != tiled.end()) {
+      Value g = cotangent.lookup(op->getResult(0));
+      if (g && g.getType() != op->getResult(0).getType())
+        g = AddOp::create(b, loc, fullLike(b, loc, op->getResult(0), 0.0), g);
+      pieceGrad[op] = g;
+      continue;
+    }
     SmallVector<Value> resultGrads;
     bool any = false;
     for (Value r : op->getResults()) {
@@ -113,6 +219,8 @@ LogicalResult differentiate(GradOp grad) {
         accumulate(operand, g);
   }
 
+  for (Value w : grad.getWrt())
+    flushTiles(w);
   SmallVector<Value> results;
   for (Value w : grad.getWrt()) {
     Value g = cotangent.lookup(w);

@@ -85,3 +85,57 @@ func.func @through_where(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> 
   %g = kiln.grad %l wrt %x : tensor<f32>, (tensor<4xf32>)
   return %g : tensor<4xf32>
 }
+
+// -----
+
+// A linear layer over a batch of sequences: W's gradient is one matmul over
+// every row, x^T [K, B*T] x dy [B*T, N], not a batched product [B, K, N]
+// summed over B.
+// CHECK-LABEL: func.func @sequence_linear(
+// CHECK-DAG: %[[X2:.*]] = kiln.reshape %arg0 [-1, 8] {kiln.backward} : tensor<2x3x8xf32> -> tensor<6x8xf32>
+// CHECK-DAG: %[[G2:.*]] = kiln.reshape %{{.*}} [-1, 4] {kiln.backward} : tensor<2x3x4xf32> -> tensor<6x4xf32>
+// CHECK: %[[XT:.*]] = kiln.permute %[[X2]] [1, 0] {kiln.backward} : tensor<6x8xf32> -> tensor<8x6xf32>
+// CHECK: kiln.matmul %[[XT]], %[[G2]] {kiln.backward} : (tensor<8x6xf32>, tensor<6x4xf32>) -> tensor<8x4xf32>
+// CHECK-NOT: kiln.sum
+// CHECK: return
+func.func @sequence_linear(%x: tensor<2x3x8xf32>, %w: tensor<8x4xf32>) -> (tensor<f32>, tensor<8x4xf32>) {
+  %y = kiln.matmul %x, %w : (tensor<2x3x8xf32>, tensor<8x4xf32>) -> tensor<2x3x4xf32>
+  %s = kiln.sum %y [0, 1, 2] : tensor<2x3x4xf32> -> tensor<f32>
+  %g = kiln.grad %s wrt %w : tensor<f32>, (tensor<8x4xf32>)
+  return %s, %g : tensor<f32>, tensor<8x4xf32>
+}
+
+// -----
+
+// Slices that tile a value along one axis (a split: Q, K and V of one
+// projection) send their gradients back as one concat, not as a
+// slice_assign of each into zeros, summed.
+// CHECK-LABEL: func.func @split_pieces(
+// CHECK: %[[C:.*]] = kiln.concat %{{.*}}, %{{.*}}, %{{.*}} axis = 0 {kiln.backward} : (tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<3x4xf32>
+// CHECK-NOT: kiln.slice_assign
+// CHECK: return
+func.func @split_pieces(%x: tensor<3x4xf32>) -> (tensor<f32>, tensor<3x4xf32>) {
+  %q = kiln.slice %x [0, 0] [1, 4] [1, 1] : tensor<3x4xf32> -> tensor<1x4xf32>
+  %k = kiln.slice %x [1, 0] [2, 4] [1, 1] : tensor<3x4xf32> -> tensor<1x4xf32>
+  %v = kiln.slice %x [2, 0] [3, 4] [1, 1] : tensor<3x4xf32> -> tensor<1x4xf32>
+  %qk = kiln.mul %q, %k : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x4xf32>
+  %o = kiln.mul %qk, %v : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x4xf32>
+  %s = kiln.sum %o [0, 1] : tensor<1x4xf32> -> tensor<f32>
+  %g = kiln.grad %s wrt %x : tensor<f32>, (tensor<3x4xf32>)
+  return %s, %g : tensor<f32>, tensor<3x4xf32>
+}
+
+// -----
+
+// Slices that leave a gap keep the slice_assign form.
+// CHECK-LABEL: func.func @gapped_slices(
+// CHECK-NOT: kiln.concat
+// CHECK: kiln.slice_assign
+func.func @gapped_slices(%x: tensor<3x4xf32>) -> (tensor<f32>, tensor<3x4xf32>) {
+  %a = kiln.slice %x [0, 0] [1, 4] [1, 1] : tensor<3x4xf32> -> tensor<1x4xf32>
+  %b = kiln.slice %x [2, 0] [3, 4] [1, 1] : tensor<3x4xf32> -> tensor<1x4xf32>
+  %o = kiln.mul %a, %b : (tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<1x4xf32>
+  %s = kiln.sum %o [0, 1] : tensor<1x4xf32> -> tensor<f32>
+  %g = kiln.grad %s wrt %x : tensor<f32>, (tensor<3x4xf32>)
+  return %s, %g : tensor<f32>, tensor<3x4xf32>
+}

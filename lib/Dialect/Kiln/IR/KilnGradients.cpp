@@ -412,7 +412,26 @@ LogicalResult MatmulOp::buildVJP(OpBuilder &b, ValueRange grads,
     return noGradient(*this, out);
   Grad G{b, getLoc()};
   Value ga = MatmulOp::create(b, getLoc(), g, G.transposeLast(getRhs()));
-  Value gb = MatmulOp::create(b, getLoc(), G.transposeLast(getLhs()), g);
+  auto lhs = llvm::cast<RankedTensorType>(getLhs().getType());
+  auto rhs = llvm::cast<RankedTensorType>(getRhs().getType());
+  Value gb;
+  if (lhs.getRank() > 2 && rhs.getRank() == 2) {
+    // A [..., M, K] times a matrix B (a linear layer over a batch of
+    // sequences): B's gradient is one matmul over every row of every
+    // batch, A^T [K, rows] x g [rows, N], rather than a batched product
+    // [..., K, N] summed over its batch dims (which stores the batch's
+    // partial gradients and runs matmuls of K = M).
+    Value a = ReshapeOp::create(
+        b, getLoc(), getLhs(),
+        b.getDenseI64ArrayAttr({-1, lhs.getShape().back()}));
+    Value gm = ReshapeOp::create(
+        b, getLoc(), g,
+        b.getDenseI64ArrayAttr(
+            {-1, llvm::cast<RankedTensorType>(g.getType()).getShape().back()}));
+    gb = MatmulOp::create(b, getLoc(), G.transposeLast(a), gm);
+  } else {
+    gb = MatmulOp::create(b, getLoc(), G.transposeLast(getLhs()), g);
+  }
   out.push_back(G.to(ga, getLhs()));
   out.push_back(G.to(gb, getRhs()));
   return success();
