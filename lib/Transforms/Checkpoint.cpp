@@ -124,24 +124,79 @@ public:
       return {};
     llvm::SetVector<Operation *> chain;
     bool tooLong = false;
+    unsigned counted = 0;
     std::function<void(Operation *)> visit = [&](Operation *op) {
       if (tooLong || chain.contains(op))
         return;
       for (Value in : op->getOperands()) {
         Operation *p = in.getDefiningOp();
         if (!p || llvm::isa<ConstantOp>(p) || saved.contains(p) ||
-            !mayRecompute(p) || (stopAtBranches && isBranchPoint(p)))
+            !mayRecompute(p) ||
+            (stopAtBranches &&
+             ((isBranchPoint(p) && !passable(p, op)) ||
+              (isViewOp(p) && keptForBackward(p->getResult(0), op)))))
           continue;
         visit(p);
       }
       chain.insert(op);
-      if (chain.size() > kMaxChain)
+      // Views cost nothing to recompute: only the other ops count.
+      if (!isViewOp(op) && ++counted > kMaxChain)
         tooLong = true;
     };
     visit(def);
     if (tooLong)
       return {};
     return chain.takeVector();
+  }
+
+  /// Whether `op` reaches only compute-bound values, arguments and
+  /// constants (its chain's leaves): recomputable as cheaply as any
+  /// memory-bound op, with nothing else recomputed from it.
+  bool fromComputeBoundOnly(ArrayRef<Operation *> chain,
+                            function_ref<bool(Operation *)> mayRecompute) {
+    llvm::SmallPtrSet<Operation *, 8> in(chain.begin(), chain.end());
+    for (Operation *op : chain)
+      for (Value x : op->getOperands()) {
+        Operation *p = x.getDefiningOp();
+        if (p && !in.contains(p) && mayRecompute(p) &&
+            !llvm::isa<ConstantOp>(p) &&
+            !(isViewOp(p) && keptForBackward(x, op)))
+          return false;
+      }
+    return true;
+  }
+
+  /// Whether backward reads `v` itself or a view of it: its buffer lives
+  /// into backward whatever is recomputed from it (the Q, K and V that a
+  /// projection's views give).
+  static bool keptForBackward(Value v, Operation *except = nullptr,
+                              unsigned depth = 0) {
+    for (Operation *u : v.getUsers()) {
+      if (u == except)
+        continue;
+      if (readsForBackward(u))
+        return true;
+      if (depth < 4 && isViewOp(u) && u->getNumResults() == 1 &&
+          keptForBackward(u->getResult(0), except, depth + 1))
+        return true;
+    }
+    return false;
+  }
+
+  /// Whether a chain that reaches branch point `p` from `reader` may pass
+  /// through it: when every other forward reader of `p` is a compute-bound
+  /// op, whose output is saved. The branch then stays inside what is
+  /// recomputed (the masked scores that a softmax's row max and its
+  /// exponentials read; the exponentials that its sum and normalization
+  /// read), and no chain runs down a residual stream, which the next
+  /// block's ops also read.
+  static bool passable(Operation *p, Operation *reader) {
+    for (Value r : p->getResults())
+      for (Operation *u : r.getUsers())
+        if (u != reader && !readsForBackward(u) && !isComputeBound(u) &&
+            !(isViewOp(u) && keptForBackward(u->getResult(0))))
+          return false;
+    return true;
   }
 
   /// Clones `chain` before the first reader of `v` on the backward side (a
@@ -395,20 +450,36 @@ struct KilnCheckpointPass
                         << c.peakBytes() << " bytes";
       return;
     }
-    // Balanced: recompute memory-bound values from saved compute-bound ones.
+    // Balanced: recompute memory-bound values from saved compute-bound ones,
+    // and products of two activations (both operands batched: attention's
+    // Q K^T and P V). Those are cheap beside a layer's projections (2 d
+    // FLOPs per element of a d-wide head, d small) and their results, the
+    // scores above all, grow with the square of the sequence; recomputed
+    // from the saved Q, K and V they store nothing.
     auto memoryBound = [](Operation *op) {
-      return !isComputeBound(op) && !isBackward(op) &&
-             op->getDialect() && op->getDialect()->getNamespace() == "kiln";
+      if (isBackward(op) || !op->getDialect() ||
+          op->getDialect()->getNamespace() != "kiln")
+        return false;
+      if (auto mm = llvm::dyn_cast<MatmulOp>(op)) {
+        auto rank = [](Value v) {
+          return llvm::cast<RankedTensorType>(v.getType()).getRank();
+        };
+        return rank(mm.getLhs()) >= 3 && rank(mm.getRhs()) >= 3;
+      }
+      return !isComputeBound(op);
     };
     // Branch points are saved and end every chain: the block input that
     // a layer norm and the residual add both read is kept, and the values
-    // computed from it inside the block are recomputed from it.
+    // computed from it inside the block are recomputed from it. A chain
+    // passes through a branch point computed from compute-bound values
+    // alone, and such a branch point is recomputed like any other
+    // memory-bound value (a softmax's exponentials, which its sum and its
+    // normalization read, from the saved scores and row max).
     for (Value v : c.readByBackward()) {
-      if (Checkpointer::isBranchPoint(v.getDefiningOp()))
-        continue;
       SmallVector<Operation *> chain =
           c.chainFor(v, memoryBound, /*stopAtBranches=*/true);
-      if (!chain.empty())
+      if (!chain.empty() && (!Checkpointer::isBranchPoint(v.getDefiningOp()) ||
+                             c.fromComputeBoundOnly(chain, memoryBound)))
         c.recompute(v, chain);
     }
     if (budget > 0) {

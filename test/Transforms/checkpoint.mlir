@@ -84,3 +84,40 @@ func.func @three_layers(%x: tensor<1024x16xf32>, %w1: tensor<16x16xf32>, %w2: te
   %g:3 = kiln.grad %l wrt %w1, %w2, %w3 : tensor<f32>, (tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>)
   return %g#0, %g#1, %g#2 : tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>
 }
+
+// -----
+
+// Attention. Balanced saves the projection (a layer's matmul) and the
+// softmax's row max and sum; Q K^T and P V (products of two activations)
+// and the exponentials (read by the sum and the normalization, a branch
+// point, but computed from compute-bound values alone) are recomputed from
+// them, through the views that give Q, K and V.
+// BAL-LABEL: func.func @attention(
+// BAL: kiln.matmul %arg0, %arg1 {kiln.saved}
+// BAL-NOT: kiln.exp %{{.*}} {kiln.saved}
+// BAL: kiln.reduce_max %{{.*}} {kiln.saved}
+// BAL-NOT: kiln.exp %{{.*}} {kiln.saved}
+// BAL: kiln.sum %{{.*}} {kiln.saved}
+// BAL-NOT: kiln.exp %{{.*}} {kiln.saved}
+// BAL-NOT: kiln.matmul %{{.*}} {kiln.saved}
+// BAL: kiln.matmul %{{.*}} {kiln.recomputed} : (tensor<2x8x4xf32>, tensor<2x4x8xf32>) -> tensor<2x8x8xf32>
+// BAL: kiln.exp %{{.*}} {kiln.recomputed}
+// BAL: kiln.matmul %{{.*}} {kiln.recomputed} : (tensor<2x8x8xf32>, tensor<2x8x4xf32>) -> tensor<2x8x4xf32>
+// Disabled saves the exponentials and the probabilities, [2, 8, 8] each.
+// DIS-LABEL: func.func @attention(
+// DIS: kiln.exp %{{.*}} {kiln.saved} : tensor<2x8x8xf32>
+// DIS: kiln.mul %{{.*}} {kiln.saved} : (tensor<2x8x8xf32>, tensor<2x8x1xf32>)
+func.func @attention(%x: tensor<2x8x12xf32>, %w: tensor<12x12xf32>) -> tensor<12x12xf32> {
+  %p = kiln.matmul %x, %w : (tensor<2x8x12xf32>, tensor<12x12xf32>) -> tensor<2x8x12xf32>
+  %q = kiln.slice %p [0, 0, 0] [2, 8, 4] [1, 1, 1] : tensor<2x8x12xf32> -> tensor<2x8x4xf32>
+  %k = kiln.slice %p [0, 0, 4] [2, 8, 8] [1, 1, 1] : tensor<2x8x12xf32> -> tensor<2x8x4xf32>
+  %v = kiln.slice %p [0, 0, 8] [2, 8, 12] [1, 1, 1] : tensor<2x8x12xf32> -> tensor<2x8x4xf32>
+  %kt = kiln.permute %k [0, 2, 1] : tensor<2x8x4xf32> -> tensor<2x4x8xf32>
+  %s = kiln.matmul %q, %kt : (tensor<2x8x4xf32>, tensor<2x4x8xf32>) -> tensor<2x8x8xf32>
+  %a = kiln.softmax %s axis = 2 : tensor<2x8x8xf32>
+  %y = kiln.matmul %a, %v : (tensor<2x8x8xf32>, tensor<2x8x4xf32>) -> tensor<2x8x4xf32>
+  %t = kiln.tanh %y : tensor<2x8x4xf32>
+  %l = kiln.sum %t [0, 1, 2] : tensor<2x8x4xf32> -> tensor<f32>
+  %g = kiln.grad %l wrt %w : tensor<f32>, (tensor<12x12xf32>)
+  return %g : tensor<12x12xf32>
+}

@@ -184,7 +184,10 @@ def KilnAutodiff : Pass<"kiln-autodiff"> {
     values and the loss are visited in reverse, each contributing its
     vector-Jacobian product (its DifferentiableOpInterface rule, one rule per
     op). Broadcast operands get their cotangent summed back to their shape;
-    a value used several times gets the sum of its cotangents; integer and
+    a value used several times gets the sum of its cotangents, except a
+    value read only by slices that tile it along one axis (the pieces of a
+    split, such as Q, K and V of one projection), which gets the concat of
+    theirs; integer and
     bool values, `kiln.detach` and ops without a rule stop gradients. Every
     created op is tagged `kiln.backward`; afterwards `kiln.detach` is
     removed.
@@ -221,10 +224,19 @@ def KilnCheckpoint : Pass<"kiln-checkpoint", "::mlir::ModuleOp"> {
       layout ops) from saved compute-bound ones (matmul, conv, reductions,
       gather/scatter). The clones are elementwise, so `--kiln-fuse` fuses
       them into the backward kernels that read them: no extra pass over
-      memory. Values that two or more forward ops read (branch points, such
-      as the residual stream between blocks) are saved and end every chain,
-      so each block is recomputed from its own input. A chain longer than
-      8 ops is saved instead.
+      memory. Products of two activations (matmuls whose operands are both
+      batched: attention's Q K^T and P V) count as memory-bound: they are
+      cheap beside a layer's projections and their results (the scores
+      above all, quadratic in the sequence) are recomputed from the saved
+      Q, K and V. Values that two or more forward ops read (branch points,
+      such as the residual stream between blocks) are saved and end every
+      chain, so each block is recomputed from its own input; a chain passes
+      through a branch point whose other readers are compute-bound (the
+      masked scores that a softmax's max also reads), and a branch point
+      computed from compute-bound values alone (a softmax's exponentials)
+      is recomputed too. A chain stops at a view that backward reads anyway
+      (Q, K and V of one projection) and is saved beyond 8 ops (views do
+      not count).
     - `strategy=budget=BYTES` starts from balanced, then simulates the
       step's peak memory and, while it is over BYTES, recomputes the saved
       value that frees the most bytes per unit of recompute work (matmul

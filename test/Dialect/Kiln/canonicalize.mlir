@@ -239,3 +239,36 @@ func.func @cse_rand() -> (tensor<3xf32>, tensor<3xf32>) {
   %1 = kiln.rand seed = 7, 0.0, 1.0 : tensor<3xf32>
   return %0, %1 : tensor<3xf32>, tensor<3xf32>
 }
+
+// -----
+
+// A reshape that merges leading dims moves above the elementwise ops only
+// it reads, onto the value they start from (a row of bias broadcasts the
+// same either way), so that a matmul can evaluate them while it packs.
+// CHECK-LABEL: func.func @reshape_above_rows(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x3x4xf32>, %[[B:[^:]+]]: tensor<4xf32>
+// CHECK-NEXT: %[[R:.*]] = kiln.reshape %[[X]] [-1, 4] : tensor<2x3x4xf32> -> tensor<6x4xf32>
+// CHECK-NEXT: %[[A:.*]] = kiln.add %[[R]], %[[B]] : (tensor<6x4xf32>, tensor<4xf32>) -> tensor<6x4xf32>
+// CHECK-NEXT: %[[G:.*]] = kiln.gelu %[[A]] approximate = tanh : tensor<6x4xf32>
+// CHECK-NEXT: return %[[G]]
+func.func @reshape_above_rows(%x: tensor<2x3x4xf32>, %b: tensor<4xf32>) -> tensor<6x4xf32> {
+  %a = kiln.add %x, %b : (tensor<2x3x4xf32>, tensor<4xf32>) -> tensor<2x3x4xf32>
+  %g = kiln.gelu %a approximate = tanh : tensor<2x3x4xf32>
+  %r = kiln.reshape %g [-1, 4] : tensor<2x3x4xf32> -> tensor<6x4xf32>
+  return %r : tensor<6x4xf32>
+}
+
+// A reshape of a value others read too, or one that changes the last dim,
+// stays below it.
+// CHECK-LABEL: func.func @reshape_stays(
+// CHECK: kiln.exp %{{.*}} : tensor<2x3x4xf32>
+// CHECK: kiln.reshape %{{.*}} [6, 2, 2]
+// CHECK: kiln.tanh %{{.*}} : tensor<2x3x4xf32>
+// CHECK: kiln.reshape %{{.*}} [2, 12]
+func.func @reshape_stays(%x: tensor<2x3x4xf32>) -> (tensor<6x2x2xf32>, tensor<2x3x4xf32>, tensor<2x12xf32>) {
+  %e = kiln.exp %x : tensor<2x3x4xf32>
+  %r = kiln.reshape %e [6, 2, 2] : tensor<2x3x4xf32> -> tensor<6x2x2xf32>
+  %t = kiln.tanh %x : tensor<2x3x4xf32>
+  %s = kiln.reshape %t [2, 12] : tensor<2x3x4xf32> -> tensor<2x12xf32>
+  return %r, %e, %s : tensor<6x2x2xf32>, tensor<2x3x4xf32>, tensor<2x12xf32>
+}

@@ -603,6 +603,56 @@ struct FoldReshapeChain : OpRewritePattern<ReshapeOp> {
   }
 };
 
+/// reshape(f(x, ...)) -> f(reshape(x), ...) for an elementwise f that only
+/// the reshape reads, when the reshape merges or splits leading dims and
+/// keeps the last one: each operand of f's shape is reshaped alike, and
+/// scalars and rows along the last dim broadcast as before. The reshape
+/// then sits on the value f's chain starts from, and f can be evaluated
+/// where a matmul packs its operand (a weight gradient x^T dy over the
+/// rows of a batch of sequences, with x recomputed).
+struct HoistReshapeOverElementwise : OpRewritePattern<ReshapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ReshapeOp op,
+                                PatternRewriter &rewriter) const override {
+    Operation *f = op.getInput().getDefiningOp();
+    if (!f || !isFusibleElementwise(f) || f->getNumResults() != 1 ||
+        !f->getResult(0).hasOneUse() || llvm::isa<ExpandOp>(f))
+      return failure();
+    auto from = llvm::cast<RankedTensorType>(f->getResult(0).getType());
+    RankedTensorType to = op.getType();
+    if (!from.hasStaticShape() || !to.hasStaticShape() ||
+        from.getRank() == 0 || to.getRank() == 0 ||
+        from.getShape().back() != to.getShape().back())
+      return failure();
+    SmallVector<Value> operands;
+    for (Value in : f->getOperands()) {
+      auto t = llvm::dyn_cast<RankedTensorType>(in.getType());
+      if (!t)
+        return failure();
+      if (t.getShape() == from.getShape()) {
+        operands.push_back(ReshapeOp::create(
+            rewriter, op.getLoc(),
+            RankedTensorType::get(to.getShape(), t.getElementType(),
+                                  t.getEncoding()),
+            in, op.getShapeAttr()));
+        continue;
+      }
+      // A scalar, or a row along the last dim: broadcasts to either shape.
+      bool row = t.getRank() == 0 ||
+                 (t.getRank() == 1 && t.getShape()[0] == to.getShape().back());
+      if (!row)
+        return failure();
+      operands.push_back(in);
+    }
+    Operation *moved = rewriter.clone(*f);
+    moved->setOperands(operands);
+    moved->getResult(0).setType(to);
+    rewriter.replaceOp(op, moved->getResults());
+    rewriter.eraseOp(f);
+    return success();
+  }
+};
+
 /// permute(permute(x, p), q) -> permute(x, p o q).
 struct FoldPermuteChain : OpRewritePattern<PermuteOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -623,7 +673,7 @@ struct FoldPermuteChain : OpRewritePattern<PermuteOp> {
 
 void ReshapeOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                             MLIRContext *context) {
-  results.add<FoldReshapeChain>(context);
+  results.add<FoldReshapeChain, HoistReshapeOverElementwise>(context);
 }
 
 OpFoldResult PermuteOp::fold(FoldAdaptor) {
