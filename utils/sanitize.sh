@@ -16,7 +16,8 @@ fi
 tests=(KilnSupportTests KilnAPITests KilnAPINumericTests KilnEngineTests
        KilnFlexIndexingTests KilnCpuCacheTests KilnTrainingTests
        KilnGradCheckTests KilnCpuDiffTests)
-fuzzers=(kiln-npy-fuzzer kiln-cache-fuzzer kiln-mlir-fuzzer kiln-api-fuzzer)
+fuzzers=(kiln-npy-fuzzer kiln-cache-fuzzer kiln-mlir-fuzzer kiln-api-fuzzer
+         kiln-safetensors-fuzzer)
 if [ $# -gt 0 ]; then
   ninja -C "$build" "$@"
   exit 0
@@ -47,7 +48,8 @@ done
 # API fuzzer, whose every byte string is a program, fixed random bytes.
 seeds="$build/fuzz-seeds"
 rm -rf "$seeds"
-mkdir -p "$seeds/mlir" "$seeds/npy" "$seeds/cache" "$seeds/api"
+mkdir -p "$seeds/mlir" "$seeds/npy" "$seeds/cache" "$seeds/api" \
+  "$seeds/safetensors"
 python3 - "$root" "$seeds/mlir" <<'PY'
 import glob, os, sys
 root, out = sys.argv[1], sys.argv[2]
@@ -65,6 +67,7 @@ python3 "$npy" write "$seeds/npy/i64.npy" i64 4
 python3 "$npy" write "$seeds/npy/bool.npy" bool scalar
 python3 "$npy" write "$seeds/npy/v2.npy" f16 3 --version 2
 KILN_FUZZ_SEED_OUT="$seeds/cache/entry" "$build/bin/kiln-cache-fuzzer"
+cp "$root/unittests/API/Inputs/independent.safetensors" "$seeds/safetensors/"
 python3 - "$seeds/api" <<'PY'
 import os, random, sys
 rng = random.Random(1)

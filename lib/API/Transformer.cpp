@@ -221,10 +221,14 @@ DispatchTensor GPT::loss(const DispatchTensor &tokens,
   if (targets.shape() != tokens.shape())
     throw Error("GPT::loss: targets " + targets.shape().str() +
                 " must have the shape of the tokens " + tokens.shape().str());
-  // -mean(log_softmax(logits)[target]) over [B, T] without a reshape that
-  // names B, so that a dynamic batch stays dynamic.
+  // -mean(log_softmax(logits)[target]) over [B, T], without a reshape that
+  // names B (a dynamic batch stays dynamic), and picking the targets with a
+  // one-hot product rather than a gather, whose gradient would scatter into
+  // a zeroed [B, T, vocab] buffer.
   DispatchTensor logp = logSoftmax(forward(tokens), -1);
-  return -mean(gather(logp, 2, targets.unsqueeze(2)));
+  DispatchTensor picked =
+      sum(logp * oneHot(targets, config.vocab, logp.dtype()), {2});
+  return -mean(picked);
 }
 
 std::vector<DispatchTensor *> GPT::parameters() {
