@@ -182,6 +182,11 @@ struct MatmulTiling {
 LogicalResult generateMatmul(func::FuncOp tmpl, ModuleOp module,
                              const MatmulTiling &tiling);
 LogicalResult generateGeneric(func::FuncOp tmpl, ModuleOp module);
+/// A matmul whose C has at most 4 rows (decoding one token) with A an
+/// argument and B a plain or q8 [K, N] argument: B streamed once, not
+/// packed (Gemv.cpp). Fails, creating nothing, for any other matmul.
+LogicalResult generateGemv(func::FuncOp tmpl, ModuleOp module,
+                           int64_t vectorBits);
 
 /// Lowers the generic kernels that generateGeneric marked, running the
 /// linalg pipeline (kGenericPipeline) through `runPipeline` on a nested

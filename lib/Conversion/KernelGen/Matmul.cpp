@@ -65,6 +65,12 @@ constexpr int64_t kL2SliceBytes = 256 * 1024;
 /// The slice of B a work unit packs is kept this small, so that it stays
 /// in L2.
 constexpr int64_t kMaxBSliceBytes = 256 * 1024;
+/// A task of the thread pool packs at least this many bytes of A, or does
+/// at least this many FLOPs: waking a thread for less costs more than it
+/// saves (a decoding step's products of one row, of 2 threads: 4x slower
+/// split).
+constexpr int64_t kMinTaskBytes = 256 * 1024;
+constexpr double kMinTaskFlops = 4.0e6;
 /// Column blocks are not narrowed below this many panels.
 constexpr int64_t kMinPanelsPerBlock = 4;
 /// Phase 0 packs this many row panels of A per work unit.
@@ -398,6 +404,9 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
                                         const MatmulTiling &tiling) {
   const int64_t kNR = tiling.nr, kMR = tiling.mr, kMC = tiling.mc,
                 kKC = tiling.kc;
+  // A few rows of A: B streamed once rather than packed.
+  if (succeeded(generateGemv(tmpl, module, kNR / 2 * 32)))
+    return success();
   MatmulOp mm;
   tmpl.walk([&](MatmulOp op) { mm = op; });
   auto ret = llvm::cast<func::ReturnOp>(tmpl.getBody().front().getTerminator());
@@ -644,7 +653,17 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   // however many column blocks read it.
   {
     int64_t groups = (mPanels + kRowPanelGroup - 1) / kRowPanelGroup;
-    func::FuncOp fn = createPhase(b, module, tmpl, 0, abi, aBatches * groups, 1);
+    // A small A is packed on one thread: waking another costs more.
+    int64_t packUnits = aBatches * groups;
+    int64_t packGrain =
+        dynamicM ? 1
+                 : std::max<int64_t>(
+                       1, kMinTaskBytes /
+                              std::max<int64_t>(1, aBatches * s.m * s.k * 4 /
+                                                       std::max<int64_t>(
+                                                           packUnits, 1)));
+    func::FuncOp fn =
+        createPhase(b, module, tmpl, 0, abi, packUnits, packGrain);
     setWorkspace(fn);
     // Dynamic M (one batch): ceil(S / (MR * group)) groups of row panels.
     if (dynamicM)
@@ -737,8 +756,16 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   }
   int64_t rowBlockPanels = std::max<int64_t>(kMC / kMR, 1);
 
-  func::FuncOp fn = createPhase(b, module, tmpl, 1, abi,
-                                cBatches * nBlocks * mGroups, 1);
+  // A task does at least kMinTaskFlops (a batch of tiny products, as
+  // attention's when decoding, runs on one thread).
+  int64_t phaseUnits = cBatches * nBlocks * mGroups;
+  int64_t grain = 1;
+  if (!dynamic) {
+    double unitFlops = 2.0 * cBatches * s.m * s.n * s.k / phaseUnits;
+    grain = std::max<int64_t>(
+        1, static_cast<int64_t>(kMinTaskFlops / std::max(unitFlops, 1.0)));
+  }
+  func::FuncOp fn = createPhase(b, module, tmpl, 1, abi, phaseUnits, grain);
   if (inPlaceArg >= 0)
     fn->setAttr(kInPlaceAttr, b.getI64IntegerAttr(inPlaceArg));
   Block &entry = fn.getBody().front();

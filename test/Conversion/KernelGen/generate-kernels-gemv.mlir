@@ -1,0 +1,62 @@
+// RUN: tensor-opt %s --kiln-generate-kernels="vector-bits=512" -split-input-file | FileCheck %s
+// RUN: tensor-opt %s --kiln-generate-kernels="vector-bits=256" -split-input-file | FileCheck %s --check-prefix=AVX2
+
+// A matmul of one row (decoding a token) with a bias epilogue: one phase,
+// no workspace and no packing. Each unit owns 4 vectors of columns (64 on
+// 512-bit vectors: 768 / 64 = 12 units) and walks K once, a broadcast of A
+// times each vector of B's row into 4 accumulators; the bias is added in
+// registers and C stored.
+// CHECK-LABEL: func.func @decode__p0(
+// CHECK-SAME: %[[A:[^:]+]]: memref<?xf32>, %[[B:[^:]+]]: memref<?xf32>, %[[BIAS:[^:]+]]: memref<?xf32>, %[[C:[^:]+]]: memref<?xf32>)
+// CHECK-SAME: kiln.units = 12 : i64
+// CHECK-NOT: kiln.workspace
+// CHECK: scf.for
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(
+// CHECK-COUNT-4: vector.load %[[B]]
+// CHECK: memref.load %[[A]]
+// CHECK: vector.broadcast
+// CHECK-COUNT-4: vector.fma
+// CHECK: vector.load %[[BIAS]]
+// CHECK: arith.addf
+// CHECK: vector.store %{{.*}}, %[[C]]
+// CHECK-NOT: func.func @decode__p1
+// AVX2-LABEL: func.func @decode__p0(
+// AVX2-SAME: kiln.units = 24 : i64
+// AVX2: vector.fma %{{.*}} : vector<8xf32>
+func.func private @decode(%a: tensor<1x1x256xf32>, %b: tensor<256x768xf32>, %bias: tensor<768xf32>) -> tensor<1x1x768xf32>
+    attributes {kiln.kernel = "matmul"} {
+  %0 = kiln.matmul %a, %b : (tensor<1x1x256xf32>, tensor<256x768xf32>) -> tensor<1x1x768xf32>
+  %1 = kiln.add %0, %bias : (tensor<1x1x768xf32>, tensor<768xf32>) -> tensor<1x1x768xf32>
+  return %1 : tensor<1x1x768xf32>
+}
+
+// -----
+
+// q8 weights in blocks of 32: each vector of B is 16 bytes converted to
+// f32 and scaled by its block's scale, read as stored (no packing).
+// CHECK-LABEL: func.func @decode_q8__p0(
+// CHECK-SAME: %[[A:[^:]+]]: memref<?xf32>, %[[Q:[^:]+]]: memref<?xi8>, %[[S:[^:]+]]: memref<?xf32>, %[[C:[^:]+]]: memref<?xf32>)
+// CHECK: vector.load %[[Q]]{{.*}} : memref<?xi8>, vector<16xi8>
+// CHECK: arith.sitofp %{{.*}} : vector<16xi8> to vector<16xf32>
+// CHECK: arith.divui %{{.*}}, %c32
+// CHECK: memref.load %[[S]]
+// CHECK: arith.mulf
+// CHECK: vector.fma
+func.func private @decode_q8(%a: tensor<2x256xf32>, %q: tensor<256x256xi8, #kiln.quant<q8, symmetric, block = 32, scale = f32>>) -> tensor<2x256xf32>
+    attributes {kiln.kernel = "matmul"} {
+  %w = kiln.dequantize %q : tensor<256x256xi8, #kiln.quant<q8, symmetric, block = 32, scale = f32>> -> tensor<256x256xf32>
+  %0 = kiln.matmul %a, %w : (tensor<2x256xf32>, tensor<256x256xf32>) -> tensor<2x256xf32>
+  return %0 : tensor<2x256xf32>
+}
+
+// -----
+
+// More rows than a few: the packed matmul (phase 0 packs A).
+// CHECK-LABEL: func.func @prefill__p0(
+// CHECK-SAME: kiln.workspace
+// CHECK-LABEL: func.func @prefill__p1(
+func.func private @prefill(%a: tensor<16x256xf32>, %b: tensor<256x256xf32>) -> tensor<16x256xf32>
+    attributes {kiln.kernel = "matmul"} {
+  %0 = kiln.matmul %a, %b : (tensor<16x256xf32>, tensor<256x256xf32>) -> tensor<16x256xf32>
+  return %0 : tensor<16x256xf32>
+}
