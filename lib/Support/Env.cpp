@@ -58,7 +58,7 @@ std::string env::cacheDir() {
   return dir;
 }
 
-bool env::autoDynamic() { return read("KILN_AUTO_DYNAMIC") == "1"; }
+bool env::autoDynamic() { return read("KILN_AUTO_DYNAMIC") != "0"; }
 
 std::string env::dumpObjectsDir() { return read("KILN_DUMP_OBJECTS"); }
 

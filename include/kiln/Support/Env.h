@@ -40,9 +40,9 @@ std::string dumpObjectsDir();
 /// other value with non-temporal ones; unset leaves it to the host.
 std::optional<bool> streamStores();
 
-/// KILN_AUTO_DYNAMIC: "1" makes a dim dynamic once its size alone made a
-/// graph recompile; otherwise dims are dynamic only where markDynamic
-/// marks them. Read at each compile.
+/// KILN_AUTO_DYNAMIC: a dim becomes dynamic once its size alone made a
+/// graph recompile, unless it is "0" (then dims are dynamic only where
+/// markDynamic marks them). Read at each compile.
 bool autoDynamic();
 
 /// KILN_CUDA_MMA: "0" keeps f32 matmuls off the tensor cores.

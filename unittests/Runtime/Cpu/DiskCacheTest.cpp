@@ -539,6 +539,28 @@ TEST_F(DiskCacheTest, RecompileLogNamesTheChangedDim) {
                                          "was 3")),
             1)
       << r.err;
+  // Dim 0 alone changed: it is dynamic from now on, and the recompile is
+  // general in it (automatic dynamic dims are on by default).
+  EXPECT_EQ(countLines(r.err, std::regex("kiln: compile cpu: for any size of "
+                                         "the dynamic dims \\(input 0 dim 0; "
+                                         "now 6\\)")),
+            1)
+      << r.err;
+  EXPECT_EQ(countLines(r.err, std::regex("kiln: .*")), 3) << r.err;
+}
+
+// KILN_AUTO_DYNAMIC=0: the recompile stays static and says only why.
+TEST_F(DiskCacheTest, RecompileStaysStaticWithoutAutoDynamic) {
+  ChildRun r = runChild(work.path(), "rebatch",
+                        {cacheEnv(), "KILN_LOG=recompile",
+                         "KILN_CACHE_TEST_REBATCH=1", "KILN_AUTO_DYNAMIC=0"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.compiles, 2);
+  EXPECT_EQ(countLines(r.err, std::regex("kiln: recompile cpu: input 0 "
+                                         "\\(f32\\[6, 8\\]\\) dim 0 is 6, "
+                                         "was 3")),
+            1)
+      << r.err;
   EXPECT_EQ(countLines(r.err, std::regex("kiln: .*")), 2) << r.err;
 }
 
