@@ -120,6 +120,27 @@ static DispatchTensor zerosLike(const DispatchTensor &p) {
   return cast(z + 0.0, p.dtype()).sync();
 }
 
+/// Zeroed first and second moments, one pair per parameter.
+static void zeroMoments(const std::vector<DispatchTensor *> &params,
+                        std::vector<DispatchTensor> &m,
+                        std::vector<DispatchTensor> &v) {
+  NoGradGuard guard;
+  for (DispatchTensor *p : params) {
+    m.push_back(zerosLike(*p));
+    v.push_back(zerosLike(*p));
+  }
+}
+
+/// Adam's moment updates for gradient g, and the step's direction
+/// m / (sqrt(v / c2) + eps) (c2: the second moment's bias correction).
+static DispatchTensor adamDirection(DispatchTensor &m, DispatchTensor &v,
+                                    const DispatchTensor &g, double beta1,
+                                    double beta2, double c2, double eps) {
+  m = m * beta1 + g * (1.0 - beta1);
+  v = v * beta2 + g * g * (1.0 - beta2);
+  return m / (sqrt(v * (1.0 / c2)) + eps);
+}
+
 SGD::SGD(std::vector<DispatchTensor *> params, double lr, double momentum)
     : lr(lr), momentum(momentum), params_(std::move(params)) {
   NoGradGuard guard;
@@ -146,11 +167,7 @@ Adam::Adam(std::vector<DispatchTensor *> params, double lr, double beta1,
            double beta2, double eps, double weightDecay)
     : lr(lr), beta1(beta1), beta2(beta2), eps(eps), weightDecay(weightDecay),
       params_(std::move(params)) {
-  NoGradGuard guard;
-  for (DispatchTensor *p : params_) {
-    m_.push_back(zerosLike(*p));
-    v_.push_back(zerosLike(*p));
-  }
+  zeroMoments(params_, m_, v_);
 }
 
 void Adam::step(const Gradients &grads) {
@@ -167,10 +184,8 @@ void Adam::step(const Gradients &grads) {
     DispatchTensor g = grads.get(p);
     if (weightDecay != 0.0)
       g = g + p * weightDecay;
-    m_[i] = m_[i] * beta1 + g * (1.0 - beta1);
-    v_[i] = v_[i] * beta2 + g * g * (1.0 - beta2);
-    DispatchTensor denom = sqrt(v_[i] * (1.0 / c2)) + eps;
-    rebind(p, p - m_[i] / denom * stepSize);
+    rebind(p, p - adamDirection(m_[i], v_[i], g, beta1, beta2, c2, eps) *
+                      stepSize);
   }
 }
 
@@ -179,11 +194,7 @@ AdamW::AdamW(std::vector<DispatchTensor *> params, double lr, double beta1,
              bool decayMatricesOnly)
     : lr(lr), beta1(beta1), beta2(beta2), eps(eps), weightDecay(weightDecay),
       decayMatricesOnly(decayMatricesOnly), params_(std::move(params)) {
-  NoGradGuard guard;
-  for (DispatchTensor *p : params_) {
-    m_.push_back(zerosLike(*p));
-    v_.push_back(zerosLike(*p));
-  }
+  zeroMoments(params_, m_, v_);
 }
 
 void AdamW::step(const Gradients &grads) {
@@ -196,9 +207,8 @@ void AdamW::step(const Gradients &grads) {
     if (!grads.has(p))
       continue;
     DispatchTensor g = grads.get(p);
-    m_[i] = m_[i] * beta1 + g * (1.0 - beta1);
-    v_[i] = v_[i] * beta2 + g * g * (1.0 - beta2);
-    DispatchTensor update = m_[i] / (sqrt(v_[i] * (1.0 / c2)) + eps);
+    DispatchTensor update =
+        adamDirection(m_[i], v_[i], g, beta1, beta2, c2, eps);
     // Decayed or not, the update has the same structure (the decay factor
     // is a scalar argument), so every parameter of one shape shares its
     // kernel.
