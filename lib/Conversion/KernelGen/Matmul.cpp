@@ -656,8 +656,8 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
     // A small A is packed on one thread: waking another costs more.
     int64_t packUnits = aBatches * groups;
     int64_t packGrain =
-        dynamicM ? 1
-                 : std::max<int64_t>(
+        dynamic ? 1
+                : std::max<int64_t>(
                        1, kMinTaskBytes /
                               std::max<int64_t>(1, aBatches * s.m * s.k * 4 /
                                                        std::max<int64_t>(
