@@ -14,7 +14,8 @@
 //   char-lm [--model gpt|mlp] [--device cpu|flex|cuda] [--text FILE]
 //           [--steps N] [--batch B] [--layers L] [--heads H] [--dim D]
 //           [--context T] [--lr LR] [--save FILE] [--load FILE]
-//           [--sample N] [--prompt TEXT] [--seed S] [--quiet]
+//           [--sample N] [--prompt TEXT] [--temperature T] [--seed S]
+//           [--quiet]
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,7 +44,7 @@ struct Options {
   std::string prompt = "DispatchTensor ";
   int steps = 300, batch = 16, sample = 400;
   int64_t layers = 4, heads = 4, dim = 256, context = 128;
-  double lr = 1e-3;
+  double lr = 1e-3, temperature = 0.8;
   uint64_t seed = 1;
   bool quiet = false;
 };
@@ -56,7 +57,8 @@ struct Options {
       "               [--steps N] [--batch B] [--layers L] [--heads H] "
       "[--dim D]\n"
       "               [--context T] [--lr LR] [--save FILE] [--load FILE]\n"
-      "               [--sample N] [--prompt TEXT] [--seed S] [--quiet]\n");
+      "               [--sample N] [--prompt TEXT] [--temperature T] "
+      "[--seed S] [--quiet]\n");
   std::exit(status);
 }
 
@@ -110,6 +112,8 @@ Options parse(int argc, char **argv) {
       o.sample = static_cast<int>(count(0));
     else if (a == "--prompt")
       o.prompt = next();
+    else if (a == "--temperature")
+      o.temperature = std::atof(next().c_str());
     else if (a == "--seed")
       o.seed = static_cast<uint64_t>(count(0));
     else if (a == "--quiet")
@@ -205,8 +209,8 @@ public:
                       const std::vector<size_t> &at) const = 0;
   virtual DispatchTensor loss(const Batch &b, int64_t rows,
                               const DispatchDevice &d) const = 0;
-  virtual std::string sample(const std::string &prompt, int n,
-                             uint64_t seed) = 0;
+  virtual std::string sample(const std::string &prompt, int n, uint64_t seed,
+                             double temperature) = 0;
   virtual nn::NamedParameters namedParameters() = 0;
 };
 
@@ -233,11 +237,12 @@ public:
         DispatchTensor::fromVector<int64_t>(b.inputs, {rows, t}, d),
         DispatchTensor::fromVector<int64_t>(b.targets, {rows, t}, d));
   }
-  std::string sample(const std::string &prompt, int n, uint64_t seed) override {
+  std::string sample(const std::string &prompt, int n, uint64_t seed,
+                     double temperature) override {
     std::vector<int64_t> p;
     for (unsigned char c : prompt)
       p.push_back(c);
-    std::vector<int64_t> out = gpt.generate(p, n, {0.7, 40, seed});
+    std::vector<int64_t> out = gpt.generate(p, n, {temperature, 40, seed});
     return std::string(out.begin(), out.end());
   }
   nn::NamedParameters namedParameters() override {
@@ -280,7 +285,8 @@ public:
             DispatchTensor::fromVector<int64_t>(b.inputs, {rows, kContext}, d)),
         DispatchTensor::fromVector<int64_t>(b.targets, {rows}, d));
   }
-  std::string sample(const std::string &prompt, int n, uint64_t seed) override {
+  std::string sample(const std::string &prompt, int n, uint64_t seed,
+                     double temperature) override {
     NoGradGuard noGrad;
     DispatchDevice d = embed.weight.device().backend();
     std::string s = std::string(kContext, ' ') + prompt;
@@ -291,7 +297,7 @@ public:
         ctx.push_back(static_cast<unsigned char>(s[k]));
       std::vector<float> p = softmax(logits(DispatchTensor::fromVector<int64_t>(
                                          ctx, {1, kContext}, d)) *
-                                         (1.0 / 0.8),
+                                         (1.0 / std::max(temperature, 1e-3)),
                                      1)
                                  .toVector<float>();
       std::discrete_distribution<int> pick(p.begin(), p.end());
@@ -436,7 +442,7 @@ int main(int argc, char **argv) {
       std::printf("saved %s: eval loss %.4f\n", o.save.c_str(), last);
     }
     if (o.sample > 0) {
-      std::string s = model->sample(o.prompt, o.sample, o.seed);
+      std::string s = model->sample(o.prompt, o.sample, o.seed, o.temperature);
       std::printf("---- sample ----\n%s\n----------------\n", s.c_str());
     }
     return 0;
