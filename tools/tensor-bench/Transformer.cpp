@@ -117,18 +117,14 @@ void Suite::gptTrainStep() {
         const char *label[] = {"disabled", "balanced", "budget"};
         r.add("strategy", std::string(label[which]));
         guardedRow(r, t, [&, &dev = dev] {
-          k::CheckpointingStrategy strategy =
-              which == 0 ? k::CheckpointingStrategy::Disabled
-                         : k::CheckpointingStrategy::Balanced;
           int64_t budget = 0;
-          if (which == 2) {
-            if (!peaks[0] || !peaks[1]) {
-              r.status = "skipped: needs the Disabled and Balanced peaks";
-              return;
-            }
-            budget = (peaks[0] + peaks[1]) / 2;
-            strategy = k::CheckpointingStrategy::Budget(budget);
+          std::optional<k::CheckpointingStrategy> chosen =
+              strategyOfRow(which, peaks, budget);
+          if (!chosen) {
+            r.status = "skipped: needs the Disabled and Balanced peaks";
+            return;
           }
+          k::CheckpointingStrategy strategy = *chosen;
           GptStep step(c, s.gptBatch, DispatchDevice::autodiff(dev, strategy));
           double flops = gptFlops(step.gpt, s.gptBatch);
           DispatchDevice backend = dev.backend();

@@ -1008,25 +1008,14 @@ void Suite::mlpTrainStep() {
         const char *label[] = {"disabled", "balanced", "budget"};
         r.add("strategy", std::string(label[which]));
         guardedRow(r, t, [&, &dev = dev] {
-          k::CheckpointingStrategy strategy =
-              which == 0 ? k::CheckpointingStrategy::Disabled
-                         : k::CheckpointingStrategy::Balanced;
           int64_t budget = 0;
-          if (which == 2) {
-            if (!peakBytes[0] || !peakBytes[1]) {
-              r.status = "skipped: needs the Disabled and Balanced peaks";
-              return;
-            }
-            // When Balanced saves nothing at the peak, there is nothing to
-            // trade: the budget is then 1.5x Disabled's peak, which Budget
-            // should meet recomputing little (its plan bounds the peak from
-            // above, every value stored, so a budget at the measured peak
-            // makes it recompute all it can).
-            budget = peakBytes[1] < peakBytes[0]
-                         ? (peakBytes[0] + peakBytes[1]) / 2
-                         : peakBytes[0] * 3 / 2;
-            strategy = k::CheckpointingStrategy::Budget(budget);
+          std::optional<k::CheckpointingStrategy> chosen =
+              strategyOfRow(which, peakBytes, budget);
+          if (!chosen) {
+            r.status = "skipped: needs the Disabled and Balanced peaks";
+            return;
           }
+          k::CheckpointingStrategy strategy = *chosen;
           MlpModel model(h, DispatchDevice::autodiff(dev, strategy));
           if (!check(r, [&]() -> std::string {
                 Tensor l = model.loss();
@@ -1305,6 +1294,19 @@ int spawnSelf(const std::vector<std::string> &args,
 }
 
 } // namespace
+
+std::optional<kiln::CheckpointingStrategy>
+bench::strategyOfRow(int which, const int64_t peaks[2], int64_t &budget) {
+  budget = 0;
+  if (which == 0)
+    return k::CheckpointingStrategy::Disabled;
+  if (which == 1)
+    return k::CheckpointingStrategy::Balanced;
+  if (!peaks[0] || !peaks[1])
+    return std::nullopt;
+  budget = peaks[1] < peaks[0] ? (peaks[0] + peaks[1]) / 2 : peaks[0] * 3 / 2;
+  return k::CheckpointingStrategy::Budget(budget);
+}
 
 int bench::runCompileChild(const Options &opts, const std::string &mode,
                            const std::string &outPath) {

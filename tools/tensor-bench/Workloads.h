@@ -14,6 +14,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -131,6 +132,15 @@ private:
 /// this fresh process and writes one line per workload to `outPath`.
 /// `mode` is "cold" (first call, repeat, new batch size) or "warm" (first
 /// call only, expecting the disk cache that a cold child left).
+/// The checkpointing strategy of a training workload's row `which`:
+/// Disabled, Balanced, then Budget halfway between the two peaks measured
+/// before (1.5x Disabled's when Balanced saves nothing: there is then
+/// nothing to trade, and a budget at the peak would make Budget recompute
+/// all it can). Nothing when those peaks are missing; `budget` gets
+/// Budget's bytes (0 for the others).
+std::optional<kiln::CheckpointingStrategy>
+strategyOfRow(int which, const int64_t peaks[2], int64_t &budget);
+
 int runCompileChild(const Options &opts, const std::string &mode,
                     const std::string &outPath);
 
