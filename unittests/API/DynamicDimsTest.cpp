@@ -244,6 +244,43 @@ TEST(DynamicDimsTest, ADimOfAnotherSizeThanSCompilesStatic) {
   }
 }
 
+// The tiled matmul takes a dynamic M (and the K of a weight's gradient),
+// not a dynamic K or N of a layer's product: those would run as naive
+// loops, two orders of magnitude slower, so the graph compiles for its
+// static sizes instead, marked or not, and still computes what Flex does.
+TEST(DynamicDimsTest, AMatmulWithADynamicKOrNCompilesStatic) {
+  DispatchDevice cpu = DispatchDevice::cpu(), flex = DispatchDevice::flex();
+  auto product = [](const DispatchDevice &dev, int64_t k, int64_t n,
+                    int mark) {
+    std::vector<float> xs(9 * k), ws(k * n);
+    for (size_t i = 0; i < xs.size(); ++i)
+      xs[i] = std::sin(0.7f * static_cast<float>(i));
+    for (size_t i = 0; i < ws.size(); ++i)
+      ws[i] = std::cos(0.3f * static_cast<float>(i));
+    Tensor x = Tensor::fromVector<float>(xs, {9, k}, dev);
+    Tensor w = Tensor::fromVector<float>(ws, {k, n}, dev);
+    if (mark == 1) {
+      x.markDynamic(1);
+      w.markDynamic(0);
+    } else if (mark == 2) {
+      w.markDynamic(1);
+    }
+    return matmul(x, w).toVector<float>();
+  };
+  for (int mark : {0, 1, 2}) {
+    SCOPED_TRACE("mark " + std::to_string(mark));
+    int64_t before = backendCounters(cpu).compiles;
+    for (int64_t s : {40, 72, 40, 100}) {
+      SCOPED_TRACE("size " + std::to_string(s));
+      int64_t k = mark == 2 ? 24 : s, n = mark == 2 ? s : 20 + mark;
+      expectNear(product(cpu, k, n, mark), product(flex, k, n, 0));
+    }
+    // One static executable per size (40, 72, 100): the dynamic form was
+    // refused, and a refused form is not retried.
+    EXPECT_EQ(backendCounters(cpu).compiles - before, 3);
+  }
+}
+
 TEST(DynamicDimsTest, MarkingADimOutOfRangeIsAnError) {
   Tensor x = Tensor::zeros({2, 3}, DType::F32, DispatchDevice::cpu());
   try {

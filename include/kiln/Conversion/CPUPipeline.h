@@ -37,6 +37,11 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("Large outputs with non-temporal stores: 1 yes, 0 no, "
                      "-1 asks the host"),
       llvm::cl::init(-1)};
+  PassOptions::Option<bool> genericDynamicMatmuls{
+      *this, "generic-dynamic-matmuls",
+      llvm::cl::desc("A matmul with dynamic dims the tiled generator does "
+                     "not take runs as linalg loops (else an error)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> lowerToLLVM{
       *this, "lower-to-llvm",
       llvm::cl::desc("Go on with --kiln-cpu-lower-to-llvm"),

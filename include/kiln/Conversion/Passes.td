@@ -71,7 +71,14 @@ def KilnGenerateKernels : Pass<"kiln-generate-kernels", "::mlir::ModuleOp"> {
     Option<"streamStores", "stream-stores", "int64_t", /*default=*/"-1",
            "Whether outputs of 16 MiB or more are written "
            "with non-temporal stores: 1 yes, 0 no, -1 asks the host (not on "
-           "AMD Zen cores, where plain stores measured faster)">
+           "AMD Zen cores, where plain stores measured faster)">,
+    Option<"genericDynamicMatmuls", "generic-dynamic-matmuls", "bool",
+           /*default=*/"true",
+           "A matmul kernel with dynamic dims that the tiled generator does "
+           "not take (it takes a dynamic M, and the K of a weight's "
+           "gradient) becomes plain linalg loops, two orders of magnitude "
+           "slower; false makes that an error instead (the Cpu backend then "
+           "compiles the graph for its static sizes)">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",

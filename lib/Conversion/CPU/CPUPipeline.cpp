@@ -33,6 +33,7 @@ void mlir::kiln::buildKilnCPUPipeline(OpPassManager &pm,
   KilnGenerateKernelsOptions generate;
   generate.vectorBits = options.vectorBits;
   generate.streamStores = options.streamStores;
+  generate.genericDynamicMatmuls = options.genericDynamicMatmuls;
   pm.addPass(createKilnGenerateKernels(generate));
   if (options.lowerToLLVM)
     buildKilnCPULowerToLLVMPipeline(pm);

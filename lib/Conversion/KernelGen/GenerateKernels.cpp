@@ -27,6 +27,16 @@ using namespace mlir::kiln::kernelgen;
 
 namespace {
 
+/// Whether any argument or result of `kernel` has a dynamic dim.
+bool hasDynamicDims(func::FuncOp kernel) {
+  auto dynamic = [](Type t) {
+    auto ranked = llvm::dyn_cast<RankedTensorType>(t);
+    return ranked && !ranked.hasStaticShape();
+  };
+  return llvm::any_of(kernel.getArgumentTypes(), dynamic) ||
+         llvm::any_of(kernel.getResultTypes(), dynamic);
+}
+
 struct KilnGenerateKernelsPass
     : public mlir::kiln::impl::KilnGenerateKernelsBase<
           KilnGenerateKernelsPass> {
@@ -63,7 +73,17 @@ struct KilnGenerateKernelsPass
       else
         ok = generateGeneric(k, module);
       // A shape the dedicated generators do not cover (a partial broadcast
-      // inside a row, dynamic dims, ...) still runs, through linalg.
+      // inside a row, dynamic dims, ...) still runs, through linalg; but a
+      // matmul as naive loops is so slow that the caller may say no.
+      if (failed(ok) && kind == "matmul" && !genericDynamicMatmuls &&
+          hasDynamicDims(k)) {
+        k.emitError() << "kiln-generate-kernels: the matmul kernel @"
+                      << k.getName()
+                      << " has dynamic dims that the tiled generator does "
+                         "not take (it takes a dynamic M, or the K of a "
+                         "weight's gradient); compile it for static sizes";
+        return signalPassFailure();
+      }
       if (failed(ok) && kind != "generic")
         ok = generateGeneric(k, module);
       if (failed(ok)) {

@@ -443,7 +443,8 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
     return generateGeneric(tmpl, module);
   // A dynamic size S may be M of a plain [M, K] x [K, N] (the batch rows
   // of a layer): M is then read from the sizes argument, and the rest of
-  // the shapes are static.
+  // the shapes are static. Other dynamic forms are not tiled: the caller
+  // decides (--kiln-generate-kernels' generic-dynamic-matmuls).
   const bool dynamicM = !cType.hasStaticShape();
   // Or K of a plain matmul with C static (a weight's gradient, x^T dy,
   // sums over the batch rows): the k slices are counted at run time.
@@ -462,7 +463,7 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
         ok = false;
     }
     if (!ok)
-      return generateGeneric(tmpl, module);
+      return failure();
   }
   if (dynamicM) {
     auto isStatic = [](Type t) {
@@ -480,7 +481,7 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
           ok = false;
     }
     if (!ok)
-      return generateGeneric(tmpl, module);
+      return failure();
   }
 
   MatmulShape s;
