@@ -142,6 +142,7 @@ LogicalResult kernelgen::generateGemv(func::FuncOp tmpl, ModuleOp module,
   const int64_t grain =
       std::max<int64_t>(1, (kGemvTaskBytes + unitBytes - 1) / unitBytes);
   func::FuncOp fn = createPhase(b, module, tmpl, 0, abi, units, grain);
+  fn->setAttr(kVectorCodeAttr, b.getUnitAttr());
   Block &entry = fn.getBody().front();
   b.setInsertionPoint(entry.getTerminator());
   auto arg = [&](unsigned i) { return entry.getArgument(2 + i); };

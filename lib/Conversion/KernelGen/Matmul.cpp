@@ -665,6 +665,8 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
                                                            packUnits, 1)));
     func::FuncOp fn =
         createPhase(b, module, tmpl, 0, abi, packUnits, packGrain);
+    // Packing A (and its prologue) is vector code as written.
+    fn->setAttr(kVectorCodeAttr, b.getUnitAttr());
     setWorkspace(fn);
     // Dynamic M (one batch): ceil(S / (MR * group)) groups of row panels.
     if (dynamicM)
@@ -767,6 +769,10 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
         1, static_cast<int64_t>(kMinTaskFlops / std::max(unitFlops, 1.0)));
   }
   func::FuncOp fn = createPhase(b, module, tmpl, 1, abi, phaseUnits, grain);
+  // The micro-kernel and its epilogue are vector code as written; so is
+  // the packing of B, but for a quantized B's (a scalar loop).
+  if (!scheme)
+    fn->setAttr(kVectorCodeAttr, b.getUnitAttr());
   if (inPlaceArg >= 0)
     fn->setAttr(kInPlaceAttr, b.getI64IntegerAttr(inPlaceArg));
   Block &entry = fn.getBody().front();

@@ -8,7 +8,9 @@
 // registers and C stored.
 // CHECK-LABEL: func.func @decode__p0(
 // CHECK-SAME: %[[A:[^:]+]]: memref<?xf32>, %[[B:[^:]+]]: memref<?xf32>, %[[BIAS:[^:]+]]: memref<?xf32>, %[[C:[^:]+]]: memref<?xf32>)
-// CHECK-SAME: kiln.units = 12 : i64
+// The phase is vector code as written (kiln.vector_code: the Cpu JIT
+// gives it the short LLVM pipeline).
+// CHECK-SAME: kiln.units = 12 : i64, kiln.vector_code
 // CHECK-NOT: kiln.workspace
 // CHECK: scf.for
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(
@@ -51,12 +53,30 @@ func.func private @decode_q8(%a: tensor<2x256xf32>, %q: tensor<256x256xi8, #kiln
 
 // -----
 
-// More rows than a few: the packed matmul (phase 0 packs A).
+// More rows than a few: the packed matmul (phase 0 packs A). Both phases
+// are vector code.
 // CHECK-LABEL: func.func @prefill__p0(
-// CHECK-SAME: kiln.workspace
+// CHECK-SAME: kiln.vector_code, kiln.workspace
 // CHECK-LABEL: func.func @prefill__p1(
+// CHECK-SAME: kiln.vector_code
 func.func private @prefill(%a: tensor<16x256xf32>, %b: tensor<256x256xf32>) -> tensor<16x256xf32>
     attributes {kiln.kernel = "matmul"} {
   %0 = kiln.matmul %a, %b : (tensor<16x256xf32>, tensor<256x256xf32>) -> tensor<16x256xf32>
+  return %0 : tensor<16x256xf32>
+}
+
+// -----
+
+// A quantized B of more rows packs B with a scalar loop, which the Cpu JIT
+// leaves to the full LLVM pipeline: phase 1 is not vector code.
+// CHECK-LABEL: func.func @prefill_q8__p0(
+// CHECK-SAME: kiln.vector_code
+// CHECK-LABEL: func.func @prefill_q8__p1(
+// CHECK-NOT: kiln.vector_code
+// CHECK-SAME: kiln.workspace = {{[0-9]+}} : i64, llvm.emit_c_interface} {
+func.func private @prefill_q8(%a: tensor<16x256xf32>, %q: tensor<256x256xi8, #kiln.quant<q8, symmetric, block = 32, scale = f32>>) -> tensor<16x256xf32>
+    attributes {kiln.kernel = "matmul"} {
+  %w = kiln.dequantize %q : tensor<256x256xi8, #kiln.quant<q8, symmetric, block = 32, scale = f32>> -> tensor<256x256xf32>
+  %0 = kiln.matmul %a, %w : (tensor<16x256xf32>, tensor<256x256xf32>) -> tensor<16x256xf32>
   return %0 : tensor<16x256xf32>
 }

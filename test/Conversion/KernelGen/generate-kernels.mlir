@@ -268,12 +268,14 @@ func.func private @colsum(%x: tensor<8x16xf32>) -> tensor<16xf32>
 // too short to spread them over it), adds the partial sums
 // after the k loop and applies the epilogue to each tile row before
 // storing it: whole rows on full panels, masked ones on the last.
+// Both phases are vector code as written (kiln.vector_code).
 // CHECK-LABEL: func.func @mm__p0(
-// CHECK-SAME: kiln.workspace
+// CHECK-SAME: kiln.vector_code, kiln.workspace
 // CHECK: memref.view
 // CHECK-COUNT-6: arith.select
 // CHECK: vector.store {{.*}} : memref<?xf32>, vector<6xf32>
 // CHECK-LABEL: func.func @mm__p1(
+// CHECK-SAME: kiln.vector_code
 // CHECK: memref.alloc() {alignment = 64 : i64} : memref<12288xf32>
 // CHECK: vector.load {{.*}} : memref<?xf32>, vector<16xf32>
 // CHECK: vector.maskedload

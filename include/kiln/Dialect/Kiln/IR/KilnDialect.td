@@ -45,7 +45,9 @@ def Kiln_Dialect : Dialect {
       `kiln.units` and `kiln.grain` (its parallel units and the fewest worth
       a thread), `kiln.workspace` (scratch bytes it needs) and
       `kiln.in_place` (the input whose buffer an output may take when the
-      input dies at the call); for kernels of dynamic shape, `kiln.sizes`
+      input dies at the call), `kiln.vector_code` (the phase is explicit
+      vector code already: the Cpu JIT gives it a short LLVM pipeline
+      without the loop vectorizer); for kernels of dynamic shape, `kiln.sizes`
       (the phase takes the values of the dynamic sizes as a last buffer of
       i64), `kiln.units_per` = [a, b] (the phase has ceil(S * a / b)
       units for the dynamic size S, in place of `kiln.units`) and
@@ -68,7 +70,8 @@ def Kiln_Dialect : Dialect {
     "::mlir::IntegerAttr":$in_place,
     "::mlir::UnitAttr":$sizes,
     "::mlir::DenseI64ArrayAttr":$units_per,
-    "::mlir::DenseI64ArrayAttr":$workspace_per
+    "::mlir::DenseI64ArrayAttr":$workspace_per,
+    "::mlir::UnitAttr":$vector_code
   );
   let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 1;
