@@ -511,6 +511,44 @@ double Suite::peakFraction(double flops, double ms, int threads) const {
                                          : flops / (ms * 1e-3) / it->second;
 }
 
+void Suite::strategyRows(
+    const std::string &workload,
+    const std::function<int64_t(Record &, const DispatchDevice &, int, int,
+                                const k::CheckpointingStrategy &,
+                                const StrategyBaseline &)> &row) {
+  for (const auto &[name, dev] : devs)
+    for (int t : opts.threads) {
+      StrategyBaseline base;
+      for (int which = 0; which < 3; ++which) {
+        Record r;
+        r.workload = workload;
+        r.backend = name;
+        const char *label[] = {"disabled", "balanced", "budget"};
+        r.add("strategy", std::string(label[which]));
+        guardedRow(r, t, [&, &dev = dev] {
+          int64_t budget = 0;
+          std::optional<k::CheckpointingStrategy> strategy =
+              strategyOfRow(which, base.peak, budget);
+          if (!strategy) {
+            r.status = "skipped: needs the Disabled and Balanced peaks";
+            return;
+          }
+          int64_t peakNow = row(r, dev, t, which, *strategy, base);
+          if (!peakNow)
+            return;
+          if (which < 2) {
+            base.peak[which] = peakNow;
+            base.ms[which] = r.stats.median();
+          } else {
+            r.add("budget_MiB", budget / 1048576.0, "%.1f");
+            r.add("under_budget",
+                  std::string(peakNow <= budget ? "yes" : "NO"));
+          }
+        });
+      }
+    }
+}
+
 void Suite::kilnRows(const std::string &workload,
                      const std::function<void(Record &, const DispatchDevice &,
                                               int)> &body,
@@ -997,63 +1035,41 @@ void Suite::mlpTrainStep() {
   std::map<int, double> hand, blas;
   handStepRows(false, hand);
   handStepRows(true, blas);
-  // One row per strategy: Disabled, Balanced, then Budget halfway between
-  // their peaks. Each row checks the step's loss and gradients first.
-  for (const auto &[name, dev] : devs)
-    for (int t : opts.threads) {
-      int64_t peakBytes[2] = {0, 0};
-      for (int which = 0; which < 3; ++which) {
-        Record r;
-        r.workload = "mlp_train_step";
-        r.backend = name;
-        const char *label[] = {"disabled", "balanced", "budget"};
-        r.add("strategy", std::string(label[which]));
-        guardedRow(r, t, [&, &dev = dev] {
-          int64_t budget = 0;
-          std::optional<k::CheckpointingStrategy> chosen =
-              strategyOfRow(which, peakBytes, budget);
-          if (!chosen) {
-            r.status = "skipped: needs the Disabled and Balanced peaks";
-            return;
-          }
-          k::CheckpointingStrategy strategy = *chosen;
-          MlpModel model(h, DispatchDevice::autodiff(dev, strategy));
-          if (!check(r, [&]() -> std::string {
-                Tensor l = model.loss();
-                k::Gradients g = k::backward(l);
-                std::vector<Tensor> want = {l, g.get(model.l1.weight),
-                                            g.get(*model.l1.bias),
-                                            g.get(model.l2.weight),
-                                            g.get(*model.l2.bias)};
-                k::sync(want);
-                std::vector<float> got[4];
-                for (int i = 0; i < 4; ++i)
-                  got[i] = want[i + 1].toVector<float>();
-                return checkStep(l.item<float>(),
-                                 {&got[0], &got[1], &got[2], &got[3]});
-              }))
-            return;
-          // The step's peak, from the device allocator, before timing.
-          DispatchDevice backend = dev.backend();
-          k::resetPeakMemory(backend);
-          model.step();
-          int64_t peakNow = k::memoryStats(backend).peakBytes;
-          if (which < 2)
-            peakBytes[which] = peakNow;
-          time(r, [&] { model.step(); });
-          peak(r);
-          if (hand.count(t))
-            r.vsHand = hand[t] / r.stats.median();
-          addVsBlas(r, blas);
-          r.add("GFLOP/s", flops / (r.stats.median() * 1e-3) / 1e9, "%.1f");
-          r.add("peak_MiB", peakNow / 1048576.0, "%.1f");
-          if (which == 2) {
-            r.add("budget_MiB", budget / 1048576.0, "%.1f");
-            r.add("under_budget", std::string(peakNow <= budget ? "yes" : "NO"));
-          }
-        });
-      }
-    }
+  // Each row checks the step's loss and gradients first.
+  strategyRows("mlp_train_step", [&](Record &r, const DispatchDevice &dev,
+                                     int t, int,
+                                     const k::CheckpointingStrategy &strategy,
+                                     const StrategyBaseline &) -> int64_t {
+    MlpModel model(h, DispatchDevice::autodiff(dev, strategy));
+    if (!check(r, [&]() -> std::string {
+          Tensor l = model.loss();
+          k::Gradients g = k::backward(l);
+          std::vector<Tensor> want = {l, g.get(model.l1.weight),
+                                      g.get(*model.l1.bias),
+                                      g.get(model.l2.weight),
+                                      g.get(*model.l2.bias)};
+          k::sync(want);
+          std::vector<float> got[4];
+          for (int i = 0; i < 4; ++i)
+            got[i] = want[i + 1].toVector<float>();
+          return checkStep(l.item<float>(),
+                           {&got[0], &got[1], &got[2], &got[3]});
+        }))
+      return 0;
+    // The step's peak, from the device allocator, before timing.
+    DispatchDevice backend = dev.backend();
+    k::resetPeakMemory(backend);
+    model.step();
+    int64_t peakNow = k::memoryStats(backend).peakBytes;
+    time(r, [&] { model.step(); });
+    peak(r);
+    if (hand.count(t))
+      r.vsHand = hand[t] / r.stats.median();
+    addVsBlas(r, blas);
+    r.add("GFLOP/s", flops / (r.stats.median() * 1e-3) / 1e9, "%.1f");
+    r.add("peak_MiB", peakNow / 1048576.0, "%.1f");
+    return peakNow;
+  });
 }
 
 void Suite::deepMlpMemory() {

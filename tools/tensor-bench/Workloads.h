@@ -96,6 +96,23 @@ private:
                 const std::function<void(Record &, const kiln::DispatchDevice &,
                                          int)> &body,
                 const std::vector<std::string> &only = {});
+  /// What a training workload's Disabled and Balanced rows measured so far
+  /// (0 until they have): their steps' peak bytes and median ms.
+  struct StrategyBaseline {
+    int64_t peak[2] = {0, 0};
+    double ms[2] = {0, 0};
+  };
+  /// A training workload's rows, per selected device and thread count: one
+  /// per checkpointing strategy, Disabled, Balanced, then Budget halfway
+  /// between their peaks (strategyOfRow). `row(r, device, threads, which,
+  /// strategy, baseline)` runs one and returns its step's peak bytes (0:
+  /// it failed its check); the Budget row then gets its budget and whether
+  /// the step stayed under it.
+  void strategyRows(
+      const std::string &workload,
+      const std::function<int64_t(Record &, const kiln::DispatchDevice &, int,
+                                  int, const kiln::CheckpointingStrategy &,
+                                  const StrategyBaseline &)> &row);
   /// One hand-written-loop row per thread count; `hand` gets each median.
   /// `backend` names the rows: "hand", or "blas" for the BLAS rows, which
   /// are run only when tensor-bench has a BLAS.
