@@ -47,6 +47,7 @@
 #include "mlir/Transforms/CSE.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace mlir::kiln {
 #define GEN_PASS_DEF_KILNFUSE
@@ -437,6 +438,84 @@ void mlir::kiln::splitRecomputed(func::FuncOp fn) {
 
 namespace {
 
+/// Do `a` and `b` hold the same value: one value, or results of copies of
+/// one recomputed op (splitRecomputed) whose operands hold the same values.
+bool sameRecomputed(Value a, Value b) {
+  if (a == b)
+    return true;
+  Operation *x = a.getDefiningOp(), *y = b.getDefiningOp();
+  if (!x || !y || !x->hasAttr(kRecomputedAttr) ||
+      !y->hasAttr(kRecomputedAttr) ||
+      llvm::cast<OpResult>(a).getResultNumber() !=
+          llvm::cast<OpResult>(b).getResultNumber())
+    return false;
+  return OperationEquivalence::isEquivalentTo(
+      x, y,
+      [](Value l, Value r) { return success(sameRecomputed(l, r)); },
+      /*markEquivalent=*/nullptr, OperationEquivalence::IgnoreLocations);
+}
+
+/// Copies of a recomputed chain that no reader's kernel took (the operand
+/// of a matmul that cannot be its prologue, say) form kernels of their
+/// own, each computing and storing the same values: every such kernel but
+/// the first is dropped, and its readers read the first's outputs.
+void mergeCopyKernels(std::vector<Group> &groups,
+                      llvm::DenseMap<Operation *, int> &groupOf) {
+  auto onlyCopies = [](const Group &g) {
+    return !g.ops.empty() && llvm::all_of(g.ops, [](Operation *op) {
+      return op->hasAttr(kRecomputedAttr) && op->getNumResults() == 1;
+    });
+  };
+  for (size_t i = 0; i < groups.size(); ++i) {
+    if (!onlyCopies(groups[i]))
+      continue;
+    for (size_t j = 0; j < groups.size(); ++j) {
+      Group &keep = groups[i], &drop = groups[j];
+      if (i == j || !onlyCopies(drop) || drop.ops.size() != keep.ops.size())
+        continue;
+      // Each dropped op's twin in `keep`, which must come before every
+      // reader of the dropped op outside its kernel.
+      llvm::SmallPtrSet<Operation *, 8> dropped(drop.ops.begin(),
+                                                drop.ops.end());
+      llvm::SmallPtrSet<Operation *, 8> taken;
+      SmallVector<std::pair<Operation *, Operation *>> twins;
+      for (Operation *op : drop.ops) {
+        Operation *twin = nullptr;
+        for (Operation *k : keep.ops)
+          if (!taken.contains(k) &&
+              sameRecomputed(op->getResult(0), k->getResult(0))) {
+            twin = k;
+            break;
+          }
+        bool dominates =
+            twin && llvm::all_of(op->getUsers(), [&](Operation *u) {
+              return dropped.contains(u) || twin->isBeforeInBlock(u);
+            });
+        if (!dominates)
+          break;
+        taken.insert(twin);
+        twins.push_back({op, twin});
+      }
+      if (twins.size() != drop.ops.size())
+        continue;
+      for (auto [op, twin] : twins)
+        op->getResult(0).replaceUsesWithIf(
+            twin->getResult(0),
+            [&](OpOperand &use) { return !dropped.contains(use.getOwner()); });
+      // Collected in reverse: users before their operands.
+      for (Operation *op : drop.ops) {
+        groupOf.erase(op);
+        op->erase();
+      }
+      drop.ops.clear();
+    }
+  }
+}
+
+} // namespace
+
+namespace {
+
 /// The groups --kiln-fuse outlines, in reverse program order.
 std::vector<Group> formGroups(func::FuncOp fn, const FusionOptions &options) {
   std::vector<Group> groups;
@@ -529,6 +608,7 @@ std::vector<Group> formGroups(func::FuncOp fn, const FusionOptions &options) {
       g.ops.append(producer.ops.begin(), producer.ops.end());
       producer.ops.clear();
     }
+  mergeCopyKernels(groups, groupOf);
   return groups;
 }
 

@@ -115,3 +115,30 @@ func.func @main(%a: tensor<8xf32>, %b: tensor<8xf32>) -> (tensor<8xf32>, tensor<
   %8 = kiln.sin %0 : tensor<8xf32>
   return %1, %2, %3, %4, %5, %6, %7, %8 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
 }
+
+// -----
+
+// Copies of a recomputed value that no reader's kernel takes (a row
+// broadcast is no matmul prologue) would be kernels of their own that
+// compute and store the same values: one is kept and both matmuls read it.
+// CHECK-LABEL: func.func private @main_kernel0_elementwise
+// CHECK: kiln.sub
+// CHECK: kiln.exp
+// CHECK: kiln.recip
+// CHECK: kiln.mul
+// CHECK-NOT: func.func private @main_kernel{{.*}}_elementwise
+// CHECK-LABEL: func.func @main
+// CHECK: %[[P:.*]] = call @main_kernel0_elementwise
+// CHECK: call @main_kernel{{.*}}_matmul(%[[P]]
+// CHECK: call @main_kernel{{.*}}_matmul(%[[P]]
+// CHECK-NOT: call
+func.func @main(%s: tensor<4x8xf32>, %m: tensor<4x1xf32>, %v: tensor<8x5xf32>, %dy: tensor<4x5xf32>) -> (tensor<4x5xf32>, tensor<8x5xf32>) {
+  %0 = kiln.sub %s, %m {kiln.recomputed} : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x8xf32>
+  %e = kiln.exp %0 {kiln.recomputed} : tensor<4x8xf32>
+  %r = kiln.recip %m {kiln.recomputed} : tensor<4x1xf32>
+  %1 = kiln.mul %e, %r {kiln.recomputed} : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x8xf32>
+  %2 = kiln.matmul %1, %v : (tensor<4x8xf32>, tensor<8x5xf32>) -> tensor<4x5xf32>
+  %t = kiln.permute %1 [1, 0] : tensor<4x8xf32> -> tensor<8x4xf32>
+  %3 = kiln.matmul %t, %dy : (tensor<8x4xf32>, tensor<4x5xf32>) -> tensor<8x5xf32>
+  return %2, %3 : tensor<4x5xf32>, tensor<8x5xf32>
+}
