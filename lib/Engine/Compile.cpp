@@ -22,6 +22,7 @@
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <unordered_map>
@@ -106,6 +107,12 @@ buildModule(mlir::MLIRContext &ctx, const Subgraph &g,
   // first of them appears (every wrt value and the loss are defined by then).
   std::unordered_map<const Node *, mlir::Operation *> gradOps;
   std::unordered_map<const Node *, unsigned> gradIndex;
+  // A value recorded under NoGradGuard from tracked inputs is a constant
+  // to differentiation: a kiln.detach stops gradients through it.
+  bool differentiates =
+      std::any_of(g.nodes.begin(), g.nodes.end(), [](const NodePtr &n) {
+        return n->op && std::strcmp(n->op, "kiln.grad") == 0;
+      });
   for (const NodePtr &n : g.nodes) {
     if (n->op && std::strcmp(n->op, "kiln.grad") == 0) {
       const Node *loss = n->inputs[0].get();
@@ -172,6 +179,14 @@ buildModule(mlir::MLIRContext &ctx, const Subgraph &g,
     if (leafShapes && !reinferShapes(op))
       return nullptr;
     values[n.get()] = op->getResult(0);
+    if (differentiates && !n->checkpointing && n->dtype.isFloat() &&
+        std::any_of(n->inputs.begin(), n->inputs.end(),
+                    [](const NodePtr &in) { return in->checkpointing; })) {
+      mlir::OperationState detach(loc, "kiln.detach");
+      detach.addOperands(op->getResult(0));
+      detach.addTypes(op->getResult(0).getType());
+      values[n.get()] = b.create(detach)->getResult(0);
+    }
   }
   if (nodeShapes) {
     nodeShapes->clear();

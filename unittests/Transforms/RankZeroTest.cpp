@@ -35,4 +35,28 @@ TEST(RankZeroTest, GradientsOfScalarGraphs) {
   }
 }
 
+// A value recorded under NoGradGuard from a tracked one is a constant to
+// backward: d/dx sum(x * (3x)) with 3x computed without gradients is 3x,
+// not 6x, on every backend, pending or materialized.
+TEST(RankZeroTest, NoGradValuesStopGradients) {
+  for (const DispatchDevice &dev :
+       {DispatchDevice::flex(), DispatchDevice::cpu()}) {
+    SCOPED_TRACE(dev.str());
+    auto ad = DispatchDevice::autodiff(dev, CheckpointingStrategy::Balanced);
+    DispatchTensor x =
+        DispatchTensor::fromVector<double>({1.0, 2.0}, {2}, ad);
+    DispatchTensor y;
+    {
+      NoGradGuard guard;
+      y = x * 3.0;
+    }
+    EXPECT_FALSE(y.checkpointing.has_value());
+    Gradients g = backward(sum(x * y));
+    EXPECT_EQ(g.get(x).toVector<double>(), (std::vector<double>{3.0, 6.0}));
+    // Outside the guard the same product is differentiated through.
+    Gradients h = backward(sum(x * (x * 3.0)));
+    EXPECT_EQ(h.get(x).toVector<double>(), (std::vector<double>{6.0, 12.0}));
+  }
+}
+
 } // namespace
