@@ -5,6 +5,6 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/utils/install-deps.sh"
 if [ ! -f "$root/build/build.ninja" ]; then
-  cmake -S "$root" -B "$root/build" -G Ninja
+  cmake -S "$root" -B "$root/build" -G Ninja -DKILN_PYTHON=ON
 fi
 ninja -C "$root/build" "$@"

@@ -12,6 +12,25 @@ packages=(
   libopenblas-dev
 )
 
+# The Python package's build and tests: nanobind, numpy and pytest for the
+# python3 first on PATH (pip from PyPI; a system Python that refuses pip
+# installs needs a virtual environment or pyenv first on PATH).
+python_ok() {
+  python3 - <<'PY' 2>/dev/null
+import importlib.util, sys, sysconfig, os
+mods = ("nanobind", "numpy", "pytest")
+sys.exit(0 if all(importlib.util.find_spec(m) for m in mods) and os.path.exists(
+    os.path.join(sysconfig.get_paths()["include"], "Python.h")) else 1)
+PY
+}
+if command -v python3 >/dev/null 2>&1 && ! python_ok; then
+  echo "kiln: installing the Python packages nanobind, numpy and pytest"
+  if ! python3 -m pip install -q nanobind numpy pytest; then
+    echo "kiln: pip could not install nanobind, numpy and pytest for" \
+      "$(command -v python3); the Python package will not build" >&2
+  fi
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

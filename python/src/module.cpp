@@ -1,0 +1,480 @@
+//===- module.cpp - The kiln Python extension (_kiln) ---------------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// nanobind bindings of the public C++ API (kiln/Kiln.h): tensors, devices,
+// dtypes, the ops, autodiff and materialization. The Python conventions
+// (axis=, keepdims=, indexing, trees of tensors) live in kiln/__init__.py
+// over these. Every call that compiles or runs a graph releases the GIL;
+// kiln::Error becomes kiln.Error, a ValueError.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Kiln.h"
+
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstring>
+#include <deque>
+
+namespace nb = nanobind;
+using namespace nb::literals;
+using kiln::DispatchDevice;
+using kiln::DispatchTensor;
+using kiln::DType;
+using kiln::DTypeKind;
+using kiln::Shape;
+
+namespace {
+
+/// Each kiln dtype and its DLPack code and bits (one lane).
+struct DLPackDType {
+  DTypeKind kind;
+  nb::dlpack::dtype_code code;
+  uint8_t bits;
+};
+constexpr DLPackDType kDLPackDTypes[] = {
+    {DTypeKind::F64, nb::dlpack::dtype_code::Float, 64},
+    {DTypeKind::F32, nb::dlpack::dtype_code::Float, 32},
+    {DTypeKind::F16, nb::dlpack::dtype_code::Float, 16},
+    {DTypeKind::BF16, nb::dlpack::dtype_code::Bfloat, 16},
+    {DTypeKind::I64, nb::dlpack::dtype_code::Int, 64},
+    {DTypeKind::I32, nb::dlpack::dtype_code::Int, 32},
+    {DTypeKind::I16, nb::dlpack::dtype_code::Int, 16},
+    {DTypeKind::I8, nb::dlpack::dtype_code::Int, 8},
+    {DTypeKind::U8, nb::dlpack::dtype_code::UInt, 8},
+    {DTypeKind::Bool, nb::dlpack::dtype_code::Bool, 8},
+};
+
+/// The DLPack dtype of a kiln dtype numpy can hold.
+nb::dlpack::dtype dlpackOf(DType d) {
+  if (d.kind() != DTypeKind::BF16)
+    for (const DLPackDType &e : kDLPackDTypes)
+      if (e.kind == d.kind())
+        return {static_cast<uint8_t>(e.code), e.bits, 1};
+  throw kiln::Error("numpy has no " + d.str() +
+                    " dtype: cast the tensor first (t.astype(kiln.float32))");
+}
+
+/// The kiln dtype of a DLPack dtype, or an error naming it.
+DType dtypeOf(nb::dlpack::dtype t) {
+  if (t.lanes == 1)
+    for (const DLPackDType &e : kDLPackDTypes)
+      if (static_cast<uint8_t>(e.code) == t.code && e.bits == t.bits)
+        return DType(e.kind);
+  throw kiln::Error("kiln has no dtype for an array of code " +
+                    std::to_string(t.code) + ", " + std::to_string(t.bits) +
+                    " bits, " + std::to_string(t.lanes) + " lanes");
+}
+
+/// The host view of a materialized tensor (a Cuda tensor is copied to the
+/// Cpu backend first). Releases the GIL while the graph runs.
+kiln::BackendTensor hostTensor(const DispatchTensor &t) {
+  nb::gil_scoped_release release;
+  DispatchTensor host = t;
+  switch (t.device().kind()) {
+  case kiln::DeviceKind::Flex:
+    return host.try_into_backend<kiln::Flex>();
+  case kiln::DeviceKind::Cpu:
+    return host.try_into_backend<kiln::Cpu>();
+  default:
+    host = t.to(DispatchDevice::cpu());
+    return host.try_into_backend<kiln::Cpu>();
+  }
+}
+
+/// A read-only numpy array over the tensor's host buffer: no copy, and the
+/// buffer lives as long as the array does.
+nb::ndarray<nb::numpy, nb::ro> toNumpy(const DispatchTensor &t) {
+  if (t.dtype().isQuantized())
+    throw kiln::Error("numpy: a quantized tensor has no numpy form; "
+                      "dequantize it first");
+  nb::dlpack::dtype dt = dlpackOf(t.dtype());
+  auto *held = new kiln::BackendTensor(hostTensor(t));
+  nb::capsule owner(held, [](void *p) noexcept {
+    delete static_cast<kiln::BackendTensor *>(p);
+  });
+  std::vector<size_t> shape(held->shape.begin(), held->shape.end());
+  std::vector<int64_t> strides(held->strides.begin(), held->strides.end());
+  return nb::ndarray<nb::numpy, nb::ro>(const_cast<void *>(held->data()),
+                                        shape.size(), shape.data(), owner,
+                                        strides.data(), dt);
+}
+
+/// A tensor with a copy of a host array's values.
+DispatchTensor fromArray(nb::ndarray<nb::ro, nb::c_contig, nb::device::cpu> a,
+                         std::optional<DispatchDevice> device) {
+  std::vector<int64_t> dims;
+  for (size_t i = 0; i < a.ndim(); ++i)
+    dims.push_back(static_cast<int64_t>(a.shape(i)));
+  DType d = dtypeOf(a.dtype());
+  DispatchDevice dev = device ? *device : DispatchDevice::defaultDevice();
+  return DispatchTensor::fromData(d, a.data(), a.size(), Shape(dims), dev);
+}
+
+std::vector<int64_t> dimsOf(const DispatchTensor &t) {
+  return t.shape().dims();
+}
+
+nb::tuple shapeTuple(const DispatchTensor &t) {
+  nb::list l;
+  for (int64_t d : t.shape())
+    l.append(d);
+  return nb::tuple(l);
+}
+
+/// The value of a one-element tensor as a Python number or bool.
+nb::object itemOf(const DispatchTensor &t) {
+  if (t.numel() != 1)
+    throw kiln::Error("item: the tensor has " + std::to_string(t.numel()) +
+                      " elements, not one (shape " + t.shape().str() + ")");
+  DType d = t.dtype();
+  if (d.isBool()) {
+    bool v;
+    {
+      nb::gil_scoped_release release;
+      v = t.item<bool>();
+    }
+    return nb::bool_(v);
+  }
+  if (d.isInteger()) {
+    int64_t v;
+    {
+      nb::gil_scoped_release release;
+      v = kiln::cast(t, DType::I64).item<int64_t>();
+    }
+    return nb::int_(v);
+  }
+  double v;
+  {
+    nb::gil_scoped_release release;
+    v = kiln::cast(t, DType::F64).item<double>();
+  }
+  return nb::float_(v);
+}
+
+/// The guards of the no_grad() contexts this thread is inside.
+std::deque<kiln::NoGradGuard> &noGradGuards() {
+  thread_local std::deque<kiln::NoGradGuard> guards;
+  return guards;
+}
+
+} // namespace
+
+NB_MODULE(_kiln, m) {
+  m.doc() = "Kiln's C++ API: lazy tensors recorded into a graph that is "
+            "fused, compiled once and cached";
+  nb::exception<kiln::Error>(m, "Error", PyExc_ValueError);
+
+  nb::class_<DType>(m, "Dtype")
+      .def_prop_ro("name", &DType::str)
+      .def_prop_ro("itemsize", &DType::byteSize)
+      .def_prop_ro("is_floating", &DType::isFloat)
+      .def_prop_ro("is_integer", &DType::isInteger)
+      .def(
+          "__eq__", [](const DType &a, const DType &b) { return a == b; },
+          nb::is_operator())
+      .def(
+          "__ne__", [](const DType &a, const DType &b) { return a != b; },
+          nb::is_operator())
+      .def("__hash__",
+           [](const DType &d) { return std::hash<std::string>()(d.str()); })
+      .def("__repr__", [](const DType &d) { return "kiln." + d.str(); });
+  m.attr("float64") = DType::F64;
+  m.attr("float32") = DType::F32;
+  m.attr("float16") = DType::F16;
+  m.attr("bfloat16") = DType::BF16;
+  m.attr("int64") = DType::I64;
+  m.attr("int32") = DType::I32;
+  m.attr("int16") = DType::I16;
+  m.attr("int8") = DType::I8;
+  m.attr("uint8") = DType::U8;
+  m.attr("bool_") = DType::Bool;
+
+  nb::class_<DispatchDevice>(m, "Device")
+      .def_prop_ro("kind",
+                   [](const DispatchDevice &d) {
+                     return d.backend().str().substr(0, 4) == "cuda"
+                                ? std::string("cuda")
+                                : d.backend().str();
+                   })
+      .def_prop_ro("index", &DispatchDevice::index)
+      .def("sync", &DispatchDevice::sync,
+           nb::call_guard<nb::gil_scoped_release>())
+      .def(
+          "__eq__",
+          [](const DispatchDevice &a, const DispatchDevice &b) {
+            return a == b;
+          },
+          nb::is_operator())
+      .def(
+          "__ne__",
+          [](const DispatchDevice &a, const DispatchDevice &b) {
+            return a != b;
+          },
+          nb::is_operator())
+      .def("__hash__",
+           [](const DispatchDevice &d) {
+             return std::hash<std::string>()(d.str());
+           })
+      .def("__repr__", [](const DispatchDevice &d) {
+        return "kiln.Device(" + d.str() + ")";
+      });
+  m.def("cpu", &DispatchDevice::cpu);
+  m.def("flex", &DispatchDevice::flex);
+  m.def("cuda", &DispatchDevice::cuda, "index"_a = 0);
+  m.def("default_device", &DispatchDevice::defaultDevice);
+  m.def("available_devices", &DispatchDevice::available);
+  m.def("set_num_threads", &kiln::setNumThreads);
+  m.def("num_threads", &kiln::numThreads);
+  m.def("compile_count", [](const DispatchDevice &d) {
+    return kiln::backendCounters(d).compiles;
+  });
+
+  nb::class_<DispatchTensor> tensor(m, "Tensor");
+  tensor.def_prop_ro("shape", &shapeTuple)
+      .def_prop_ro("dims", &dimsOf)
+      .def_prop_ro("dtype", &DispatchTensor::dtype)
+      .def_prop_ro("device", &DispatchTensor::device)
+      .def_prop_ro("ndim", [](const DispatchTensor &t) { return t.rank(); })
+      .def_prop_ro("size", &DispatchTensor::numel)
+      .def_prop_ro("is_pending", &DispatchTensor::isPending)
+      .def_prop_ro("is_tracked",
+                   [](const DispatchTensor &t) {
+                     return t.checkpointing.has_value();
+                   })
+      .def("__len__",
+           [](const DispatchTensor &t) {
+             if (t.rank() == 0)
+               throw nb::type_error("len() of a 0-d tensor");
+             return t.shape()[0];
+           })
+      .def("numpy", &toNumpy)
+      .def("item", &itemOf)
+      .def("eval",
+           [](const DispatchTensor &t) {
+             nb::gil_scoped_release release;
+             t.sync();
+           })
+      .def("to", &DispatchTensor::to, nb::call_guard<nb::gil_scoped_release>())
+      .def("astype",
+           [](const DispatchTensor &t, DType d) { return kiln::cast(t, d); })
+      .def("detach", &DispatchTensor::detach)
+      .def("mark_dynamic", [](DispatchTensor &t, int64_t dim) {
+        t.markDynamic(dim);
+        return t;
+      });
+
+  // Operators: tensors and Python numbers (a number takes the tensor's
+  // dtype).
+  using T = const DispatchTensor &;
+  tensor.def("__neg__", [](T x) { return -x; })
+      .def("__abs__", [](T x) { return kiln::abs(x); })
+      .def(
+          "__add__", [](T x, T y) { return x + y; }, nb::is_operator())
+      .def(
+          "__add__", [](T x, double y) { return x + y; }, nb::is_operator())
+      .def(
+          "__radd__", [](T x, double y) { return y + x; }, nb::is_operator())
+      .def(
+          "__sub__", [](T x, T y) { return x - y; }, nb::is_operator())
+      .def(
+          "__sub__", [](T x, double y) { return x - y; }, nb::is_operator())
+      .def(
+          "__rsub__", [](T x, double y) { return y - x; }, nb::is_operator())
+      .def(
+          "__mul__", [](T x, T y) { return x * y; }, nb::is_operator())
+      .def(
+          "__mul__", [](T x, double y) { return x * y; }, nb::is_operator())
+      .def(
+          "__rmul__", [](T x, double y) { return y * x; }, nb::is_operator())
+      .def(
+          "__truediv__", [](T x, T y) { return x / y; }, nb::is_operator())
+      .def(
+          "__truediv__", [](T x, double y) { return x / y; }, nb::is_operator())
+      .def(
+          "__rtruediv__", [](T x, double y) { return y / x; },
+          nb::is_operator())
+      .def(
+          "__mod__", [](T x, T y) { return x % y; }, nb::is_operator())
+      .def(
+          "__mod__", [](T x, double y) { return x % y; }, nb::is_operator())
+      .def(
+          "__pow__", [](T x, T y) { return kiln::pow(x, y); },
+          nb::is_operator())
+      .def(
+          "__pow__", [](T x, double y) { return kiln::pow(x, y); },
+          nb::is_operator())
+      .def(
+          "__matmul__", [](T x, T y) { return kiln::matmul(x, y); },
+          nb::is_operator())
+      .def(
+          "__eq__", [](T x, T y) { return x == y; }, nb::is_operator())
+      .def(
+          "__eq__", [](T x, double y) { return x == y; }, nb::is_operator())
+      .def(
+          "__ne__", [](T x, T y) { return x != y; }, nb::is_operator())
+      .def(
+          "__ne__", [](T x, double y) { return x != y; }, nb::is_operator())
+      .def(
+          "__lt__", [](T x, T y) { return x < y; }, nb::is_operator())
+      .def(
+          "__lt__", [](T x, double y) { return x < y; }, nb::is_operator())
+      .def(
+          "__le__", [](T x, T y) { return x <= y; }, nb::is_operator())
+      .def(
+          "__le__", [](T x, double y) { return x <= y; }, nb::is_operator())
+      .def(
+          "__gt__", [](T x, T y) { return x > y; }, nb::is_operator())
+      .def(
+          "__gt__", [](T x, double y) { return x > y; }, nb::is_operator())
+      .def(
+          "__ge__", [](T x, T y) { return x >= y; }, nb::is_operator())
+      .def(
+          "__ge__", [](T x, double y) { return x >= y; }, nb::is_operator())
+      .def(
+          "__and__", [](T x, T y) { return x & y; }, nb::is_operator())
+      .def(
+          "__or__", [](T x, T y) { return x | y; }, nb::is_operator())
+      .def("__invert__", [](T x) { return !x; })
+      .def("__hash__",
+           [](T x) { return reinterpret_cast<uintptr_t>(x.kind.node.get()); });
+
+  // Creation.
+  m.def("_from_array", &fromArray, "array"_a, "device"_a = nb::none());
+  m.def("full", [](std::vector<int64_t> shape, double value, DType d,
+                   DispatchDevice dev) {
+    return DispatchTensor::full(Shape(shape), value, d, dev);
+  });
+  m.def("arange",
+        [](double start, double end, double step, DType d, DispatchDevice dev) {
+          return DispatchTensor::arange(start, end, step, d, dev);
+        });
+  m.def("eye", [](int64_t n, int64_t k, DType d, DispatchDevice dev) {
+    return DispatchTensor::eye(n, k, d, dev);
+  });
+  m.def("rand", [](std::vector<int64_t> shape, DType d, DispatchDevice dev,
+                   uint64_t seed, double low, double high) {
+    return DispatchTensor::rand(Shape(shape), d, dev, seed, low, high);
+  });
+  m.def("randn", [](std::vector<int64_t> shape, DType d, DispatchDevice dev,
+                    uint64_t seed, double mean, double std) {
+    return DispatchTensor::randn(Shape(shape), d, dev, seed, mean, std);
+  });
+
+  // Elementwise.
+  m.def("neg", &kiln::neg);
+  m.def("abs", &kiln::abs);
+  m.def("exp", &kiln::exp);
+  m.def("log", &kiln::log);
+  m.def("log1p", &kiln::log1p);
+  m.def("sqrt", &kiln::sqrt);
+  m.def("rsqrt", &kiln::rsqrt);
+  m.def("reciprocal", &kiln::recip);
+  m.def("sin", &kiln::sin);
+  m.def("cos", &kiln::cos);
+  m.def("tan", &kiln::tan);
+  m.def("tanh", &kiln::tanh);
+  m.def("sigmoid", &kiln::sigmoid);
+  m.def("erf", &kiln::erf);
+  m.def("relu", &kiln::relu);
+  m.def("silu", &kiln::silu);
+  m.def("gelu", &kiln::gelu, "x"_a, "approximate"_a = false);
+  m.def("floor", &kiln::floor);
+  m.def("ceil", &kiln::ceil);
+  m.def("round", &kiln::round);
+  m.def("sign", &kiln::sign);
+  m.def("isnan", &kiln::isNan);
+  m.def("logical_not", &kiln::logicalNot);
+  m.def("clip", &kiln::clamp);
+  m.def("add", &kiln::add);
+  m.def("subtract", &kiln::sub);
+  m.def("multiply", &kiln::mul);
+  m.def("divide", &kiln::div);
+  m.def("power", [](T x, T y) { return kiln::pow(x, y); });
+  m.def("maximum", &kiln::maximum);
+  m.def("minimum", &kiln::minimum);
+  m.def("remainder", &kiln::rem);
+  m.def("arctan2", &kiln::atan2);
+  m.def("equal", &kiln::eq);
+  m.def("not_equal", &kiln::ne);
+  m.def("less", &kiln::lt);
+  m.def("less_equal", &kiln::le);
+  m.def("greater", &kiln::gt);
+  m.def("greater_equal", &kiln::ge);
+  m.def("logical_and", &kiln::logicalAnd);
+  m.def("logical_or", &kiln::logicalOr);
+  m.def("where", [](T c, T x, T y) { return kiln::where(c, x, y); });
+  m.def("where", [](T c, T x, double y) { return kiln::where(c, x, y); });
+  m.def("cast", &kiln::cast);
+
+  // Reductions: axes already normalized by the Python layer.
+  m.def("sum", &kiln::sum);
+  m.def("mean", &kiln::mean);
+  m.def("prod", &kiln::prod);
+  m.def("max", &kiln::max);
+  m.def("min", &kiln::min);
+  m.def("any", &kiln::any);
+  m.def("all", &kiln::all);
+  m.def("logsumexp", &kiln::logsumexp);
+  m.def("argmax", &kiln::argmax);
+  m.def("argmin", &kiln::argmin);
+  m.def("cumsum", &kiln::cumsum);
+  m.def("softmax", &kiln::softmax);
+  m.def("log_softmax", &kiln::logSoftmax);
+
+  // Shapes and indexing.
+  m.def("matmul", &kiln::matmul);
+  m.def("reshape", [](T x, std::vector<int64_t> shape) {
+    return kiln::reshape(x, Shape(shape));
+  });
+  m.def("permute", &kiln::permute);
+  m.def("swapaxes", &kiln::transpose);
+  m.def("broadcast_to", [](T x, std::vector<int64_t> shape) {
+    return kiln::expand(x, Shape(shape));
+  });
+  m.def("slice", &kiln::slice);
+  m.def("slice_update", &kiln::sliceAssign);
+  m.def("concatenate", &kiln::concat);
+  m.def("split_sizes", &kiln::split);
+  m.def("squeeze", &kiln::squeeze);
+  m.def("expand_dims", &kiln::unsqueeze);
+  m.def("flip", &kiln::flip);
+  m.def("tile", &kiln::repeat);
+  m.def("pad", &kiln::pad);
+  m.def("take_along_axis", [](T x, T indices, int64_t axis) {
+    return kiln::gather(x, axis, indices);
+  });
+  m.def("take", [](T x, T indices, int64_t axis) {
+    return kiln::indexSelect(x, axis, indices);
+  });
+  m.def("scatter_add", &kiln::scatterAdd);
+  m.def("one_hot", &kiln::oneHot);
+  m.def("embedding", &kiln::embedding);
+  m.def("layer_norm", &kiln::layerNorm);
+  m.def("cross_entropy", &kiln::crossEntropy);
+  m.def("dropout", &kiln::dropout);
+
+  // Materialization and autodiff.
+  m.def("sync", &kiln::sync, nb::call_guard<nb::gil_scoped_release>());
+  m.def("require_grad", [](DispatchTensor &t) { t.requireGrad(); });
+  nb::class_<kiln::Gradients>(m, "Gradients")
+      .def("get", &kiln::Gradients::get)
+      .def("has", &kiln::Gradients::has)
+      .def("__len__", &kiln::Gradients::size);
+  m.def("backward", &kiln::backward);
+  // kiln.no_grad(): a guard per entered context, on this thread.
+  m.def("_no_grad_enter", [] { noGradGuards().emplace_back(); });
+  m.def("_no_grad_exit", [] {
+    if (!noGradGuards().empty())
+      noGradGuards().pop_back();
+  });
+  m.def("dump_graph", [](T t) { return kiln::dumpGraph(t); });
+}
