@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Kiln.h"
+#include "kiln/Support/Random.h"
 
 #include <algorithm>
 #include <chrono>
@@ -368,16 +369,14 @@ int main(int argc, char **argv) {
     // batches, from the same seed every run.
     size_t split = text.size() - text.size() / 10;
     size_t span = static_cast<size_t>(model->window()) + 1;
-    std::mt19937_64 rng(o.seed);
-    std::uniform_int_distribution<size_t> pickTrain(0, split - span),
-        pickEval(split, text.size() - span);
+    random::SplitMix64 rng{o.seed};
     std::vector<Batch> evalBatches;
     {
-      std::mt19937_64 evalRng(12345);
+      random::SplitMix64 evalRng{12345};
       for (int k = 0; k < 4; ++k) {
         std::vector<size_t> at;
         for (int b = 0; b < o.batch; ++b)
-          at.push_back(pickEval(evalRng));
+          at.push_back(evalRng.between(split, text.size() - span));
         evalBatches.push_back(model->batch(text, at));
       }
     }
@@ -412,7 +411,7 @@ int main(int argc, char **argv) {
     for (int step = 1; step <= o.steps; ++step) {
       std::vector<size_t> at;
       for (int b = 0; b < o.batch; ++b)
-        at.push_back(pickTrain(rng));
+        at.push_back(rng.between(0, split - span));
       Batch batch = model->batch(text, at);
       auto t0 = std::chrono::steady_clock::now();
       adamw.lr = optim::warmupCosine(step, warmup, o.steps, o.lr, o.lr / 10);

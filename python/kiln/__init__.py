@@ -18,7 +18,10 @@ from ._kiln import (  # noqa: F401  (the public names)
     Device,
     Dtype,
     Error,
+    Gradients,
     Tensor,
+    autodiff,
+    backward,
     abs,
     add,
     arctan2,
@@ -80,6 +83,7 @@ from ._kiln import (  # noqa: F401  (the public names)
 )
 
 __all__ = [n for n in dir() if not n.startswith("_")]
+__all__ += ["nn", "optim"]
 
 _NUMPY_OF = {
     "f64": _np.float64,
@@ -636,3 +640,6 @@ def grad(f, argnums=0):
 def compile_count(device=None):
     """Executables the device's backend has built so far."""
     return _kiln.compile_count(_device(device))
+
+
+from . import nn, optim  # noqa: E402  (they use the names above)

@@ -13,6 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Bindings.h"
+
 #include "kiln/Kiln.h"
 
 #include <nanobind/nanobind.h>
@@ -246,10 +248,9 @@ NB_MODULE(_kiln, m) {
       .def_prop_ro("ndim", [](const DispatchTensor &t) { return t.rank(); })
       .def_prop_ro("size", &DispatchTensor::numel)
       .def_prop_ro("is_pending", &DispatchTensor::isPending)
-      .def_prop_ro("is_tracked",
-                   [](const DispatchTensor &t) {
-                     return t.checkpointing.has_value();
-                   })
+      .def_prop_ro(
+          "is_tracked",
+          [](const DispatchTensor &t) { return t.checkpointing.has_value(); })
       .def("__len__",
            [](const DispatchTensor &t) {
              if (t.rank() == 0)
@@ -476,5 +477,6 @@ NB_MODULE(_kiln, m) {
     if (!noGradGuards().empty())
       noGradGuards().pop_back();
   });
+  kiln::python::bindNN(m);
   m.def("dump_graph", [](T t) { return kiln::dumpGraph(t); });
 }

@@ -32,6 +32,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Kiln.h"
+#include "kiln/Support/Random.h"
 
 #include <algorithm>
 #include <cmath>
@@ -85,12 +86,7 @@ private:
 /// SplitMix64, for input values.
 struct Mix {
   uint64_t s;
-  uint64_t next() {
-    uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
+  uint64_t next() { return kiln::random::mix(s += kiln::random::kGolden); }
   int64_t between(int64_t lo, int64_t hi) {
     return lo + static_cast<int64_t>(next() % uint64_t(hi - lo + 1));
   }

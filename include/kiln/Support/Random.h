@@ -30,13 +30,27 @@ constexpr uint64_t kGolden = 0x9E3779B97F4A7C15ull;
 constexpr uint64_t kMix1 = 0xBF58476D1CE4E5B9ull;
 constexpr uint64_t kMix2 = 0x94D049BB133111EBull;
 
-inline uint32_t bits(uint64_t seed, uint64_t index) {
-  uint64_t z = seed * kGolden + index;
+/// The splitmix64 finalizer.
+inline uint64_t mix(uint64_t z) {
   z = (z ^ (z >> 30)) * kMix1;
   z = (z ^ (z >> 27)) * kMix2;
-  z ^= z >> 31;
-  return static_cast<uint32_t>(z >> 32);
+  return z ^ (z >> 31);
 }
+
+inline uint32_t bits(uint64_t seed, uint64_t index) {
+  return static_cast<uint32_t>(mix(seed * kGolden + index) >> 32);
+}
+
+/// SplitMix64, a sequential generator: the fuzzers' input values and the
+/// demos' batches (examples/python/char_gpt.py reproduces it bit for bit).
+struct SplitMix64 {
+  uint64_t state;
+  uint64_t next() { return mix(state += kGolden); }
+  /// Uniform in [lo, hi] (up to a modulo bias of (hi - lo + 1) / 2^64).
+  uint64_t between(uint64_t lo, uint64_t hi) {
+    return lo + next() % (hi - lo + 1);
+  }
+};
 
 inline double uniform(uint64_t seed, uint64_t index) {
   return static_cast<double>(bits(seed, index) >> 8) * (1.0 / 16777216.0);

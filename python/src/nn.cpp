@@ -1,0 +1,303 @@
+//===- nn.cpp - kiln.nn and kiln.optim bindings ---------------------------===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// The C++ modules own their parameters; Python sees each one as a
+// kiln.Tensor that aliases the member (and keeps the module alive), so an
+// optimizer's update, which rebinds the member, is what Python reads next.
+// An optimizer takes a list of such tensors (or of any kiln.Tensor objects:
+// a Python module's attributes) and updates them in place.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Bindings.h"
+
+#include "kiln/Kiln.h"
+
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+namespace nb = nanobind;
+using namespace nb::literals;
+using kiln::DispatchDevice;
+using kiln::DispatchTensor;
+namespace knn = kiln::nn;
+namespace optim = kiln::optim;
+
+namespace {
+
+/// Name -> tensor, each aliasing the parameter it names (kept alive by
+/// `owner`).
+nb::dict namedDict(const knn::NamedParameters &params, nb::handle owner) {
+  nb::dict d;
+  for (const auto &[name, p] : params)
+    d[name.c_str()] = nb::cast(p, nb::rv_policy::reference_internal, owner);
+  return d;
+}
+
+nb::list paramList(const knn::NamedParameters &params, nb::handle owner) {
+  nb::list l;
+  for (const auto &[name, p] : params)
+    l.append(nb::cast(p, nb::rv_policy::reference_internal, owner));
+  return l;
+}
+
+/// The tensors of a Python dict name -> kiln.Tensor, by address: loading
+/// rebinds them in place.
+knn::NamedParameters fromDict(const nb::dict &d) {
+  knn::NamedParameters params;
+  for (auto [k, v] : d)
+    params.emplace_back(nb::cast<std::string>(k),
+                        &nb::cast<DispatchTensor &>(v));
+  return params;
+}
+
+std::vector<DispatchTensor *> tensorsOf(const nb::list &l) {
+  std::vector<DispatchTensor *> out;
+  for (nb::handle h : l) {
+    if (!nb::isinstance<DispatchTensor>(h))
+      throw kiln::Error("optimizer: parameters must be kiln.Tensor objects, "
+                        "got " +
+                        nb::cast<std::string>(nb::str(h.type())));
+    out.push_back(&nb::cast<DispatchTensor &>(h));
+  }
+  if (out.empty())
+    throw kiln::Error("optimizer: no parameters");
+  return out;
+}
+
+DispatchDevice deviceOr(std::optional<DispatchDevice> d) {
+  return d ? *d : DispatchDevice::defaultDevice();
+}
+
+kiln::CheckpointingStrategy strategyNamed(const std::string &s) {
+  using S = kiln::CheckpointingStrategy;
+  if (s == "disabled")
+    return S::Disabled;
+  if (s == "balanced")
+    return S::Balanced;
+  if (s.rfind("budget=", 0) == 0) {
+    try {
+      size_t used = 0;
+      long long bytes = std::stoll(s.substr(7), &used);
+      if (used == s.size() - 7 && bytes > 0)
+        return S::Budget(bytes);
+    } catch (const std::exception &) {
+    }
+  }
+  throw kiln::Error("checkpointing strategy '" + s +
+                    "': expected 'disabled', 'balanced' or 'budget=BYTES'");
+}
+
+/// named_parameters / parameters / save_weights / load_weights of a C++
+/// module whose parameters `named` lists.
+template <typename C, typename Named>
+void moduleMethods(nb::class_<C> &c, Named named) {
+  c.def("named_parameters",
+        [named](nb::handle self) {
+          return namedDict(named(nb::cast<C &>(self)), self);
+        })
+      .def("parameters",
+           [named](nb::handle self) {
+             return paramList(named(nb::cast<C &>(self)), self);
+           })
+      .def(
+          "save_weights",
+          [named](C &m, const std::string &path) {
+            knn::NamedParameters p = named(m);
+            nb::gil_scoped_release release;
+            knn::save(p, path);
+          },
+          "path"_a)
+      .def(
+          "load_weights",
+          [named](C &m, const std::string &path) {
+            knn::NamedParameters p = named(m);
+            nb::gil_scoped_release release;
+            knn::load(p, path);
+          },
+          "path"_a);
+}
+
+/// A module made from (dim, heads, device, seed): attention, a block.
+template <typename C> void bindDimHeads(nb::module_ &nn, const char *name) {
+  nb::class_<C> c(nn, name);
+  c.def(
+       "__init__",
+       [](C *self, int64_t dim, int64_t heads, std::optional<DispatchDevice> d,
+          uint64_t seed) { new (self) C(dim, heads, deviceOr(d), seed); },
+       "dim"_a, "heads"_a, "device"_a = nb::none(), "seed"_a = 0)
+      .def("__call__",
+           [](const C &m, const DispatchTensor &x) { return m.forward(x); });
+  moduleMethods(c, [](C &m) { return m.namedParameters(""); });
+}
+
+/// Adam or AdamW over a list of tensors, which it keeps alive.
+template <typename Opt>
+nb::class_<Opt> bindAdam(nb::module_ &op, const char *name,
+                         double weightDecay) {
+  nb::class_<Opt> c(op, name);
+  c.def(
+       "__init__",
+       [](Opt *self, const nb::list &params, double lr,
+          std::pair<double, double> betas, double eps, double wd) {
+         new (self)
+             Opt(tensorsOf(params), lr, betas.first, betas.second, eps, wd);
+       },
+       "params"_a, "lr"_a = 1e-3, "betas"_a = std::make_pair(0.9, 0.999),
+       "eps"_a = 1e-8, "weight_decay"_a = weightDecay, nb::keep_alive<1, 2>())
+      .def("step", &Opt::step, "grads"_a)
+      .def_rw("lr", &Opt::lr)
+      .def_rw("steps", &Opt::steps);
+  return c;
+}
+
+} // namespace
+
+void kiln::python::bindNN(nb::module_ &m) {
+  m.def(
+      "autodiff",
+      [](const DispatchDevice &d, const std::string &strategy) {
+        return DispatchDevice::autodiff(d, strategyNamed(strategy));
+      },
+      "device"_a, "checkpointing"_a = "balanced",
+      "The device with autodiff: tensors made on it are tracked, with "
+      "the checkpointing strategy named ('disabled', 'balanced', "
+      "'budget=BYTES').");
+  m.def("save_tensors", [](const nb::dict &d, const std::string &path) {
+    knn::NamedParameters p = fromDict(d);
+    nb::gil_scoped_release release;
+    knn::save(p, path);
+  });
+  m.def("load_tensors", [](const nb::dict &d, const std::string &path) {
+    knn::NamedParameters p = fromDict(d);
+    nb::gil_scoped_release release;
+    knn::load(p, path);
+  });
+
+  using T = const DispatchTensor &;
+  nb::module_ nn = m.def_submodule("nn", "Modules over Kiln's C++ blocks");
+
+  nb::class_<knn::Linear> linear(nn, "Linear");
+  linear
+      .def(
+          "__init__",
+          [](knn::Linear *self, int64_t in, int64_t out, bool bias,
+             std::optional<DispatchDevice> d, uint64_t seed) {
+            new (self) knn::Linear(in, out, deviceOr(d), seed, bias);
+          },
+          "in_features"_a, "out_features"_a, "bias"_a = true,
+          "device"_a = nb::none(), "seed"_a = 0)
+      .def("__call__", [](const knn::Linear &l, T x) { return l.forward(x); })
+      .def_prop_ro(
+          "weight", [](knn::Linear &l) { return &l.weight; },
+          nb::rv_policy::reference_internal);
+  moduleMethods(linear, [](knn::Linear &l) { return l.namedParameters(); });
+
+  nb::class_<knn::LayerNorm> layerNorm(nn, "LayerNorm");
+  layerNorm
+      .def(
+          "__init__",
+          [](knn::LayerNorm *self, int64_t dim, double eps,
+             std::optional<DispatchDevice> d) {
+            new (self) knn::LayerNorm(dim, deviceOr(d), eps);
+          },
+          "dim"_a, "eps"_a = 1e-5, "device"_a = nb::none())
+      .def("__call__",
+           [](const knn::LayerNorm &l, T x) { return l.forward(x); });
+  moduleMethods(layerNorm,
+                [](knn::LayerNorm &l) { return l.namedParameters(); });
+
+  nb::class_<knn::Embedding> embedding(nn, "Embedding");
+  embedding
+      .def(
+          "__init__",
+          [](knn::Embedding *self, int64_t vocab, int64_t dim,
+             std::optional<DispatchDevice> d, uint64_t seed, double std) {
+            new (self) knn::Embedding(vocab, dim, deviceOr(d), seed, std);
+          },
+          "num_embeddings"_a, "dim"_a, "device"_a = nb::none(), "seed"_a = 0,
+          "std"_a = 1.0)
+      .def("__call__",
+           [](const knn::Embedding &e, T i) { return e.forward(i); });
+  moduleMethods(embedding,
+                [](knn::Embedding &e) { return e.namedParameters(); });
+
+  bindDimHeads<knn::MultiheadAttention>(nn, "MultiheadAttention");
+  bindDimHeads<knn::TransformerBlock>(nn, "TransformerBlock");
+
+  nb::class_<knn::GPT> gpt(nn, "GPT");
+  gpt.def(
+         "__init__",
+         [](knn::GPT *self, int64_t vocab, int64_t layers, int64_t heads,
+            int64_t dim, int64_t context, std::optional<DispatchDevice> d,
+            uint64_t seed) {
+           knn::GPTConfig c;
+           c.vocab = vocab;
+           c.layers = layers;
+           c.heads = heads;
+           c.dim = dim;
+           c.context = context;
+           new (self) knn::GPT(c, deviceOr(d), seed);
+         },
+         "vocab"_a = 256, "layers"_a = 4, "heads"_a = 4, "dim"_a = 256,
+         "context"_a = 128, "device"_a = nb::none(), "seed"_a = 0)
+      .def("__call__",
+           [](const knn::GPT &g, T tokens) { return g.forward(tokens); })
+      .def("loss", &knn::GPT::loss, "tokens"_a, "targets"_a)
+      .def(
+          "generate",
+          [](knn::GPT &g, const std::vector<int64_t> &prompt, int64_t n,
+             double temperature, int64_t topK, uint64_t seed, bool q8) {
+            knn::SampleOptions o;
+            o.temperature = temperature;
+            o.topK = topK;
+            o.seed = seed;
+            o.q8 = q8;
+            nb::gil_scoped_release release;
+            return g.generate(prompt, n, o);
+          },
+          "prompt"_a, "n"_a, "temperature"_a = 1.0, "top_k"_a = 0, "seed"_a = 0,
+          "q8"_a = false)
+      .def_prop_ro("context",
+                   [](const knn::GPT &g) { return g.config.context; })
+      .def_prop_ro("vocab", [](const knn::GPT &g) { return g.config.vocab; });
+  moduleMethods(gpt, [](knn::GPT &g) { return g.namedParameters(); });
+
+  m.def("cross_entropy", &kiln::crossEntropy, "logits"_a, "labels"_a);
+
+  // Optimizers update the tensors of the list they were given, in place.
+  nb::module_ op = m.def_submodule("optim", "Optimizers and clipping");
+  nb::class_<optim::SGD>(op, "SGD")
+      .def(
+          "__init__",
+          [](optim::SGD *self, const nb::list &params, double lr,
+             double momentum) {
+            new (self) optim::SGD(tensorsOf(params), lr, momentum);
+          },
+          "params"_a, "lr"_a, "momentum"_a = 0.0, nb::keep_alive<1, 2>())
+      .def("step", &optim::SGD::step, "grads"_a)
+      .def_rw("lr", &optim::SGD::lr);
+  bindAdam<optim::Adam>(op, "Adam", 0.0);
+  bindAdam<optim::AdamW>(op, "AdamW", 0.01)
+      .def(
+          "named_state",
+          [](nb::handle self, const nb::dict &params) {
+            optim::AdamW &a = nb::cast<optim::AdamW &>(self);
+            return namedDict(a.namedState(fromDict(params)), self);
+          },
+          "named_parameters"_a);
+  op.def(
+      "clip_grad_norm",
+      [](const kiln::Gradients &g, double maxNorm) {
+        return optim::clipGradNorm(g, maxNorm);
+      },
+      "grads"_a, "max_norm"_a);
+  op.def("warmup_cosine", &optim::warmupCosine, "step"_a, "warmup"_a, "total"_a,
+         "max_lr"_a, "min_lr"_a);
+}
