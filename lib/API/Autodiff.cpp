@@ -97,7 +97,7 @@ Gradients kiln::backward(const DispatchTensor &loss) {
                   "keep a handle to the old parameter");
     if (n != root && isLeaf(*n)) {
       if (n->dtype.isFloat()) {
-        auto g = std::make_shared<Node>();
+        auto g = makeNode();
         g->op = "kiln.grad";
         g->inputs = {root, n};
         g->dtype = n->dtype;

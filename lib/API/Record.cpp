@@ -27,6 +27,7 @@ std::string kiln::detail::describe(const Node &n) {
 
 Recorder::Recorder(const char *op, std::vector<const DispatchTensor *> operands)
     : op_(op) {
+  nodes_.reserve(operands.size());
   for (const DispatchTensor *t : operands)
     nodes_.push_back(nodeOf(*t, op));
   if (nodes_.empty())
@@ -112,7 +113,7 @@ DispatchTensor Recorder::make(DType dtype, std::vector<int64_t> shape,
     if (d < 0)
       fail("negative dim in result shape " + rules::formatDims(shape));
   check(rules::checkSize(shape, static_cast<int64_t>(dtype.byteSize())));
-  auto n = std::make_shared<Node>();
+  auto n = makeNode();
   n->op = op_;
   n->attrs = std::move(attrs);
   n->inputs = std::move(inputs);

@@ -329,7 +329,7 @@ DispatchTensor DispatchTensor::to(const DispatchDevice &device) const {
       return *this;
     // Tracking is per node: give the tracked copy its own node over the
     // same buffer rather than start tracking the caller's tensor.
-    auto m = std::make_shared<Node>();
+    auto m = makeNode();
     m->dtype = n->dtype;
     m->shape = n->shape;
     m->device = n->device;
@@ -380,7 +380,7 @@ DispatchTensor DispatchTensor::from_backend(const BackendTensor &bt,
     throw Error("from_backend: " + std::to_string(bt.strides.size()) +
                 " strides for shape " + bt.shape.str());
   requireDevice(device.kind(), device.index()); // the device must exist here
-  auto n = std::make_shared<Node>();
+  auto n = makeNode();
   n->dtype = bt.dtype;
   n->shape = bt.shape.dims();
   n->device = device.kind();

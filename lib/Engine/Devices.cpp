@@ -20,7 +20,7 @@ NodePtr detail::leafFromHost(DType dtype, std::vector<int64_t> shape,
                              DeviceKind kind, int index, const void *data,
                              const void *scales) {
   Backend &backend = getBackend(kind, index);
-  auto n = std::make_shared<Node>();
+  auto n = makeNode();
   n->dtype = dtype;
   n->shape = std::move(shape);
   n->device = kind;

@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <mutex>
 #include <sstream>
 #include <unordered_map>
@@ -249,13 +250,24 @@ Donation donatableLeaves(const Subgraph &g) {
 
 namespace {
 
-/// Pending nodes per backend, weakly held, for DispatchDevice::sync(). Its
-/// mutex also guards every pending -> materialized transition: the sweep
-/// and heldPending() look at nodes that other threads are materializing.
+/// Pending nodes, for DispatchDevice::sync(): an intrusive list through
+/// the nodes, which a node leaves when it is materialized or destroyed (a
+/// list of weak references kept every dead node's memory until a sweep).
+/// Its mutex also guards every pending -> materialized transition:
+/// heldPending() looks at nodes that other threads are materializing.
 struct PendingRegistry {
   std::mutex mu;
-  std::vector<std::weak_ptr<Node>> nodes;
-  size_t sweepAt = 1024;
+  Node *head = nullptr;
+
+  void unlink(Node &n) {
+    if (!n.onPendingList)
+      return;
+    (n.pendingPrev ? n.pendingPrev->pendingNext : head) = n.pendingNext;
+    if (n.pendingNext)
+      n.pendingNext->pendingPrev = n.pendingPrev;
+    n.pendingPrev = n.pendingNext = nullptr;
+    n.onPendingList = false;
+  }
 };
 
 PendingRegistry &registry() {
@@ -395,6 +407,7 @@ void kiln::detail::materialize(const std::vector<NodePtr> &requested) {
     std::lock_guard<std::mutex> lock(registry().mu);
     for (size_t i = 0; i < targets.size(); ++i) {
       targets[i]->buffer = std::move(results[i]);
+      registry().unlink(*targets[i]);
       // Tracked values keep their inputs, so a later backward can retrace
       // (and recompute) the forward graph through them, unless a parameter
       // they were computed from was just given up.
@@ -409,26 +422,34 @@ void kiln::detail::materialize(const std::vector<NodePtr> &requested) {
 void kiln::detail::trackPending(const NodePtr &node) {
   PendingRegistry &r = registry();
   std::lock_guard<std::mutex> lock(r.mu);
-  r.nodes.push_back(node);
-  if (r.nodes.size() >= r.sweepAt) {
-    r.nodes.erase(std::remove_if(r.nodes.begin(), r.nodes.end(),
-                                 [](const std::weak_ptr<Node> &w) {
-                                   auto n = w.lock();
-                                   return !n || !n->isPending();
-                                 }),
-                  r.nodes.end());
-    r.sweepAt = std::max<size_t>(1024, 2 * r.nodes.size());
-  }
+  if (node->onPendingList || !node->isPending())
+    return;
+  node->pendingPrev = nullptr;
+  node->pendingNext = r.head;
+  if (r.head)
+    r.head->pendingPrev = node.get();
+  r.head = node.get();
+  node->onPendingList = true;
+}
+
+void kiln::detail::untrackPending(Node &node) {
+  PendingRegistry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  r.unlink(node);
 }
 
 std::vector<NodePtr> kiln::detail::heldPending(DeviceKind kind, int index) {
   PendingRegistry &r = registry();
-  std::lock_guard<std::mutex> lock(r.mu);
   std::vector<NodePtr> pending;
-  for (const std::weak_ptr<Node> &w : r.nodes)
-    if (NodePtr n = w.lock())
-      if (n->isPending() && n->device == kind && n->deviceIndex == index)
-        pending.push_back(n);
+  {
+    std::lock_guard<std::mutex> lock(r.mu);
+    // A node whose last owner is destroying it is still listed (its
+    // destructor waits for this mutex) but can no longer be locked.
+    for (Node *n = r.head; n; n = n->pendingNext)
+      if (n->device == kind && n->deviceIndex == index && n->isPending())
+        if (NodePtr p = n->weak_from_this().lock())
+          pending.push_back(std::move(p));
+  }
   // Held from outside the pending set: more owners than `pending` itself
   // and the pending nodes that read it. Intermediates only reachable
   // through those stay inside the graphs that compute them.

@@ -53,7 +53,7 @@ struct NodeAttr {
   }
 };
 
-struct Node {
+struct Node : std::enable_shared_from_this<Node> {
   /// The kiln op ("kiln.add"), or null for data that was never an op.
   const char *op = nullptr;
   std::vector<NodeAttr> attrs;
@@ -85,6 +85,11 @@ struct Node {
   /// Set once materialized.
   std::optional<Buffer> buffer;
 
+  /// The list of pending nodes (trackPending) this one is on, for
+  /// DispatchDevice::sync(); guarded by that list's mutex.
+  Node *pendingPrev = nullptr, *pendingNext = nullptr;
+  bool onPendingList = false;
+
   bool isPending() const { return !buffer.has_value(); }
 
   Node() = default;
@@ -96,6 +101,15 @@ struct Node {
 };
 
 using NodePtr = std::shared_ptr<Node>;
+
+/// A new node, from a pool of node-sized blocks: recording takes one per
+/// op, and a pool's free list stays fast where malloc's bins, fragmented by
+/// a freed graph of many nodes, were several times slower.
+NodePtr makeNode();
+
+/// Takes a node off the pending list (its destructor does, when it is
+/// on it; see trackPending in Engine.h).
+void untrackPending(Node &node);
 
 } // namespace kiln::detail
 
