@@ -7,7 +7,9 @@
 //
 // gpt_train_step and gpt_decode (../shared WORKLOADS.md): a byte-level GPT
 // trained with clipping and AdamW under each checkpointing strategy, and
-// decoded with a key/value cache in f32 and with q8 weights.
+// decoded with a key/value cache in f32 and with q8 weights. `python`:
+// the cost of recording an op, and of the same GPT training step, from
+// C++ and from the Python package, in one run.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,7 +18,13 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
 #include <random>
+#include <sstream>
+#include <unistd.h>
 
 using namespace bench;
 namespace k = kiln;
@@ -203,4 +211,184 @@ void Suite::gptDecode() {
         r.ratioOf = "f32 time / q8 time";
       }
     });
+}
+
+//===----------------------------------------------------------------------===//
+// From Python
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The Python child of the `python` rows. Recording: us per op of chains of
+/// `n` ops (y + 1.0, y + a tensor), each timed `runs` times after one
+/// warm-up chain. gpt_step: ms per training step of kiln.nn.GPT with the
+/// C++ rows' configuration, AdamW and clipping, Balanced, after two
+/// warm-up steps. Prints "<op> <median> <min> <max>" lines.
+const char *const kPythonScript = R"(import sys, time
+import numpy as np
+import kiln
+n, runs, threads = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+vocab, layers, heads, dim, context, batch = map(int, sys.argv[4:10])
+kiln.set_num_threads(threads)
+x = kiln.asarray([1.0] * 16)
+one = kiln.asarray(1.0)
+kiln.eval(x, one)
+def scalar():
+    y = x
+    t0 = time.perf_counter()
+    for _ in range(n):
+        y = y + 1.0
+    return (time.perf_counter() - t0) / n * 1e6
+def tensor():
+    y = x
+    t0 = time.perf_counter()
+    for _ in range(n):
+        y = y + one
+    return (time.perf_counter() - t0) / n * 1e6
+def report(name, chain, warm):
+    for _ in range(warm):
+        chain()
+    v = sorted(chain() for _ in range(runs))
+    print(name, v[len(v) // 2], v[0], v[-1], flush=True)
+report("scalar", scalar, 1)
+report("tensor", tensor, 1)
+dev = kiln.cpu()
+gpt = kiln.nn.GPT(vocab, layers, heads, dim, context,
+                  device=kiln.autodiff(dev, "balanced"), seed=1)
+opt = kiln.optim.AdamW(gpt, lr=3e-4, betas=(0.9, 0.95), eps=1e-8,
+                       weight_decay=0.1)
+rng = np.random.default_rng(7)
+tok = kiln.asarray(rng.integers(0, vocab, (batch, context)), device=dev)
+tgt = kiln.asarray(rng.integers(0, vocab, (batch, context)), device=dev)
+def step():
+    t0 = time.perf_counter()
+    loss = gpt.loss(tok, tgt)
+    opt.step(kiln.optim.clip_grad_norm(kiln.backward(loss), 1.0))
+    dev.sync()
+    loss.item()
+    return (time.perf_counter() - t0) * 1e3
+report("gpt_step", step, 2)
+)";
+
+std::string flat(std::string s) {
+  for (char &c : s)
+    if (c == '\n')
+      c = ' ';
+  return s.size() > 300 ? s.substr(s.size() - 300) : s;
+}
+
+} // namespace
+
+void Suite::python() {
+  const Sizes &s = opts.sizes;
+  const k::nn::GPTConfig c = s.gpt;
+  const int64_t n = opts.quick ? 2000 : 100000;
+  table.legend(
+      "python",
+      "op=scalar|tensor: recording a chain of " + std::to_string(n) +
+          " ops on a 16-element Cpu tensor (y = y + 1.0, y = y + t; nothing "
+          "runs), median_ms = us per op, ratio = 1 us (the Python budget) / "
+          "us per op; op=gpt_step: one gpt_train_step (Balanced) in ms, "
+          "ratio = C++ time / this time");
+  if (!cpuSelected("python"))
+    return;
+  DispatchDevice dev = DispatchDevice::cpu();
+  std::map<std::pair<std::string, int>, double> cppStep;
+  for (int t : opts.threads) {
+    k::setNumThreads(t);
+    Tensor x = Tensor::fromVector<float>(std::vector<float>(16, 1.f), {16},
+                                         dev);
+    Tensor one = Tensor::scalar(1.0, k::DType::F32, dev).sync();
+    for (const char *op : {"scalar", "tensor"}) {
+      Record r;
+      r.workload = "python";
+      r.backend = "cpp";
+      r.threads = t;
+      r.add("op", std::string(op));
+      bool scalar = std::strcmp(op, "scalar") == 0;
+      auto chain = [&] {
+        Tensor y = x;
+        double t0 = nowMs();
+        for (int64_t i = 0; i < n; ++i)
+          y = scalar ? y + 1.0 : y + one;
+        return (nowMs() - t0) * 1e3 / double(n);
+      };
+      chain();
+      for (int i = 0; i < opts.runs; ++i)
+        r.stats.ms.push_back(chain());
+      r.ratio = 1.0 / r.stats.median();
+      r.ratioOf = "1 us / us per op";
+      emit(r);
+    }
+    Record r;
+    r.workload = "python";
+    r.backend = "cpp";
+    r.threads = t;
+    r.add("op", std::string("gpt_step"));
+    guardedRow(r, t, [&] {
+      GptStep step(c, s.gptBatch,
+                   DispatchDevice::autodiff(
+                       dev, k::CheckpointingStrategy::Balanced));
+      step.step();
+      step.step();
+      r.stats = timeRuns(0, opts.runs, [&] { step.step(); });
+      cppStep[{"cpp", t}] = r.stats.median();
+    });
+  }
+#if defined(KILN_BENCH_PYTHON) && defined(KILN_BENCH_PYTHONPATH)
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path script = fs::temp_directory_path() /
+                    ("tensor-bench-python-" + std::to_string(::getpid()) +
+                     ".py");
+  {
+    std::ofstream out(script);
+    out << kPythonScript;
+  }
+  for (int t : opts.threads) {
+    std::ostringstream cmd;
+    cmd << "PYTHONPATH='" << KILN_BENCH_PYTHONPATH << "' '"
+        << KILN_BENCH_PYTHON << "' '" << script.string() << "' " << n << ' '
+        << opts.runs << ' ' << t << ' ' << c.vocab << ' ' << c.layers << ' '
+        << c.heads << ' ' << c.dim << ' ' << c.context << ' ' << s.gptBatch
+        << " 2>&1";
+    std::map<std::string, Stats> got;
+    std::string output;
+    if (std::FILE *p = ::popen(cmd.str().c_str(), "r")) {
+      char line[512];
+      while (std::fgets(line, sizeof line, p)) {
+        output += line;
+        std::istringstream in(line);
+        std::string op;
+        double median, lo, hi;
+        if (in >> op >> median >> lo >> hi)
+          got[op].ms = {lo, median, hi};
+      }
+      ::pclose(p);
+    }
+    for (const char *op : {"scalar", "tensor", "gpt_step"}) {
+      Record r;
+      r.workload = "python";
+      r.backend = "python";
+      r.threads = t;
+      r.add("op", std::string(op));
+      if (!got.count(op)) {
+        r.status = "ERROR: the Python child printed: " + flat(output);
+      } else {
+        r.stats = got[op];
+        if (std::strcmp(op, "gpt_step") != 0) {
+          r.ratio = 1.0 / r.stats.median();
+          r.ratioOf = "1 us / us per op";
+        } else if (cppStep.count({"cpp", t})) {
+          r.ratio = cppStep[{"cpp", t}] / r.stats.median();
+          r.ratioOf = "C++ step / Python step";
+        }
+      }
+      emit(r);
+    }
+  }
+  fs::remove(script, ec);
+#else
+  table.note("python: no python rows (the Python package is not built)");
+#endif
 }

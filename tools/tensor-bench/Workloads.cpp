@@ -70,7 +70,7 @@ const std::vector<std::string> &bench::allWorkloads() {
       "layernorm",      "matmul",          "matmul_bias_gelu",
       "mlp_train_step", "deep_mlp_memory", "gpt_train_step",
       "gpt_decode",     "compile",         "dynamic",
-      "overhead",       "ew_ops"};
+      "overhead",       "python",          "ew_ops"};
   return names;
 }
 
@@ -491,6 +491,8 @@ void Suite::run(const std::string &w) {
     dynamic();
   else if (w == "overhead")
     overhead();
+  else if (w == "python")
+    python();
   else if (w == "ew_ops")
     ewOps();
 }

@@ -87,6 +87,7 @@ private:
   /// Whether the cpu backend is selected; else notes that `rows` skip.
   bool cpuSelected(const char *rows);
   void overhead();
+  void python();
   void ewOps();
 
   /// One Kiln row per selected device (or only those named in `only`) and

@@ -38,7 +38,7 @@ void usage(std::FILE *to) {
       "                    ew_chain reduce_sum softmax layernorm matmul\n"
       "                    matmul_bias_gelu mlp_train_step deep_mlp_memory\n"
       "                    gpt_train_step gpt_decode compile dynamic\n"
-      "                    overhead ew_ops (Flex, each op alone)\n"
+      "                    overhead python ew_ops (Flex, each op alone)\n"
       "  --backends LIST   flex,cpu,cuda (default all; cuda rows are\n"
       "                    skipped, with the reason, when no GPU is there)\n"
       "  --threads LIST    thread counts (default 1 and all cores)\n"
