@@ -109,9 +109,9 @@ DispatchTensor DispatchTensor::full(Shape shape, double value, DType dtype,
   if (shape.rank() == 0)
     return tracked(s, device);
   Recorder r("kiln.expand", {&s});
-  return tracked(r.make(dtype, shape.dims(),
-                        {NodeAttr::array("shape", shape.dims())}),
-                 device);
+  return tracked(
+      r.make(dtype, shape.dims(), {NodeAttr::array("shape", shape.dims())}),
+      device);
 }
 
 DispatchTensor DispatchTensor::zeros(Shape shape, DType dtype,
@@ -125,8 +125,7 @@ DispatchTensor DispatchTensor::ones(Shape shape, DType dtype,
 }
 
 /// A creation op with no operands on `device`.
-static Recorder creationRecorder(const char *op,
-                                 const DispatchDevice &device) {
+static Recorder creationRecorder(const char *op, const DispatchDevice &device) {
   requireDevice(device.kind(), device.index()); // fails early without a GPU
   return Recorder(op, device.backend());
 }
@@ -144,11 +143,10 @@ DispatchTensor DispatchTensor::arange(double start, double end, double step,
   double count = std::ceil((end - start) / step);
   int64_t n = count > 0 ? static_cast<int64_t>(count) : 0;
   Recorder r = creationRecorder("kiln.arange", device);
-  return tracked(r.make(dtype, {n},
-                        {NodeAttr::f64("start", start),
-                         NodeAttr::f64("step", step)},
-                        {}),
-                 device);
+  return tracked(
+      r.make(dtype, {n},
+             {NodeAttr::f64("start", start), NodeAttr::f64("step", step)}, {}),
+      device);
 }
 
 DispatchTensor DispatchTensor::arange(int64_t n, DType dtype,
@@ -191,8 +189,8 @@ static DispatchTensor randomTensor(const char *op, Shape shape, DType dtype,
 }
 
 DispatchTensor DispatchTensor::rand(Shape shape, DType dtype,
-                                    const DispatchDevice &device,
-                                    uint64_t seed, double low, double high) {
+                                    const DispatchDevice &device, uint64_t seed,
+                                    double low, double high) {
   if (!(low < high))
     throw Error("rand: needs low < high, got [" + std::to_string(low) + ", " +
                 std::to_string(high) + ")");
@@ -238,8 +236,8 @@ DispatchDevice DispatchTensor::device() const {
 QuantScheme DispatchTensor::scheme() const {
   const Node &n = get(*this, "scheme");
   if (!n.dtype.isQuantized())
-    throw Error("scheme: the tensor is " + n.dtype.str() + rules::formatDims(n.shape) +
-                ", not quantized");
+    throw Error("scheme: the tensor is " + n.dtype.str() +
+                rules::formatDims(n.shape) + ", not quantized");
   return n.dtype.scheme();
 }
 
@@ -252,8 +250,9 @@ bool DispatchTensor::can_mut() const {
   // In-place kernels write only dense buffers from their first element; a
   // broadcast, transposed or offset view keeps a copy-on-write result.
   const Buffer &b = *n->buffer;
-  return b.storage && b.storage.use_count() == 1 && b.isContiguous() &&
-         b.offset == 0 && (!b.scales || b.scales.use_count() == 1);
+  return b.storage && b.storage.use_count() == 1 && !b.storage->external &&
+         b.isContiguous() && b.offset == 0 &&
+         (!b.scales || b.scales.use_count() == 1);
 }
 
 //===----------------------------------------------------------------------===//
@@ -359,8 +358,8 @@ BackendTensor DispatchTensor::intoBackend(DeviceKind want) const {
   DispatchDevice have(n->device, n->deviceIndex);
   if (n->device != want)
     throw Error("try_into_backend: the tensor lives on " + have.str() +
-                ", not on the " +
-                DispatchDevice(want, 0).str() + " backend; move it with "
+                ", not on the " + DispatchDevice(want, 0).str() +
+                " backend; move it with "
                 ".to(device) first");
   materialize({n});
   BackendTensor bt;
@@ -370,6 +369,48 @@ BackendTensor DispatchTensor::intoBackend(DeviceKind want) const {
   bt.offset = n->buffer->offset;
   bt.storage = n->buffer->storage;
   return bt;
+}
+
+DispatchTensor DispatchTensor::fromExternal(DType dtype, Shape shape,
+                                            std::vector<int64_t> strides,
+                                            void *data, size_t bytes,
+                                            std::function<void()> release,
+                                            const DispatchDevice &device) {
+  auto fail = [&](const std::string &why) -> DispatchTensor {
+    throw Error("fromExternal: " + why + " (" + dtype.str() + shape.str() +
+                ")");
+  };
+  if (device.kind() == DeviceKind::Cuda)
+    return fail("external memory is host memory: use a Flex or Cpu device, "
+                "then .to(cuda)");
+  if (dtype.isQuantized())
+    return fail("a quantized tensor cannot wrap external memory");
+  if (strides.empty())
+    strides = Buffer::contiguousStrides(shape.dims());
+  if (strides.size() != shape.rank())
+    return fail(std::to_string(strides.size()) + " strides for " +
+                std::to_string(shape.rank()) + " dims");
+  // The elements' extent, in bytes.
+  int64_t last = 0;
+  for (size_t i = 0; i < shape.rank(); ++i) {
+    if (shape[i] < 0 || strides[i] < 0)
+      return fail("negative dims or strides are not supported");
+    if (shape[i] == 0)
+      last = -1;
+    if (last >= 0)
+      last += (shape[i] - 1) * strides[i];
+  }
+  size_t extent = last < 0 ? 0 : size_t(last + 1) * dtype.byteSize();
+  if (reinterpret_cast<uintptr_t>(data) % 64 != 0 || bytes % 64 != 0 ||
+      bytes < extent)
+    return fail("the memory must be 64-byte aligned and " +
+                std::to_string(bytes) +
+                " bytes a multiple of 64 covering the " +
+                std::to_string(extent) + " bytes of the elements");
+  return tracked(DispatchTensor(leafFromExternal(
+                     dtype, shape.dims(), std::move(strides), data, bytes,
+                     std::move(release), device.kind(), device.index())),
+                 device);
 }
 
 DispatchTensor DispatchTensor::from_backend(const BackendTensor &bt,
@@ -402,9 +443,7 @@ DispatchTensor DispatchTensor::from_backend(const BackendTensor &bt,
 namespace {
 template <typename T> double asDouble(const T &v) { return (double)v; }
 template <> double asDouble<Half>(const Half &v) { return v.toFloat(); }
-template <> double asDouble<BFloat16>(const BFloat16 &v) {
-  return v.toFloat();
-}
+template <> double asDouble<BFloat16>(const BFloat16 &v) { return v.toFloat(); }
 
 template <typename T>
 void printValues(std::ostream &os, const std::vector<T> &v,

@@ -29,6 +29,34 @@ NodePtr detail::leafFromHost(DType dtype, std::vector<int64_t> shape,
   return n;
 }
 
+NodePtr detail::leafFromExternal(DType dtype, std::vector<int64_t> shape,
+                                 std::vector<int64_t> strides, void *data,
+                                 size_t bytes, std::function<void()> release,
+                                 DeviceKind kind, int index) {
+  getBackend(kind, index); // the device must exist here
+  auto *raw = new Storage();
+  raw->data = data;
+  raw->bytes = bytes;
+  raw->external = true;
+  std::shared_ptr<Storage> storage(raw, [release](Storage *s) {
+    delete s;
+    if (release)
+      release();
+  });
+  auto n = makeNode();
+  n->dtype = dtype;
+  n->shape = shape;
+  n->device = kind;
+  n->deviceIndex = index;
+  Buffer b;
+  b.dtype = dtype;
+  b.shape = std::move(shape);
+  b.strides = std::move(strides);
+  b.storage = std::move(storage);
+  n->buffer = std::move(b);
+  return n;
+}
+
 void detail::copyToHost(const Node &node, void *out, void *scales) {
   getBackend(node.device, node.deviceIndex).download(*node.buffer, out, scales);
 }

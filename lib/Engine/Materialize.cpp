@@ -227,7 +227,8 @@ Donation donatableLeaves(const Subgraph &g) {
     long outside = l.use_count() - 1 - internal.lookup(l.get());
     bool donate = outside == 0 && !needed.count(l.get()) &&
                   (!retraced.count(l.get()) || l->requiresGrad) &&
-                  l->buffer->storage.use_count() == 1;
+                  l->buffer->storage.use_count() == 1 &&
+                  !l->buffer->storage->external;
     d.leaves.push_back(donate);
     if (donate && retraced.count(l.get()))
       givenUpParams.insert(l.get());

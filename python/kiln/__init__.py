@@ -137,6 +137,31 @@ def asarray(x, dtype=None, device=None):
 array = asarray
 
 
+def from_dlpack(x, device=None):
+    """A tensor over the memory of `x` (any object with __dlpack__, or the
+    buffer protocol), shared when Kiln's kernels can read it in place: 64-byte
+    aligned, a whole number of 64-byte lines, no negative strides. Otherwise
+    (or on a Cuda device) the values are copied. Kiln never writes shared
+    memory."""
+    t = _kiln._share_array(x, device)
+    if t is not None:
+        return t
+    return asarray(_np.from_dlpack(x) if hasattr(x, "__dlpack__") else
+                   _np.asarray(x), device=device)
+
+
+def _dlpack(t, stream=None, max_version=None, dl_device=None, copy=None):
+    view = _kiln._dlpack_view(t)
+    kwargs = {}
+    if max_version is not None:
+        kwargs["max_version"] = max_version
+    if dl_device is not None:
+        kwargs["dl_device"] = dl_device
+    if copy is not None:
+        kwargs["copy"] = copy
+    return view.__dlpack__(**kwargs)
+
+
 def _shape(shape):
     return [shape] if isinstance(shape, _numbers.Integral) else list(shape)
 
@@ -530,6 +555,8 @@ Tensor.__str__ = lambda t: _np.array2string(
     t.numpy() if t.dtype != bfloat16 else t.astype(float32).numpy())
 Tensor.__array__ = lambda t, dtype=None, copy=None: (
     _np.asarray(t.numpy(), dtype=dtype))
+Tensor.__dlpack__ = _dlpack
+Tensor.__dlpack_device__ = lambda t: (1, 0)  # host memory (kDLCPU)
 Tensor.__float__ = lambda t: float(t.item())
 Tensor.__int__ = lambda t: int(t.item())
 Tensor.__index__ = lambda t: int(t.item())

@@ -92,12 +92,15 @@ kiln::BackendTensor hostTensor(const DispatchTensor &t) {
   }
 }
 
-/// A read-only numpy array over the tensor's host buffer: no copy, and the
-/// buffer lives as long as the array does.
-nb::ndarray<nb::numpy, nb::ro> toNumpy(const DispatchTensor &t) {
+/// A read-only view of the tensor's host buffer for `Framework` (numpy; or
+/// array_api: the buffer protocol, __dlpack__ and __dlpack_device__): no
+/// copy, and the buffer lives as long as the view does.
+template <typename Framework>
+nb::ndarray<Framework, nb::ro> hostView(const DispatchTensor &t,
+                                        const char *what) {
   if (t.dtype().isQuantized())
-    throw kiln::Error("numpy: a quantized tensor has no numpy form; "
-                      "dequantize it first");
+    throw kiln::Error(std::string(what) + ": a quantized tensor has no such "
+                                          "form; dequantize it first");
   nb::dlpack::dtype dt = dlpackOf(t.dtype());
   auto *held = new kiln::BackendTensor(hostTensor(t));
   nb::capsule owner(held, [](void *p) noexcept {
@@ -105,9 +108,56 @@ nb::ndarray<nb::numpy, nb::ro> toNumpy(const DispatchTensor &t) {
   });
   std::vector<size_t> shape(held->shape.begin(), held->shape.end());
   std::vector<int64_t> strides(held->strides.begin(), held->strides.end());
-  return nb::ndarray<nb::numpy, nb::ro>(const_cast<void *>(held->data()),
+  return nb::ndarray<Framework, nb::ro>(const_cast<void *>(held->data()),
                                         shape.size(), shape.data(), owner,
                                         strides.data(), dt);
+}
+
+nb::ndarray<nb::numpy, nb::ro> toNumpy(const DispatchTensor &t) {
+  return hostView<nb::numpy>(t, "numpy");
+}
+
+nb::ndarray<nb::array_api, nb::ro> toDLPack(const DispatchTensor &t) {
+  return hostView<nb::array_api>(t, "__dlpack__");
+}
+
+using HostArray = nb::ndarray<nb::ro, nb::device::cpu>;
+
+/// A tensor over the memory of any DLPack or buffer-protocol host array:
+/// shared when Kiln's kernels can read it in place (64-byte aligned, whole
+/// 64-byte lines, no negative strides), else nothing (the caller copies).
+std::optional<DispatchTensor> shareArray(HostArray a,
+                                         std::optional<DispatchDevice> device) {
+  DispatchDevice dev = device ? *device : DispatchDevice::defaultDevice();
+  if (dev.kind() == kiln::DeviceKind::Cuda)
+    return std::nullopt;
+  DType d = dtypeOf(a.dtype());
+  std::vector<int64_t> dims, strides;
+  int64_t last = 0;
+  for (size_t i = 0; i < a.ndim(); ++i) {
+    dims.push_back(static_cast<int64_t>(a.shape(i)));
+    strides.push_back(a.stride(i));
+    if (a.stride(i) < 0)
+      return std::nullopt;
+    if (a.shape(i) == 0)
+      last = -1;
+    if (last >= 0)
+      last += (static_cast<int64_t>(a.shape(i)) - 1) * a.stride(i);
+  }
+  size_t extent = last < 0 ? 0 : size_t(last + 1) * d.byteSize();
+  if (reinterpret_cast<uintptr_t>(a.data()) % 64 != 0 || extent % 64 != 0)
+    return std::nullopt;
+  auto *keep = new HostArray(a);
+  auto release = [keep] {
+    // The last reference may go on any thread, or after the interpreter.
+    if (!nb::is_alive())
+      return;
+    nb::gil_scoped_acquire gil;
+    delete keep;
+  };
+  return DispatchTensor::fromExternal(d, Shape(dims), strides,
+                                      const_cast<void *>(a.data()), extent,
+                                      release, dev);
 }
 
 /// A tensor with a copy of a host array's values.
@@ -350,6 +400,8 @@ NB_MODULE(_kiln, m) {
 
   // Creation.
   m.def("_from_array", &fromArray, "array"_a, "device"_a = nb::none());
+  m.def("_share_array", &shareArray, "array"_a, "device"_a = nb::none());
+  m.def("_dlpack_view", &toDLPack);
   m.def("full", [](std::vector<int64_t> shape, double value, DType d,
                    DispatchDevice dev) {
     return DispatchTensor::full(Shape(shape), value, d, dev);

@@ -11,6 +11,7 @@
 #include "kiln/API/Device.h"
 #include "kiln/API/Types.h"
 
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <new>
@@ -86,8 +87,8 @@ public:
     return fromData(DType(DTypeOf<T>::kind), values.data(), values.size(),
                     std::move(shape), device);
   }
-  static DispatchTensor fromVector(const std::vector<bool> &values,
-                                   Shape shape, const DispatchDevice &device);
+  static DispatchTensor fromVector(const std::vector<bool> &values, Shape shape,
+                                   const DispatchDevice &device);
   /// Copies `count` elements of `dtype` from `data`.
   static DispatchTensor fromData(DType dtype, const void *data, size_t count,
                                  Shape shape, const DispatchDevice &device);
@@ -161,8 +162,20 @@ public:
   /// Wraps a backend tensor; `device` may add autodiff tracking.
   static DispatchTensor from_backend(const BackendTensor &tensor,
                                      const DispatchDevice &device);
+  /// A tensor over host memory another library owns (DLPack, numpy): read
+  /// in place, never written, never reused for a result. `strides` are in
+  /// elements (empty: row-major). Kiln's kernels read whole 64-byte lines,
+  /// so `data` must be 64-byte aligned and `bytes`, the memory readable
+  /// there, a multiple of 64 covering every element. `release` runs once
+  /// Kiln no longer refers to the memory. Flex and Cpu devices only.
+  static DispatchTensor fromExternal(DType dtype, Shape shape,
+                                     std::vector<int64_t> strides, void *data,
+                                     size_t bytes,
+                                     std::function<void()> release,
+                                     const DispatchDevice &device);
 
-  //===--- Member sugar for shape ops and reductions -----------------------===//
+  //===--- Member sugar for shape ops and reductions
+  //-----------------------===//
 
   DispatchTensor reshape(Shape shape) const;
   DispatchTensor permute(std::vector<int64_t> dims) const;
@@ -195,7 +208,8 @@ public:
   DispatchTensor logSoftmax(int64_t axis = -1) const;
   DispatchTensor matmul(const DispatchTensor &other) const;
 
-  //===--- In-place forms: write this buffer when can_mut() allows ---------===//
+  //===--- In-place forms: write this buffer when can_mut() allows
+  //---------===//
 
   DispatchTensor &addInPlace(const DispatchTensor &other);
   DispatchTensor &subInPlace(const DispatchTensor &other);
@@ -211,12 +225,13 @@ public:
   /// Rebinds this handle to `value`'s graph (an optimizer's update).
   DispatchTensor &assign(const DispatchTensor &value);
 
-  //===--- Autodiff ---------------------------------------------------------===//
+  //===--- Autodiff
+  //---------------------------------------------------------===//
 
   /// Tracks this tensor with its device's strategy (Disabled when the device
   /// is not an autodiff device). Returns *this.
-  DispatchTensor &requireGrad(
-      std::optional<CheckpointingStrategy> strategy = std::nullopt);
+  DispatchTensor &
+  requireGrad(std::optional<CheckpointingStrategy> strategy = std::nullopt);
   /// The same values, untracked: gradients stop here.
   DispatchTensor detach() const;
 

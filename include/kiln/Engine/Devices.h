@@ -17,6 +17,7 @@
 #include "kiln/Support/MemoryStats.h"
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace kiln::detail {
@@ -29,6 +30,14 @@ void requireDevice(DeviceKind kind, int index);
 /// quantized, of its scales).
 NodePtr leafFromHost(DType dtype, std::vector<int64_t> shape, DeviceKind kind,
                      int index, const void *data, const void *scales = nullptr);
+
+/// A materialized node over host memory another library owns, read in
+/// place and never written or given to a result; `release` runs once no
+/// buffer refers to it.
+NodePtr leafFromExternal(DType dtype, std::vector<int64_t> shape,
+                         std::vector<int64_t> strides, void *data, size_t bytes,
+                         std::function<void()> release, DeviceKind kind,
+                         int index);
 
 /// Copies the values (and scales) of a materialized node to host memory,
 /// contiguous.

@@ -34,6 +34,9 @@ struct Storage {
   void *data = nullptr;
   size_t bytes = 0;
   Allocator *allocator = nullptr;
+  /// Memory another library owns (DLPack): read in place, never written,
+  /// never given to a result.
+  bool external = false;
 
   Storage() = default;
   Storage(const Storage &) = delete;

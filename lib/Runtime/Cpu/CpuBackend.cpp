@@ -271,7 +271,8 @@ public:
                       std::count(s.operands.begin(), s.operands.end(), slot) == 1;
           if (dies && in.dtype == k.outTypes[i] && in.shape == outShape &&
               in.storage == slots[slot].storage && in.offset == 0 &&
-              in.storage.use_count() == 2 && in.isContiguous()) {
+              in.storage.use_count() == 2 && !in.storage->external &&
+              in.isContiguous()) {
             results[i] = in;
             reused = true;
           }

@@ -166,7 +166,8 @@ public:
                     s.dying.end();
         bool once = std::count(s.operands.begin(), s.operands.end(), slot) == 1;
         reusable[i] = dies && once && slots[slot].storage &&
-                      slots[slot].storage.use_count() == 1;
+                      slots[slot].storage.use_count() == 1 &&
+                      !slots[slot].storage->external;
       }
       ctx.reusable = reusable.data();
       results.assign(s.results.size(), Buffer());
