@@ -23,8 +23,14 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstring>
 #include <deque>
+#include <memory>
+#include <mutex>
+#include <thread>
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -76,20 +82,155 @@ DType dtypeOf(nb::dlpack::dtype t) {
                     " bits, " + std::to_string(t.lanes) + " lanes");
 }
 
+/// One piece of runReleased's work and its outcome.
+struct Job {
+  std::function<void()> work;
+  std::exception_ptr error;
+  std::atomic<bool> done{false};
+};
+
+/// Spins (with pause) up to `us` microseconds until `ready()`: a handoff
+/// between two threads that sleep on a condition variable costs tens of
+/// microseconds on a small virtual machine, a short spin a few.
+template <typename F> bool spinFor(int us, F ready) {
+  auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(us);
+  while (!ready()) {
+    if (std::chrono::steady_clock::now() > until)
+      return false;
+#if defined(__x86_64__)
+    __builtin_ia32_pause();
+#endif
+  }
+  return true;
+}
+
+/// The thread that runs runReleased's work, one job at a time. Never
+/// destroyed: it may still be running when the interpreter exits.
+class Worker {
+public:
+  static Worker &get() {
+    static Worker *w = new Worker();
+    return *w;
+  }
+
+  void post(const std::shared_ptr<Job> &job) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      queue_.push_back(job);
+      pending_.fetch_add(1);
+    }
+    cv_.notify_all();
+  }
+
+  /// Waits up to `ms` for `job`; true when it is done.
+  bool wait(const std::shared_ptr<Job> &job, int ms) {
+    if (spinFor(100, [&] { return job->done.load(); }))
+      return true;
+    std::unique_lock<std::mutex> lock(mu_);
+    return done_.wait_for(lock, std::chrono::milliseconds(ms),
+                          [&] { return job->done.load(); });
+  }
+
+private:
+  Worker() {
+    std::thread([this] { loop(); }).detach();
+  }
+
+  void loop() {
+    for (;;) {
+      std::shared_ptr<Job> job;
+      spinFor(100, [&] { return pending_.load() > 0; });
+      {
+        std::unique_lock<std::mutex> lock(mu_);
+        cv_.wait(lock, [&] { return !queue_.empty(); });
+        job = std::move(queue_.front());
+        queue_.pop_front();
+        pending_.fetch_sub(1);
+      }
+      try {
+        job->work();
+      } catch (...) {
+        job->error = std::current_exception();
+      }
+      // The work's captures (tensors) are released here, off the lock.
+      job->work = nullptr;
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        job->done.store(true);
+      }
+      done_.notify_all();
+    }
+  }
+
+  std::mutex mu_;
+  std::condition_variable cv_, done_;
+  std::deque<std::shared_ptr<Job>> queue_;
+  std::atomic<int> pending_{0};
+};
+
+/// The job a KeyboardInterrupt left running (guarded by the GIL).
+std::shared_ptr<Job> &interrupted() {
+  static std::shared_ptr<Job> *job = new std::shared_ptr<Job>();
+  return *job;
+}
+
+/// Waits for `job` with the GIL released, checking for signals.
+void waitInterruptibly(const std::shared_ptr<Job> &job) {
+  for (;;) {
+    bool done;
+    {
+      nb::gil_scoped_release release;
+      done = Worker::get().wait(job, 50);
+    }
+    if (done)
+      return;
+    if (PyErr_CheckSignals() != 0) {
+      interrupted() = job;
+      throw nb::python_error();
+    }
+  }
+}
+
+} // namespace
+
+void kiln::python::finishInterrupted() {
+  // Its outcome was the KeyboardInterrupt already raised.
+  if (std::shared_ptr<Job> before = interrupted()) {
+    waitInterruptibly(before);
+    interrupted().reset();
+  }
+}
+
+void kiln::python::runReleased(std::function<void()> work) {
+  finishInterrupted();
+  auto job = std::make_shared<Job>();
+  job->work = std::move(work);
+  Worker::get().post(job);
+  waitInterruptibly(job);
+  if (job->error)
+    std::rethrow_exception(job->error);
+}
+
+namespace {
+
 /// The host view of a materialized tensor (a Cuda tensor is copied to the
 /// Cpu backend first). Releases the GIL while the graph runs.
 kiln::BackendTensor hostTensor(const DispatchTensor &t) {
-  nb::gil_scoped_release release;
-  DispatchTensor host = t;
-  switch (t.device().kind()) {
-  case kiln::DeviceKind::Flex:
-    return host.try_into_backend<kiln::Flex>();
-  case kiln::DeviceKind::Cpu:
-    return host.try_into_backend<kiln::Cpu>();
-  default:
-    host = t.to(DispatchDevice::cpu());
-    return host.try_into_backend<kiln::Cpu>();
-  }
+  // Shared with the work, which an interrupt leaves running.
+  auto out = std::make_shared<kiln::BackendTensor>();
+  kiln::python::runReleased([out, t] {
+    switch (t.device().kind()) {
+    case kiln::DeviceKind::Flex:
+      *out = t.try_into_backend<kiln::Flex>();
+      break;
+    case kiln::DeviceKind::Cpu:
+      *out = t.try_into_backend<kiln::Cpu>();
+      break;
+    default:
+      *out = t.to(DispatchDevice::cpu()).try_into_backend<kiln::Cpu>();
+    }
+  });
+  return *out;
 }
 
 /// A read-only view of the tensor's host buffer for `Framework` (numpy; or
@@ -188,28 +329,21 @@ nb::object itemOf(const DispatchTensor &t) {
     throw kiln::Error("item: the tensor has " + std::to_string(t.numel()) +
                       " elements, not one (shape " + t.shape().str() + ")");
   DType d = t.dtype();
-  if (d.isBool()) {
-    bool v;
-    {
-      nb::gil_scoped_release release;
-      v = t.item<bool>();
-    }
-    return nb::bool_(v);
-  }
-  if (d.isInteger()) {
-    int64_t v;
-    {
-      nb::gil_scoped_release release;
-      v = kiln::cast(t, DType::I64).item<int64_t>();
-    }
-    return nb::int_(v);
-  }
-  double v;
-  {
-    nb::gil_scoped_release release;
-    v = kiln::cast(t, DType::F64).item<double>();
-  }
-  return nb::float_(v);
+  // As a double (exact for every int32 and bool; int64 through I64).
+  auto value = std::make_shared<std::pair<int64_t, double>>();
+  kiln::python::runReleased([value, t, d] {
+    if (d.isBool())
+      value->first = t.item<bool>();
+    else if (d.isInteger())
+      value->first = kiln::cast(t, DType::I64).item<int64_t>();
+    else
+      value->second = kiln::cast(t, DType::F64).item<double>();
+  });
+  if (d.isBool())
+    return nb::bool_(value->first != 0);
+  if (d.isInteger())
+    return nb::int_(value->first);
+  return nb::float_(value->second);
 }
 
 /// The guards of the no_grad() contexts this thread is inside.
@@ -258,8 +392,10 @@ NB_MODULE(_kiln, m) {
                                 : d.backend().str();
                    })
       .def_prop_ro("index", &DispatchDevice::index)
-      .def("sync", &DispatchDevice::sync,
-           nb::call_guard<nb::gil_scoped_release>())
+      .def("sync",
+           [](const DispatchDevice &d) {
+             kiln::python::runReleased([d] { d.sync(); });
+           })
       .def(
           "__eq__",
           [](const DispatchDevice &a, const DispatchDevice &b) {
@@ -311,10 +447,14 @@ NB_MODULE(_kiln, m) {
       .def("item", &itemOf)
       .def("eval",
            [](const DispatchTensor &t) {
-             nb::gil_scoped_release release;
-             t.sync();
+             kiln::python::runReleased([t] { t.sync(); });
            })
-      .def("to", &DispatchTensor::to, nb::call_guard<nb::gil_scoped_release>())
+      .def("to",
+           [](const DispatchTensor &t, const DispatchDevice &d) {
+             auto out = std::make_shared<DispatchTensor>();
+             kiln::python::runReleased([out, t, d] { *out = t.to(d); });
+             return *out;
+           })
       .def("astype",
            [](const DispatchTensor &t, DType d) { return kiln::cast(t, d); })
       .def("detach", &DispatchTensor::detach)
@@ -516,7 +656,9 @@ NB_MODULE(_kiln, m) {
   m.def("dropout", &kiln::dropout);
 
   // Materialization and autodiff.
-  m.def("sync", &kiln::sync, nb::call_guard<nb::gil_scoped_release>());
+  m.def("sync", [](const std::vector<DispatchTensor> &ts) {
+    kiln::python::runReleased([ts] { kiln::sync(ts); });
+  });
   m.def("require_grad", [](DispatchTensor &t) { t.requireGrad(); });
   nb::class_<kiln::Gradients>(m, "Gradients")
       .def("get", &kiln::Gradients::get)

@@ -110,6 +110,7 @@ void moduleMethods(nb::class_<C> &c, Named named) {
           "save_weights",
           [named](C &m, const std::string &path) {
             knn::NamedParameters p = named(m);
+            kiln::python::finishInterrupted();
             nb::gil_scoped_release release;
             knn::save(p, path);
           },
@@ -118,6 +119,7 @@ void moduleMethods(nb::class_<C> &c, Named named) {
           "load_weights",
           [named](C &m, const std::string &path) {
             knn::NamedParameters p = named(m);
+            kiln::python::finishInterrupted();
             nb::gil_scoped_release release;
             knn::load(p, path);
           },
@@ -171,11 +173,13 @@ void kiln::python::bindNN(nb::module_ &m) {
       "'budget=BYTES').");
   m.def("save_tensors", [](const nb::dict &d, const std::string &path) {
     knn::NamedParameters p = fromDict(d);
+    kiln::python::finishInterrupted();
     nb::gil_scoped_release release;
     knn::save(p, path);
   });
   m.def("load_tensors", [](const nb::dict &d, const std::string &path) {
     knn::NamedParameters p = fromDict(d);
+    kiln::python::finishInterrupted();
     nb::gil_scoped_release release;
     knn::load(p, path);
   });
@@ -259,6 +263,7 @@ void kiln::python::bindNN(nb::module_ &m) {
             o.topK = topK;
             o.seed = seed;
             o.q8 = q8;
+            kiln::python::finishInterrupted();
             nb::gil_scoped_release release;
             return g.generate(prompt, n, o);
           },

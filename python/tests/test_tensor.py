@@ -460,3 +460,33 @@ def test_dlpack_of_memory_kiln_cannot_read_in_place_is_copied():
     u = kiln.asarray(np.ones((4, 16), np.float32)) + 1
     back = kiln.from_dlpack(np.from_dlpack(u))
     assert back.numpy().ctypes.data == u.numpy().ctypes.data
+
+
+# --- Interrupts ------------------------------------------------------------------
+
+
+def test_ctrl_c_interrupts_a_long_eval_and_loses_nothing():
+    import os
+    import signal
+    import threading
+    import time
+
+    a = (RNG.standard_normal((1536, 1536)) * (1 / 40)).astype(np.float32)
+    x = kiln.asarray(a)
+    y = x
+    for _ in range(40):  # seconds of work
+        y = kiln.tanh(y @ x)
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    t0 = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        kiln.eval(y)
+    waited = time.perf_counter() - t0
+    timer.join()
+    assert y.is_pending, "the eval ended before the interrupt: make it longer"
+    assert waited < 1.0, waited
+    # The graph goes on in the background; reading waits for it.
+    want = a
+    for _ in range(40):
+        want = np.tanh(want @ a)
+    close(y, want, rtol=1e-3, atol=1e-4)
