@@ -401,11 +401,8 @@ DispatchTensor DispatchTensor::fromExternal(DType dtype, Shape shape,
       last += (shape[i] - 1) * strides[i];
   }
   size_t extent = last < 0 ? 0 : size_t(last + 1) * dtype.byteSize();
-  if (reinterpret_cast<uintptr_t>(data) % 64 != 0 || bytes % 64 != 0 ||
-      bytes < extent)
-    return fail("the memory must be 64-byte aligned and " +
-                std::to_string(bytes) +
-                " bytes a multiple of 64 covering the " +
+  if (bytes < extent)
+    return fail(std::to_string(bytes) + " bytes of memory do not cover the " +
                 std::to_string(extent) + " bytes of the elements");
   return tracked(DispatchTensor(leafFromExternal(
                      dtype, shape.dims(), std::move(strides), data, bytes,

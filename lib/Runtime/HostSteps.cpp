@@ -80,8 +80,19 @@ Buffer detail::broadcastView(const Buffer &b,
   return v;
 }
 
+/// Whether the Cpu kernels can read `b` in place: Kiln's own buffers are
+/// 64-byte aligned and padded to whole 64-byte lines (the kernels read
+/// whole lines); external memory (DLPack) is read in place only when it
+/// is too.
+static bool readableInPlace(const Buffer &b) {
+  if (!b.storage || !b.storage->external)
+    return true;
+  return reinterpret_cast<uintptr_t>(b.storage->data) % 64 == 0 &&
+         b.storage->bytes % 64 == 0;
+}
+
 Buffer detail::contiguous(const Buffer &b, Allocator &allocator) {
-  if (b.isContiguous())
+  if (b.isContiguous() && readableInPlace(b))
     return b;
   Buffer out = allocateBuffer(allocator, b.dtype, b.shape);
   copyToContiguous(b, out.data());

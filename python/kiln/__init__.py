@@ -138,11 +138,11 @@ array = asarray
 
 
 def from_dlpack(x, device=None):
-    """A tensor over the memory of `x` (any object with __dlpack__, or the
-    buffer protocol), shared when Kiln's kernels can read it in place: 64-byte
-    aligned, a whole number of 64-byte lines, no negative strides. Otherwise
-    (or on a Cuda device) the values are copied. Kiln never writes shared
-    memory."""
+    """A tensor sharing the memory of `x` (any object with __dlpack__, or
+    the buffer protocol): later changes to `x` show in the tensor's next
+    use, and Kiln never writes it. Negative strides, and a Cuda device,
+    copy. The Cpu kernels read memory that is not 64-byte aligned (numpy
+    aligns to 16) from a copy made for each run."""
     t = _kiln._share_array(x, device)
     if t is not None:
         return t

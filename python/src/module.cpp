@@ -264,9 +264,8 @@ nb::ndarray<nb::array_api, nb::ro> toDLPack(const DispatchTensor &t) {
 
 using HostArray = nb::ndarray<nb::ro, nb::device::cpu>;
 
-/// A tensor over the memory of any DLPack or buffer-protocol host array:
-/// shared when Kiln's kernels can read it in place (64-byte aligned, whole
-/// 64-byte lines, no negative strides), else nothing (the caller copies).
+/// A tensor sharing the memory of any DLPack or buffer-protocol host array
+/// (nothing, for the caller to copy, with negative strides or on Cuda).
 std::optional<DispatchTensor> shareArray(HostArray a,
                                          std::optional<DispatchDevice> device) {
   DispatchDevice dev = device ? *device : DispatchDevice::defaultDevice();
@@ -286,8 +285,6 @@ std::optional<DispatchTensor> shareArray(HostArray a,
       last += (static_cast<int64_t>(a.shape(i)) - 1) * a.stride(i);
   }
   size_t extent = last < 0 ? 0 : size_t(last + 1) * d.byteSize();
-  if (reinterpret_cast<uintptr_t>(a.data()) % 64 != 0 || extent % 64 != 0)
-    return std::nullopt;
   auto *keep = new HostArray(a);
   auto release = [keep] {
     // The last reference may go on any thread, or after the interpreter.

@@ -162,12 +162,14 @@ public:
   /// Wraps a backend tensor; `device` may add autodiff tracking.
   static DispatchTensor from_backend(const BackendTensor &tensor,
                                      const DispatchDevice &device);
-  /// A tensor over host memory another library owns (DLPack, numpy): read
-  /// in place, never written, never reused for a result. `strides` are in
-  /// elements (empty: row-major). Kiln's kernels read whole 64-byte lines,
-  /// so `data` must be 64-byte aligned and `bytes`, the memory readable
-  /// there, a multiple of 64 covering every element. `release` runs once
-  /// Kiln no longer refers to the memory. Flex and Cpu devices only.
+  /// A tensor over host memory another library owns (DLPack, numpy): never
+  /// written, never reused for a result; `release` runs once Kiln no longer
+  /// refers to it. `strides` are in elements (empty: row-major); `bytes`,
+  /// the memory readable at `data`, must cover every element. Flex reads
+  /// it in place; the Cpu kernels read whole 64-byte lines, so they read
+  /// it in place when `data` is 64-byte aligned and `bytes` a multiple of
+  /// 64, and otherwise from a copy made for each run. Flex and Cpu devices
+  /// only.
   static DispatchTensor fromExternal(DType dtype, Shape shape,
                                      std::vector<int64_t> strides, void *data,
                                      size_t bytes,
