@@ -115,7 +115,11 @@ def asarray(x, dtype=None, device=None):
     if isinstance(x, _np.ndarray):
         a = x
     else:
-        a = _np.asarray(x)
+        try:
+            a = _np.asarray(x)
+        except ValueError as e:
+            raise Error("asarray: cannot make a tensor of %r (mixed or "
+                        "ragged values: %s)" % (x, e)) from None
         if a.dtype == _np.float64:
             a = a.astype(_np.float32)
     if a.dtype == _np.object_:

@@ -298,6 +298,92 @@ std::optional<DispatchTensor> shareArray(HostArray a,
                                       release, dev);
 }
 
+/// What a buffer-protocol view of a tensor holds: the host buffer (kept
+/// alive) and the shape and byte strides the view points at.
+struct BufferView {
+  kiln::BackendTensor host;
+  std::vector<Py_ssize_t> shape, strides;
+};
+
+/// The struct-module format of an element of `d`.
+const char *bufferFormat(DType d) {
+  switch (d.kind()) {
+  case DTypeKind::F64:
+    return "d";
+  case DTypeKind::F32:
+    return "f";
+  case DTypeKind::F16:
+    return "e";
+  case DTypeKind::I64:
+    return "q";
+  case DTypeKind::I32:
+    return "i";
+  case DTypeKind::I16:
+    return "h";
+  case DTypeKind::I8:
+    return "b";
+  case DTypeKind::U8:
+    return "B";
+  case DTypeKind::Bool:
+    return "?";
+  default:
+    return nullptr;
+  }
+}
+
+/// bf_getbuffer of kiln.Tensor: a read-only view of the materialized host
+/// buffer (memoryview(t), numpy without __array__), no copy.
+int tensorGetBuffer(PyObject *self, Py_buffer *view, int flags) {
+  try {
+    const DispatchTensor &t =
+        nb::cast<const DispatchTensor &>(nb::handle(self));
+    if (flags & PyBUF_WRITABLE)
+      throw nb::buffer_error("kiln tensors are read-only");
+    const char *format = bufferFormat(t.dtype());
+    if (!format)
+      throw kiln::Error("the buffer protocol has no " + t.dtype().str() +
+                        " format: cast the tensor first");
+    auto held = std::make_unique<BufferView>();
+    held->host = hostTensor(t);
+    Py_ssize_t item = static_cast<Py_ssize_t>(t.dtype().byteSize());
+    for (size_t i = 0; i < held->host.shape.rank(); ++i) {
+      held->shape.push_back(held->host.shape[i]);
+      held->strides.push_back(held->host.strides[i] * item);
+    }
+    view->buf = const_cast<void *>(held->host.data());
+    view->obj = self;
+    Py_INCREF(self);
+    view->len = t.numel() * item;
+    view->readonly = 1;
+    view->itemsize = item;
+    view->format =
+        (flags & PyBUF_FORMAT) ? const_cast<char *>(format) : nullptr;
+    view->ndim = static_cast<int>(held->shape.size());
+    view->shape = held->shape.data();
+    view->strides = held->strides.data();
+    view->suboffsets = nullptr;
+    view->internal = held.release();
+    return 0;
+  } catch (nb::python_error &e) {
+    e.restore();
+  } catch (const nb::builtin_exception &e) {
+    PyErr_SetString(PyExc_BufferError, e.what());
+  } catch (const std::exception &e) {
+    PyErr_SetString(PyExc_BufferError, e.what());
+  }
+  view->obj = nullptr;
+  return -1;
+}
+
+void tensorReleaseBuffer(PyObject *, Py_buffer *view) {
+  delete static_cast<BufferView *>(view->internal);
+}
+
+PyType_Slot tensorSlots[] = {
+    {Py_bf_getbuffer, reinterpret_cast<void *>(tensorGetBuffer)},
+    {Py_bf_releasebuffer, reinterpret_cast<void *>(tensorReleaseBuffer)},
+    {0, nullptr}};
+
 /// A tensor with a copy of a host array's values.
 DispatchTensor fromArray(nb::ndarray<nb::ro, nb::c_contig, nb::device::cpu> a,
                          std::optional<DispatchDevice> device) {
@@ -423,7 +509,7 @@ NB_MODULE(_kiln, m) {
     return kiln::backendCounters(d).compiles;
   });
 
-  nb::class_<DispatchTensor> tensor(m, "Tensor");
+  nb::class_<DispatchTensor> tensor(m, "Tensor", nb::type_slots(tensorSlots));
   tensor.def_prop_ro("shape", &shapeTuple)
       .def_prop_ro("dims", &dimsOf)
       .def_prop_ro("dtype", &DispatchTensor::dtype)

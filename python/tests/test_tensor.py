@@ -228,6 +228,51 @@ def test_functional_update():
         x[0] = 1.0
 
 
+@pytest.mark.parametrize("device", DEVICES, ids=str)
+def test_more_ops(device):
+    import math
+    a, b = rand(4, 6), rand(4, 6)
+    x, y = kiln.asarray(a, device=device), kiln.asarray(b, device=device)
+    erf = np.vectorize(math.erf)
+    close(kiln.erf(x), erf(a), rtol=1e-5, atol=1e-6)
+    close(kiln.round(x * 3), np.round(a * 3))
+    close(kiln.clip(x, -0.5, 0.5), np.clip(a, -0.5, 0.5))
+    np.testing.assert_array_equal(kiln.isnan(kiln.log(x)).numpy(), a < 0)
+    close(kiln.arctan2(x, y), np.arctan2(a, b), rtol=1e-5, atol=1e-6)
+    close(kiln.remainder(x, kiln.abs(y) + 0.5),
+          np.remainder(a, np.abs(b) + 0.5), rtol=1e-5, atol=1e-6)
+    close(kiln.log_softmax(x, axis=1),
+          a - np.log(np.exp(a).sum(1, keepdims=True)), rtol=1e-5, atol=1e-6)
+    close(kiln.gelu(x), 0.5 * a * (1 + erf(a / np.sqrt(2))), rtol=1e-5,
+          atol=1e-6)
+    close(kiln.silu(x), a / (1 + np.exp(-a)), rtol=1e-5, atol=1e-6)
+    idx = RNG.integers(0, 6, (4, 2))
+    close(kiln.take_along_axis(x, idx, axis=1),
+          np.take_along_axis(a, idx, axis=1))
+    labels = RNG.integers(0, 6, 4)
+    close(kiln.one_hot(kiln.asarray(labels, device=device), 6),
+          np.eye(6, dtype=np.float32)[labels])
+    lse = np.log(np.exp(a).sum(1))
+    close(kiln.nn.cross_entropy(x, kiln.asarray(labels, device=device)),
+          np.float32((lse - a[np.arange(4), labels]).mean()), rtol=1e-5)
+    p, q = x > 0, y > 0
+    np.testing.assert_array_equal(kiln.logical_or(p, q).numpy(),
+                                  (a > 0) | (b > 0))
+    np.testing.assert_array_equal(kiln.logical_and(p, q).numpy(),
+                                  (a > 0) & (b > 0))
+    np.testing.assert_array_equal(kiln.all(p, axis=1).numpy(),
+                                  (a > 0).all(1))
+
+
+def test_dtype_errors():
+    with pytest.raises(kiln.Error, match="ragged|mixed"):
+        kiln.asarray([[1, 2], [3]])
+    with pytest.raises(kiln.Error, match="float"):
+        kiln.grad(lambda x: kiln.sum(x))(kiln.asarray([1, 2]))
+    with pytest.raises(kiln.Error, match="not an integer"):
+        kiln.asarray([1, 2]) + 0.5
+
+
 # --- Interop ----------------------------------------------------------------
 
 
@@ -493,3 +538,16 @@ def test_ctrl_c_interrupts_a_long_eval_and_loses_nothing():
     for _ in range(40):
         want = np.tanh(want @ a)
     close(y, want, rtol=1e-3, atol=1e-4)
+
+
+def test_the_buffer_protocol_is_a_read_only_view():
+    t = kiln.asarray(np.arange(12, dtype=np.int32).reshape(3, 4)) * 3
+    m = memoryview(t)
+    assert m.readonly and m.format == "i" and m.shape == (3, 4)
+    assert m.tolist() == (np.arange(12).reshape(3, 4) * 3).tolist()
+    a = np.frombuffer(t, dtype=np.int32)
+    assert a.ctypes.data == t.numpy().ctypes.data
+    # A transposed view keeps its strides.
+    assert memoryview(t.T).strides == (4, 16)
+    with pytest.raises(BufferError, match="bf16"):
+        memoryview(t.astype(kiln.bfloat16))
