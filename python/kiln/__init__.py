@@ -449,8 +449,8 @@ def _getitem(x, key):
     y = x
     if flips:
         y = _kiln.flip(y, flips)
-    if any_(s != 0 or e != n or st != 1
-            for s, e, st, n in zip(starts, ends, steps, y.shape)):
+    if _builtins.any(s != 0 or e != n or st != 1
+                     for s, e, st, n in zip(starts, ends, steps, y.shape)):
         y = _kiln.slice(y, starts, ends, steps)
     # Positions in the result as it is now (no insertions yet).
     for pos in inserted:
@@ -473,10 +473,6 @@ def _getitem(x, key):
     if drops:
         y = _kiln.squeeze(y, drops)
     return y
-
-
-def any_(values):
-    return _builtins.any(values)
 
 
 def _setitem(x, key, value):

@@ -39,23 +39,25 @@ using kiln::Shape;
 
 namespace {
 
-/// Each kiln dtype and its DLPack code and bits (one lane).
+/// Each kiln dtype with its DLPack code and bits (one lane) and its
+/// struct-module format (the buffer protocol's; none for bf16).
 struct DLPackDType {
   DTypeKind kind;
   nb::dlpack::dtype_code code;
   uint8_t bits;
+  const char *format;
 };
 constexpr DLPackDType kDLPackDTypes[] = {
-    {DTypeKind::F64, nb::dlpack::dtype_code::Float, 64},
-    {DTypeKind::F32, nb::dlpack::dtype_code::Float, 32},
-    {DTypeKind::F16, nb::dlpack::dtype_code::Float, 16},
-    {DTypeKind::BF16, nb::dlpack::dtype_code::Bfloat, 16},
-    {DTypeKind::I64, nb::dlpack::dtype_code::Int, 64},
-    {DTypeKind::I32, nb::dlpack::dtype_code::Int, 32},
-    {DTypeKind::I16, nb::dlpack::dtype_code::Int, 16},
-    {DTypeKind::I8, nb::dlpack::dtype_code::Int, 8},
-    {DTypeKind::U8, nb::dlpack::dtype_code::UInt, 8},
-    {DTypeKind::Bool, nb::dlpack::dtype_code::Bool, 8},
+    {DTypeKind::F64, nb::dlpack::dtype_code::Float, 64, "d"},
+    {DTypeKind::F32, nb::dlpack::dtype_code::Float, 32, "f"},
+    {DTypeKind::F16, nb::dlpack::dtype_code::Float, 16, "e"},
+    {DTypeKind::BF16, nb::dlpack::dtype_code::Bfloat, 16, nullptr},
+    {DTypeKind::I64, nb::dlpack::dtype_code::Int, 64, "q"},
+    {DTypeKind::I32, nb::dlpack::dtype_code::Int, 32, "i"},
+    {DTypeKind::I16, nb::dlpack::dtype_code::Int, 16, "h"},
+    {DTypeKind::I8, nb::dlpack::dtype_code::Int, 8, "b"},
+    {DTypeKind::U8, nb::dlpack::dtype_code::UInt, 8, "B"},
+    {DTypeKind::Bool, nb::dlpack::dtype_code::Bool, 8, "?"},
 };
 
 /// The DLPack dtype of a kiln dtype numpy can hold.
@@ -171,30 +173,12 @@ struct BufferView {
   std::vector<Py_ssize_t> shape, strides;
 };
 
-/// The struct-module format of an element of `d`.
+/// The struct-module format of an element of `d` (null: none).
 const char *bufferFormat(DType d) {
-  switch (d.kind()) {
-  case DTypeKind::F64:
-    return "d";
-  case DTypeKind::F32:
-    return "f";
-  case DTypeKind::F16:
-    return "e";
-  case DTypeKind::I64:
-    return "q";
-  case DTypeKind::I32:
-    return "i";
-  case DTypeKind::I16:
-    return "h";
-  case DTypeKind::I8:
-    return "b";
-  case DTypeKind::U8:
-    return "B";
-  case DTypeKind::Bool:
-    return "?";
-  default:
-    return nullptr;
-  }
+  for (const DLPackDType &e : kDLPackDTypes)
+    if (e.kind == d.kind())
+      return e.format;
+  return nullptr;
 }
 
 /// bf_getbuffer of kiln.Tensor: a read-only view of the materialized host

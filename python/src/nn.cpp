@@ -94,6 +94,19 @@ kiln::CheckpointingStrategy strategyNamed(const std::string &s) {
                     "': expected 'disabled', 'balanced' or 'budget=BYTES'");
 }
 
+/// Writes (`save`) or reads the safetensors file at `path`, after any
+/// interrupted work and with the GIL released; `p` points into memory
+/// Python owns, so this runs here rather than on the worker.
+void saveOrLoad(bool save, const knn::NamedParameters &p,
+                const std::string &path) {
+  kiln::python::finishInterrupted();
+  nb::gil_scoped_release release;
+  if (save)
+    knn::save(p, path);
+  else
+    knn::load(p, path);
+}
+
 /// named_parameters / parameters / save_weights / load_weights of a C++
 /// module whose parameters `named` lists.
 template <typename C, typename Named>
@@ -109,19 +122,13 @@ void moduleMethods(nb::class_<C> &c, Named named) {
       .def(
           "save_weights",
           [named](C &m, const std::string &path) {
-            knn::NamedParameters p = named(m);
-            kiln::python::finishInterrupted();
-            nb::gil_scoped_release release;
-            knn::save(p, path);
+            saveOrLoad(true, named(m), path);
           },
           "path"_a)
       .def(
           "load_weights",
           [named](C &m, const std::string &path) {
-            knn::NamedParameters p = named(m);
-            kiln::python::finishInterrupted();
-            nb::gil_scoped_release release;
-            knn::load(p, path);
+            saveOrLoad(false, named(m), path);
           },
           "path"_a);
 }
@@ -172,16 +179,10 @@ void kiln::python::bindNN(nb::module_ &m) {
       "the checkpointing strategy named ('disabled', 'balanced', "
       "'budget=BYTES').");
   m.def("save_tensors", [](const nb::dict &d, const std::string &path) {
-    knn::NamedParameters p = fromDict(d);
-    kiln::python::finishInterrupted();
-    nb::gil_scoped_release release;
-    knn::save(p, path);
+    saveOrLoad(true, fromDict(d), path);
   });
   m.def("load_tensors", [](const nb::dict &d, const std::string &path) {
-    knn::NamedParameters p = fromDict(d);
-    kiln::python::finishInterrupted();
-    nb::gil_scoped_release release;
-    knn::load(p, path);
+    saveOrLoad(false, fromDict(d), path);
   });
 
   using T = const DispatchTensor &;
