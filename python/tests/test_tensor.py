@@ -264,6 +264,30 @@ def test_more_ops(device):
                                   (a > 0).all(1))
 
 
+def test_the_python_layer_s_own_errors():
+    x = kiln.asarray(rand(4, 6))
+    with pytest.raises(kiln.Error, match="do not split into 4 equal parts"):
+        kiln.split(x, 4, axis=1)
+    with pytest.raises(kiln.Error, match="only one ellipsis"):
+        x[..., 0, ...]
+    with pytest.raises(kiln.Error, match="more than one index array"):
+        x[[0, 1], [1, 2]]
+    with pytest.raises(kiln.Error, match="must hold integers"):
+        x[np.array([0.5])]
+    with pytest.raises(kiln.Error, match="argnums 1 but only 1 arguments"):
+        kiln.grad(lambda a: kiln.sum(a), argnums=1)(x)
+    with pytest.raises(kiln.Error, match="argument 0 is a float"):
+        kiln.grad(lambda a: a)(1.0)
+    with pytest.raises(kiln.Error, match="parameters must be kiln.Tensor"):
+        kiln.optim.SGD([1.0], lr=0.1)
+    with pytest.raises(kiln.Error, match="no parameters"):
+        kiln.optim.AdamW([])
+    with pytest.raises(kiln.Error, match="ints, slices"):
+        x.at[None, 0].set(1.0)
+    with pytest.raises(kiln.Error, match="kiln has no dtype"):
+        kiln.from_dlpack(np.zeros(4, np.complex64))
+
+
 def test_dtype_errors():
     with pytest.raises(kiln.Error, match="ragged|mixed"):
         kiln.asarray([[1, 2], [3]])
