@@ -49,6 +49,15 @@ bool reinferShapes(mlir::Operation *op) {
       op->getResult(i).setType(op->getOperand(i + 1).getType());
     return true;
   }
+  // A one-hot's classes are only in its result type: the indices' shape
+  // plus that last dim.
+  if (auto oneHot = llvm::dyn_cast<mlir::kiln::OneHotOp>(op)) {
+    llvm::SmallVector<int64_t> shape(oneHot.getIndices().getType().getShape());
+    shape.push_back(oneHot.getResult().getType().getShape().back());
+    mlir::Value result = oneHot.getResult();
+    result.setType(withShape(result.getType(), shape));
+    return true;
+  }
   auto infer = llvm::dyn_cast<mlir::InferTypeOpInterface>(op);
   // A creation op (no operands) has the shape it was recorded with: it
   // does not depend on S.
@@ -80,7 +89,8 @@ bool reinferShapes(mlir::Operation *op) {
 mlir::OwningOpRef<mlir::ModuleOp>
 buildModule(mlir::MLIRContext &ctx, const Subgraph &g,
             const std::vector<std::vector<int64_t>> *leafShapes = nullptr,
-            std::vector<std::vector<int64_t>> *nodeShapes = nullptr) {
+            std::vector<std::vector<int64_t>> *nodeShapes = nullptr,
+            std::vector<std::vector<bool>> *marks = nullptr) {
   mlir::OpBuilder b(&ctx);
   mlir::Location loc = b.getUnknownLoc();
   mlir::OwningOpRef<mlir::ModuleOp> module = mlir::ModuleOp::create(loc);
@@ -173,11 +183,19 @@ buildModule(mlir::MLIRContext &ctx, const Subgraph &g,
     }
     state.addTypes(mlir::kiln::tensorTypeFor(ctx, n->dtype, n->shape));
     mlir::Operation *op = b.create(state);
-    // Shapes the graph recorded with this S follow the dynamic dims.
-    if (leafShapes && !n->inputs.empty())
-      mlir::kiln::relaxRecordedShape(op, n->inputs[0]->shape);
-    if (leafShapes && !reinferShapes(op))
+    // Shapes the graph recorded with this S follow the dynamic dims; which
+    // entries did is the graph's key (`marks`).
+    if (leafShapes && !n->inputs.empty()) {
+      llvm::SmallVector<bool> relaxed =
+          mlir::kiln::relaxRecordedShape(op, n->inputs[0]->shape);
+      if (marks && llvm::is_contained(relaxed, true))
+        (*marks)[static_cast<size_t>(&n - g.nodes.data())].assign(
+            relaxed.begin(), relaxed.end());
+    }
+    if (leafShapes && !reinferShapes(op)) {
+      if (getenv("KILN_DEBUG_DYN")) { op->print(llvm::errs()); llvm::errs() << "\n"; }
       return nullptr;
+    }
     values[n.get()] = op->getResult(0);
     if (differentiates && !n->checkpointing && n->dtype.isFloat() &&
         std::any_of(n->inputs.begin(), n->inputs.end(),
@@ -307,6 +325,7 @@ bool generalizable(mlir::MLIRContext &ctx, const Subgraph &g,
       bool dynamic = mlir::ShapedType::isDynamic(shapes[n][k]);
       if (dynamic ? now[k] != dyn.size || probed[n][k] != kProbeSize
                   : now[k] != shapes[n][k] || probed[n][k] != now[k]) {
+        if (getenv("KILN_DEBUG_DYN")) fprintf(stderr, "DEBUG node %zu op %s dim %zu now %lld shape %lld probed %lld\n", n, (g.nodes[n]->op ? g.nodes[n]->op : "leaf"), k, (long long)now[k], (long long)shapes[n][k], (long long)probed[n][k]);
         return false;
       }
     }
@@ -314,28 +333,12 @@ bool generalizable(mlir::MLIRContext &ctx, const Subgraph &g,
   return true;
 }
 
-/// Whether no size attribute that the key writes as `?` where it equals S
-/// (attrFollowsDynamicDims) still holds S once the module follows its
-/// dynamic dims: every graph with this key must then build the same
-/// module, whatever its S.
-bool followsEverySize(mlir::ModuleOp module, int64_t size) {
-  bool ok = true;
-  module.walk([&](mlir::Operation *op) {
-    for (mlir::NamedAttribute a : op->getAttrs())
-      if (auto ints = llvm::dyn_cast<mlir::DenseI64ArrayAttr>(a.getValue()))
-        if (mlir::kiln::attrFollowsDynamicDims(op->getName().getStringRef(),
-                                               a.getName().getValue()) &&
-            llvm::is_contained(ints.asArrayRef(), size))
-          ok = false;
-  });
-  return ok;
-}
-
 } // namespace
 
 std::unique_ptr<Executable> kiln::detail::compileSubgraph(
     const Subgraph &g, Backend &backend, const std::string &key,
-    const std::vector<bool> &donated, const DynamicDims *dynamic) {
+    const std::vector<bool> &donated, const DynamicDims *dynamic,
+    std::string *trueKey) {
   mlir::MLIRContext &ctx = compileContext();
   // The key is the recorded graph's: a disk hit runs no pass at all.
   if (std::unique_ptr<Executable> exe =
@@ -351,8 +354,16 @@ std::unique_ptr<Executable> kiln::detail::compileSubgraph(
         if (dynamic->leafDims[i] >> k & 1)
           leafShapes.back()[k] = mlir::ShapedType::kDynamic;
     }
-    module = buildModule(ctx, g, &leafShapes, &nodeShapes);
-    if (!module || !followsEverySize(*module, dynamic->size) ||
+    std::vector<std::vector<bool>> marks(g.nodes.size());
+    module = buildModule(ctx, g, &leafShapes, &nodeShapes, &marks);
+    if (module && trueKey) {
+      std::string own = structuralKey(g, true, dynamic, &marks);
+      if (own != key) {
+        *trueKey = std::move(own);
+        return nullptr;
+      }
+    }
+    if (!module ||
         !generalizable(ctx, g, *dynamic, nodeShapes))
       return nullptr;
   } else {

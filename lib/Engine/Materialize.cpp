@@ -339,8 +339,24 @@ void kiln::detail::materialize(const std::vector<NodePtr> &requested) {
       return std::shared_ptr<Executable>();
     if (env::logEnabled("graph"))
       std::fprintf(stderr, "%s\n", printSubgraph(g).c_str());
+    std::string trueKey;
     std::unique_ptr<Executable> built =
-        compileSubgraph(g, backend, dkey, {}, &dyn);
+        compileSubgraph(g, backend, dkey, {}, &dyn, &trueKey);
+    if (!trueKey.empty()) {
+      // The key marked a static size equal to S as following it, or the
+      // other way round: the graph's own key names its executable, which
+      // this one shares from now on.
+      if (std::shared_ptr<Executable> hit = cache.lookup(trueKey)) {
+        backend.counters.cacheHits.fetch_add(1);
+        return cache.insert(dkey, hit);
+      }
+      built = compileSubgraph(g, backend, trueKey, {}, &dyn);
+      if (built) {
+        backend.counters.compiles.fetch_add(1);
+        logDynamic(g, dyn, backend.name(), true);
+        return cache.insert(dkey, cache.insert(trueKey, std::move(built)));
+      }
+    }
     logDynamic(g, dyn, backend.name(), built != nullptr);
     if (!built) {
       cache.markStaticOnly(dkey);

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 
 using namespace kiln;
 using namespace kiln::detail;
@@ -80,12 +81,12 @@ void appendShape(std::string &s, const std::vector<int64_t> &shape) {
 /// `ints` as appendShape writes them, with each entry equal to `size`
 /// written as `?`.
 void appendFollowing(std::string &s, const std::vector<int64_t> &ints,
-                     int64_t size) {
+                     const std::vector<bool> &follows) {
   s += '[';
   for (size_t i = 0; i < ints.size(); ++i) {
     if (i)
       s += ',';
-    if (ints[i] == size)
+    if (i < follows.size() && follows[i])
       s += '?';
     else
       s += std::to_string(ints[i]);
@@ -130,8 +131,35 @@ DynamicDims kiln::detail::dynamicDimsOf(const Subgraph &g,
   return d;
 }
 
-std::string kiln::detail::structuralKey(const Subgraph &g, bool withSizes,
-                                        const DynamicDims *dynamic) {
+std::vector<bool> kiln::detail::followedEntries(const Node &node,
+                                               const NodeAttr &attr,
+                                               int64_t size) {
+  if (node.inputs.empty() || !node.op)
+    return {};
+  const std::vector<int64_t> &recorded = node.inputs[0]->shape;
+  llvm::SmallVector<int64_t> moved;
+  for (size_t i = 0; i < recorded.size(); ++i)
+    if (recorded[i] == size)
+      moved.push_back(static_cast<int64_t>(i));
+  if (moved.empty())
+    return {};
+  std::vector<int64_t> starts, steps;
+  for (const NodeAttr &a : node.attrs) {
+    if (std::strcmp(a.name, "starts") == 0)
+      starts = a.ints;
+    else if (std::strcmp(a.name, "steps") == 0)
+      steps = a.ints;
+  }
+  llvm::SmallVector<bool> follows = mlir::kiln::followingEntries(
+      node.op, recorded, moved, attr.ints, starts, steps);
+  if (!llvm::is_contained(follows, true))
+    return {};
+  return std::vector<bool>(follows.begin(), follows.end());
+}
+
+std::string kiln::detail::structuralKey(
+    const Subgraph &g, bool withSizes, const DynamicDims *dynamic,
+    const std::vector<std::vector<bool>> *marks) {
   if (dynamic && dynamic->empty())
     dynamic = nullptr;
   // Each leaf is named a<i> and each node n<i>, by position: the index is
@@ -205,7 +233,9 @@ std::string kiln::detail::structuralKey(const Subgraph &g, bool withSizes,
         // Sizes that follow S (a reshape to [B, T, ...]) are written as
         // `?`: one key, and one executable, for every S.
         if (dynamic && mlir::kiln::attrFollowsDynamicDims(n.op, a.name))
-          appendFollowing(key, a.ints, dynamic->size);
+          appendFollowing(key, a.ints,
+                          marks ? (*marks)[i]
+                                : followedEntries(n, a, dynamic->size));
         else
           appendShape(key, a.ints);
         break;

@@ -159,10 +159,21 @@ Buffer reshapeView(const Buffer &b, const std::vector<int64_t> &shape,
 
 Step buildReshape(mlir::Operation *op) {
   std::vector<int64_t> shape = resultShape(op);
+  // One dynamic dim takes what the operand's elements leave for it (S
+  // times the static sizes it merged, a reshape of [S, T, D] to [S*T, D]).
+  int64_t dynamicAt = -1, staticCount = 1;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (!mlir::ShapedType::isDynamic(shape[i]))
+      staticCount *= shape[i];
+    else
+      dynamicAt = dynamicAt == -1 ? static_cast<int64_t>(i) : -2;
+  }
   return [=](llvm::ArrayRef<const Buffer *> ops,
              llvm::MutableArrayRef<Buffer> res, StepContext &ctx) {
-    res[0] = reshapeView(*ops[0], withDynamicSize(shape, ctx.dynamicSize),
-                         ctx.allocator);
+    std::vector<int64_t> dims = withDynamicSize(shape, ctx.dynamicSize);
+    if (dynamicAt >= 0 && staticCount > 0)
+      dims[dynamicAt] = ops[0]->numel() / staticCount;
+    res[0] = reshapeView(*ops[0], dims, ctx.allocator);
   };
 }
 
@@ -225,8 +236,14 @@ Step buildPermute(mlir::Operation *op) {
 Step buildExpand(mlir::Operation *op) {
   std::vector<int64_t> shape = resultShape(op);
   return [=](llvm::ArrayRef<const Buffer *> ops,
-             llvm::MutableArrayRef<Buffer> res, StepContext &ctx) {
-    res[0] = broadcastView(*ops[0], withDynamicSize(shape, ctx.dynamicSize));
+             llvm::MutableArrayRef<Buffer> res, StepContext &) {
+    // A dynamic dim is the operand's (an expand keeps, never makes, one).
+    std::vector<int64_t> dims = shape;
+    size_t lead = dims.size() - ops[0]->shape.size();
+    for (size_t i = 0; i < dims.size(); ++i)
+      if (mlir::ShapedType::isDynamic(dims[i]))
+        dims[i] = i >= lead ? ops[0]->shape[i - lead] : 1;
+    res[0] = broadcastView(*ops[0], dims);
   };
 }
 
@@ -234,9 +251,13 @@ Step buildSlice(mlir::Operation *op) {
   std::vector<int64_t> starts = arrayAttr(op, "starts"),
                        steps = arrayAttr(op, "steps"), shape = resultShape(op);
   return [=](llvm::ArrayRef<const Buffer *> ops,
-             llvm::MutableArrayRef<Buffer> res, StepContext &ctx) {
-    res[0] = sliceView(*ops[0], starts, steps,
-                       withDynamicSize(shape, ctx.dynamicSize));
+             llvm::MutableArrayRef<Buffer> res, StepContext &) {
+    // A dynamic dim is sliced whole: the operand's size.
+    std::vector<int64_t> dims = shape;
+    for (size_t i = 0; i < dims.size(); ++i)
+      if (mlir::ShapedType::isDynamic(dims[i]))
+        dims[i] = ops[0]->shape[i];
+    res[0] = sliceView(*ops[0], starts, steps, dims);
   };
 }
 

@@ -112,6 +112,71 @@ TEST(DynamicDimsTest, BatchBecomesDynamicAfterOneRecompile) {
   ::unsetenv("KILN_AUTO_DYNAMIC");
 }
 
+/// One SGD step (gradients clipped) of a 2-layer GPT over `batch`
+/// sequences of 16 bytes, from the same initial parameters on every call:
+/// the loss, every gradient, then every updated parameter. (Not AdamW: the
+/// gradient of a key's bias is zero but for rounding, which AdamW's
+/// normalized update would turn into steps of the learning rate.)
+std::vector<std::vector<float>> gptStep(const DispatchDevice &inner,
+                                        int64_t batch, bool mark) {
+  auto dev = DispatchDevice::autodiff(inner, CheckpointingStrategy::Balanced);
+  nn::GPTConfig c;
+  c.vocab = 64;
+  c.layers = 2;
+  c.heads = 2;
+  c.dim = 32;
+  c.context = 16;
+  nn::GPT gpt(c, dev, 3);
+  optim::SGD sgd(gpt.parameters(), 0.5);
+  std::vector<int64_t> xs, ys;
+  for (int64_t i = 0; i < batch * c.context; ++i) {
+    xs.push_back((i * 7 + 3) % c.vocab);
+    ys.push_back((i * 5 + 1) % c.vocab);
+  }
+  Tensor x = Tensor::fromVector<int64_t>(xs, {batch, c.context}, inner);
+  Tensor y = Tensor::fromVector<int64_t>(ys, {batch, c.context}, inner);
+  if (mark) {
+    x.markDynamic(0);
+    y.markDynamic(0);
+  }
+  Tensor loss = gpt.loss(x, y);
+  Gradients g = optim::clipGradNorm(backward(loss), 1.0);
+  std::vector<Tensor> grads;
+  for (DispatchTensor *p : gpt.parameters())
+    grads.push_back(g.get(*p));
+  sgd.step(g);
+  inner.sync();
+  std::vector<std::vector<float>> out{loss.toVector<float>()};
+  for (Tensor &t : grads)
+    out.push_back(t.toVector<float>());
+  for (DispatchTensor *p : gpt.parameters())
+    out.push_back(p->toVector<float>());
+  return out;
+}
+
+// A GPT training step whose batch dim is marked dynamic compiles once for
+// every batch size: its layers' products over [B, T] rows run as B * T
+// rows, attention's over [B, H, T, T] count their batches at run time, and
+// the weights' gradients sum over B * T.
+TEST(DynamicDimsTest, GptStepCompilesOnceForEveryBatch) {
+  DispatchDevice cpu = DispatchDevice::cpu();
+  gptStep(cpu, 3, false); // the parameters' graphs
+  gptStep(cpu, 16, true);
+  int64_t before = backendCounters(cpu).compiles;
+  for (int64_t batch : kBatches) {
+    SCOPED_TRACE("batch " + std::to_string(batch));
+    auto got = gptStep(cpu, batch, true);
+    auto want = gptStep(DispatchDevice::flex(), batch, false);
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < got.size(); ++i) {
+      SCOPED_TRACE("value " + std::to_string(i));
+      expectNear(got[i], want[i]);
+    }
+  }
+  EXPECT_EQ(backendCounters(cpu).compiles, before)
+      << "a new batch size compiled";
+}
+
 /// Every kind of kernel with a dynamic leading dim against Flex, at sizes
 /// 1, 2, 7, 64 and 1000, from one executable per graph.
 /// `graphs(device, n, mark)` records graphs over n rows (dim 0 marked

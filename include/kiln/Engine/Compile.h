@@ -47,10 +47,18 @@ std::unique_ptr<Executable> compileModule(mlir::ModuleOp module,
 /// `dynamic`, the inputs' dynamic dims are `?` and every shape is inferred
 /// from them; null when the graph does not generalize (some shape does not
 /// follow from S alone, e.g. a reshape to sizes recorded for this S).
+///
+/// A dynamic `key` marks the size entries of reshapes, expands and slices
+/// that follow S by their values (followedEntries), which may mark a
+/// static size that happens to equal S, or miss one. When the graph's own
+/// marks (the entries that follow its dynamic dims) differ, nothing is
+/// compiled: `trueKey` is set to the key with those marks, under which the
+/// caller looks up or compiles the graph instead.
 std::unique_ptr<Executable>
 compileSubgraph(const Subgraph &graph, Backend &backend, const std::string &key,
                 const std::vector<bool> &donated = {},
-                const DynamicDims *dynamic = nullptr);
+                const DynamicDims *dynamic = nullptr,
+                std::string *trueKey = nullptr);
 
 } // namespace kiln::detail
 

@@ -54,8 +54,21 @@ DynamicDims dynamicDimsOf(const Subgraph &graph,
 /// nothing but sizes share that key. With `dynamic`, the inputs' dynamic
 /// dims read `?` and the other values are keyed by their rank (their
 /// shapes follow from the inputs' and the attributes).
-std::string structuralKey(const Subgraph &graph, bool withSizes = true,
-                          const DynamicDims *dynamic = nullptr);
+/// `marks`, one per node (empty: none), gives the entries of its size
+/// attribute that follow the dynamic dims, in place of followedEntries.
+std::string
+structuralKey(const Subgraph &graph, bool withSizes = true,
+              const DynamicDims *dynamic = nullptr,
+              const std::vector<std::vector<bool>> *marks = nullptr);
+
+/// For a node's attribute that may follow the dynamic dims (a reshape's or
+/// expand's `shape`, a slice's `ends`): which entries the key writes as `?`,
+/// those the rule of relaxRecordedShape follows when the dims of the
+/// node's operand equal to `size` are the dynamic ones (a static dim equal
+/// to S makes this a guess, which compileSubgraph checks). Empty when
+/// none.
+std::vector<bool> followedEntries(const Node &node, const NodeAttr &attr,
+                                  int64_t size);
 
 /// The subgraph as a kiln-dialect module with function @main.
 std::string printSubgraph(const Subgraph &graph);

@@ -80,8 +80,10 @@ struct KilnGenerateKernelsPass
         k.emitError() << "kiln-generate-kernels: the matmul kernel @"
                       << k.getName()
                       << " has dynamic dims that the tiled generator does "
-                         "not take (it takes a dynamic M, or the K of a "
-                         "weight's gradient); compile it for static sizes";
+                         "not take (it takes a dynamic M, rows [S, T] of a "
+                         "B without batch dims, a leading batch dim S, or "
+                         "the K of a weight's gradient); compile it for "
+                         "static sizes";
         return signalPassFailure();
       }
       if (failed(ok) && kind != "generic")

@@ -47,6 +47,7 @@
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Verifier.h"
 #include "llvm/ADT/SetVector.h"
 
 #include <functional>
@@ -400,8 +401,143 @@ static LogicalResult packPrologue(OpBuilder &b, Location loc, Block &entry,
   return success();
 }
 
+/// A dynamic matmul whose rows are [S, ..., M] and whose B has no batch
+/// dims ([S, T, K] x [K, N], a layer over a batch of sequences) is, in
+/// row-major order, the plain [S * T, K] x [K, N]: a copy of `tmpl`, named
+/// `name`, with those row dims merged into one dynamic dim of `scale` (the
+/// static rows per S) times the call's size. Null when a value or op of
+/// the template does not allow it: a value laid out against part of the
+/// row dims, an op with shape attributes, a transposed A.
+static func::FuncOp mergedRowsCopy(func::FuncOp tmpl, ModuleOp module,
+                                   StringRef name, int64_t &scale) {
+  MatmulOp mm;
+  tmpl.walk([&](MatmulOp op) { mm = op; });
+  if (!mm)
+    return {};
+  auto cType = llvm::cast<RankedTensorType>(mm.getType());
+  int64_t r = cType.getRank();
+  if (r < 3 || !cType.isDynamicDim(0) ||
+      llvm::cast<RankedTensorType>(mm.getRhs().getType()).getRank() != 2)
+    return {};
+  for (int64_t d = 1; d < r; ++d)
+    if (cType.isDynamicDim(d))
+      return {};
+  bool aT = false;
+  (void)untransposed(mm.getLhs(), aT);
+  if (aT)
+    return {};
+  ArrayRef<int64_t> rows = cType.getShape().drop_back();
+  scale = 1;
+  for (int64_t d : rows.drop_front())
+    scale *= d;
+
+  OpBuilder b(tmpl);
+  auto copy = llvm::cast<func::FuncOp>(b.clone(*tmpl));
+  copy.setName(name);
+  MatmulOp cmm;
+  copy.walk([&](MatmulOp op) { cmm = op; });
+  // B, and what B is read through (a transpose, a dequantize), keep their
+  // types.
+  llvm::DenseSet<Value> bSide{cmm.getRhs()};
+  llvm::DenseSet<Operation *> bOps;
+  if (Operation *def = cmm.getRhs().getDefiningOp()) {
+    if (!llvm::isa<PermuteOp, DequantizeOp>(def)) {
+      copy.erase();
+      return {};
+    }
+    bOps.insert(def);
+    bSide.insert(def->getOperand(0));
+  }
+  auto merged = [&](Type t) -> Type {
+    auto rt = llvm::dyn_cast<RankedTensorType>(t);
+    if (!rt || rt.getRank() > r)
+      return {};
+    if (rt.getRank() <= 1)
+      return rt;
+    SmallVector<int64_t> dims(r - rt.getRank(), 1);
+    dims.append(rt.getShape().begin(), rt.getShape().end());
+    ArrayRef<int64_t> lead = ArrayRef<int64_t>(dims).drop_back();
+    bool along = lead == rows;
+    bool broadcast = llvm::all_of(lead, [](int64_t d) { return d == 1; });
+    if (!along && !broadcast)
+      return {};
+    return rt.clone({along ? ShapedType::kDynamic : 1, dims.back()});
+  };
+  bool ok = true;
+  for (BlockArgument a : copy.getArguments())
+    if (!bSide.contains(a)) {
+      Type t = merged(a.getType());
+      ok &= bool(t);
+      if (t)
+        a.setType(t);
+    }
+  copy.walk([&](Operation *op) {
+    if (!ok || bOps.contains(op) || op == copy.getOperation() ||
+        llvm::isa<func::ReturnOp>(op))
+      return;
+    for (NamedAttribute at : op->getAttrs())
+      if (llvm::isa<DenseI64ArrayAttr>(at.getValue()) ||
+          at.getName() == "axis" || at.getName() == "axes")
+        ok = false;
+    for (Value v : op->getResults()) {
+      Type t = merged(v.getType());
+      if (!t || (llvm::isa<ConstantOp>(op) && t != v.getType())) {
+        ok = false;
+        return;
+      }
+      v.setType(t);
+    }
+  });
+  if (ok) {
+    auto ret = llvm::cast<func::ReturnOp>(copy.getBody().front().getTerminator());
+    copy.setFunctionType(b.getFunctionType(
+        copy.getBody().front().getArgumentTypes(), ret.getOperandTypes()));
+    ScopedDiagnosticHandler quiet(copy.getContext(),
+                                  [](Diagnostic &) { return success(); });
+    ok = succeeded(mlir::verify(copy));
+  }
+  if (!ok) {
+    copy.erase();
+    return {};
+  }
+  (void)module;
+  return copy;
+}
+
 LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
                                         const MatmulTiling &tiling) {
+  // Rows [S, T] of a B without batch dims: generated as S * T rows.
+  if (!llvm::all_of(tmpl.getArgumentTypes(), [](Type t) {
+        auto r = llvm::dyn_cast<RankedTensorType>(t);
+        return !r || r.hasStaticShape();
+      })) {
+    int64_t scale = 1;
+    std::string name = (tmpl.getName() + "__rows").str();
+    if (func::FuncOp rows = mergedRowsCopy(tmpl, module, name, scale)) {
+      LogicalResult ok = generateMatmul(rows, module, tiling);
+      bool generated = succeeded(ok) && module.lookupSymbol(name + "__p0");
+      for (int phase = 0;; ++phase) {
+        auto fn = module.lookupSymbol<func::FuncOp>(name + "__p" +
+                                                   std::to_string(phase));
+        if (!fn)
+          break;
+        if (!generated) {
+          fn.erase();
+          continue;
+        }
+        // The phases are the template's, at `scale` times its size.
+        fn.setName((tmpl.getName() + "__p" + Twine(phase)).str());
+        fn->setAttr(kKernelOfAttr, StringAttr::get(tmpl.getContext(),
+                                                   tmpl.getName()));
+        fn->setAttr(kSizeScaleAttr,
+                    IntegerAttr::get(IntegerType::get(tmpl.getContext(), 64),
+                                     scale));
+      }
+      rows.erase();
+      if (generated)
+        return success();
+    }
+  }
   const int64_t kNR = tiling.nr, kMR = tiling.mr, kMC = tiling.mc,
                 kKC = tiling.kc;
   // A few rows of A: B streamed once rather than packed.
@@ -441,15 +577,33 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
     return generateGeneric(tmpl, module);
   if (cType.hasStaticShape() && cType.getNumElements() == 0)
     return generateGeneric(tmpl, module);
-  // A dynamic size S may be M of a plain [M, K] x [K, N] (the batch rows
-  // of a layer): M is then read from the sizes argument, and the rest of
-  // the shapes are static. Other dynamic forms are not tiled: the caller
-  // decides (--kiln-generate-kernels' generic-dynamic-matmuls).
-  const bool dynamicM = !cType.hasStaticShape();
+  // A dynamic size S may be the leading batch dim of a batched matmul
+  // whose A, B and C all have it (attention's products over [S, H, T, d]):
+  // the batches are counted at run time, and M, N and K are static.
+  auto leadOnly = [&](RankedTensorType t) {
+    if (t.getRank() != cType.getRank() || !t.isDynamicDim(0))
+      return false;
+    for (int64_t d = 1; d < t.getRank(); ++d)
+      if (t.isDynamicDim(d))
+        return false;
+    return true;
+  };
+  bool dynamicBatch = cType.getRank() >= 3 && leadOnly(cType) &&
+                      leadOnly(aType) && leadOnly(bType) && !scheme;
+  for (BlockArgument a : tmpl.getArguments()) {
+    auto t = llvm::cast<RankedTensorType>(a.getType());
+    if (!t.hasStaticShape() && !leadOnly(t))
+      dynamicBatch = false;
+  }
+  // Or M of a plain [M, K] x [K, N] (the batch rows of a layer): M is then
+  // read from the sizes argument, and the rest of the shapes are static.
+  // Other dynamic forms are not tiled: the caller decides
+  // (--kiln-generate-kernels' generic-dynamic-matmuls).
+  const bool dynamicM = !cType.hasStaticShape() && !dynamicBatch;
   // Or K of a plain matmul with C static (a weight's gradient, x^T dy,
   // sums over the batch rows): the k slices are counted at run time.
-  const bool dynamicK =
-      !dynamicM && (!aType.hasStaticShape() || !bType.hasStaticShape());
+  const bool dynamicK = !dynamicM && !dynamicBatch &&
+                        (!aType.hasStaticShape() || !bType.hasStaticShape());
   if (dynamicK) {
     ArrayRef<int64_t> bs = bType.getShape();
     bool ok = cType.getRank() == 2 && aType.getRank() == 2 &&
@@ -494,11 +648,17 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   Layout bB = layoutOf(bType.getShape().drop_back(2), s.batch);
   s.aBatchStrides = aB.strides;
   s.bBatchStrides = bB.strides;
+  // With a dynamic batch, the static part of each count; the batch is
+  // taken as large where it decides the tiling.
+  constexpr int64_t kDynamicBatchGuess = 16;
   for (int64_t d : bType.getShape().drop_back(2))
-    s.bBatches *= d;
+    s.bBatches *= ShapedType::isDynamic(d) ? 1 : d;
   int64_t cBatches = 1;
   for (int64_t d : s.batch)
-    cBatches *= d;
+    cBatches *= ShapedType::isDynamic(d) ? 1 : d;
+  const int64_t cBatchesStatic = cBatches;
+  if (dynamicBatch)
+    cBatches *= kDynamicBatchGuess;
 
   // The epilogue's other operands, laid out against C.
   // The prologue's operands, laid out against A as stored (before any
@@ -591,9 +751,9 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   int64_t mPanels = dynamicM ? 0 : (s.m + kMR - 1) / kMR;
   int64_t aBatches = 1;
   for (int64_t d : aType.getShape().drop_back(2))
-    aBatches *= d;
+    aBatches *= ShapedType::isDynamic(d) ? 1 : d;
   int64_t packedAFloats = aBatches * kSlices * mPanels * kKC * kMR;
-  const bool dynamic = dynamicM || dynamicK;
+  const bool dynamic = dynamicM || dynamicK || dynamicBatch;
   // The workspace runs on past packed A by as much as the micro-kernel
   // asks for ahead of what it reads, so that those addresses need no
   // clamp (integer ops on the FMA ports).
@@ -617,6 +777,9 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
       v.mPanels = arith::DivUIOp::create(
           b, loc, add(b, loc, v.m, cidx(b, loc, kMR - 1)), cidx(b, loc, kMR));
       v.packedAFloats = mul(b, loc, v.mPanels, aBatches * kSlices * kKC * kMR);
+    } else if (dynamicBatch) {
+      v.packedAFloats =
+          mul(b, loc, dynamicSize(b, loc, entry, abi), packedAFloats);
     } else if (dynamicK) {
       v.k = dynamicSize(b, loc, entry, abi);
       v.kSlices = arith::DivUIOp::create(
@@ -639,6 +802,10 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
       fn->setAttr(kWorkspacePerAttr,
                   b.getDenseI64ArrayAttr({aBatches * kSlices * kKC * kMR * 4,
                                           kMR, aheadFloats * 4}));
+    else if (dynamicBatch)
+      fn->setAttr(kWorkspacePerAttr,
+                  b.getDenseI64ArrayAttr({packedAFloats * 4, 1,
+                                          aheadFloats * 4}));
     else if (dynamicK)
       fn->setAttr(kWorkspacePerAttr,
                   b.getDenseI64ArrayAttr({aBatches * mPanels * kKC * kMR * 4,
@@ -672,6 +839,9 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
     if (dynamicM)
       fn->setAttr(kUnitsPerAttr,
                   b.getDenseI64ArrayAttr({1, kMR * kRowPanelGroup}));
+    // Dynamic batch: S times the static batches' groups.
+    if (dynamicBatch)
+      fn->setAttr(kUnitsPerAttr, b.getDenseI64ArrayAttr({packUnits, 1}));
     Block &entry = fn.getBody().front();
     b.setInsertionPoint(entry.getTerminator());
     auto mv = mValues(entry);
@@ -761,7 +931,8 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
 
   // A task does at least kMinTaskFlops (a batch of tiny products, as
   // attention's when decoding, runs on one thread).
-  int64_t phaseUnits = cBatches * nBlocks * mGroups;
+  int64_t phaseUnits =
+      (dynamicBatch ? cBatchesStatic : cBatches) * nBlocks * mGroups;
   int64_t grain = 1;
   if (!dynamic) {
     double unitFlops = 2.0 * cBatches * s.m * s.n * s.k / phaseUnits;
@@ -769,6 +940,8 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
         1, static_cast<int64_t>(kMinTaskFlops / std::max(unitFlops, 1.0)));
   }
   func::FuncOp fn = createPhase(b, module, tmpl, 1, abi, phaseUnits, grain);
+  if (dynamicBatch)
+    fn->setAttr(kUnitsPerAttr, b.getDenseI64ArrayAttr({phaseUnits, 1}));
   // The micro-kernel and its epilogue are vector code as written; so is
   // the packing of B, but for a quantized B's (a scalar loop).
   if (!scheme)
@@ -1076,6 +1249,12 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
             ? Value(arith::SubIOp::create(
                   b, loc,
                   mul(b, loc, mv.k, s.n * std::max<int64_t>(1, s.bBatches)),
+                  one))
+        : dynamicBatch
+            ? Value(arith::SubIOp::create(
+                  b, loc,
+                  mul(b, loc, dynamicSize(b, loc, entry, abi),
+                      s.k * s.n * std::max<int64_t>(1, s.bBatches)),
                   one))
             : cidx(b, loc, s.k * s.n * std::max<int64_t>(1, s.bBatches) - 1);
     int64_t span = bT ? std::min(kKC, s.k) : blockCols;

@@ -56,7 +56,7 @@ using namespace kiln::detail;
 using namespace kiln::detail::cpu;
 
 /// Bump when generated code changes, so that stale disk caches miss.
-static const char *const kCodegenVersion = "kiln-codegen-31";
+static const char *const kCodegenVersion = "kiln-codegen-32";
 
 namespace {
 
@@ -105,10 +105,16 @@ struct Kernel {
   /// (kiln.in_place) of a matmul, none (-1) otherwise.
   int inPlaceInput = -1;
   std::vector<DType> outTypes;
-  /// Dynamic dims (kDynamic) are the run's dynamic size S.
+  /// Dynamic dims (kDynamic) are one size per call: S times a static
+  /// factor that the kernel's inputs show (a dim that merged S with T is
+  /// S * T).
   std::vector<std::vector<int64_t>> inShapes, outShapes;
+  /// The input and dim that give the call's dynamic size (none: -1).
+  int sizeInput = -1, sizeDim = -1;
   /// The phases take the dynamic size as a last i64 buffer (kiln.sizes).
   bool needsSizes = false;
+  /// The phases' size is this many times the call's (kiln.size_scale).
+  int64_t sizeScale = 1;
 };
 
 struct PlanStep {
@@ -245,6 +251,8 @@ public:
     std::vector<Buffer> inputs;
     for (const Buffer *b : operands)
       inputs.push_back(b->dtype.isQuantized() ? *b : contiguous(*b, alloc));
+    if (dynamic >= 0 && k.sizeInput >= 0)
+      dynamic = inputs[k.sizeInput].shape[k.sizeDim];
     if (dynamic >= 0)
       for (size_t j = 0; j < inputs.size() && j < k.inShapes.size(); ++j)
         if (inputs[j].shape != withDynamicSize(k.inShapes[j], dynamic))
@@ -285,12 +293,14 @@ public:
       appendDescriptors(b, descs);
     for (const Buffer &b : results)
       appendDescriptors(b, descs);
+    // The phases' own size (a matmul over [S, T] rows runs as S * T).
+    int64_t size = dynamic >= 0 ? dynamic * k.sizeScale : dynamic;
     std::shared_ptr<Storage> workspace;
-    if (int64_t bytes = k.workspaceFor(dynamic)) {
+    if (int64_t bytes = k.workspaceFor(size)) {
       workspace = alloc.allocate(bytes);
       descs.push_back({workspace->data, workspace->data, 0, bytes, 1});
     }
-    int64_t sizes[1] = {dynamic};
+    int64_t sizes[1] = {size};
     if (k.needsSizes)
       descs.push_back({sizes, sizes, 0, 1, 1});
     std::vector<void *> ptrs;
@@ -305,7 +315,7 @@ public:
     IndexFault fault;
     for (const Phase &p : k.phases) {
       PhaseFn fn = p.fn;
-      parallelFor(p.unitsFor(dynamic), p.grain,
+      parallelFor(p.unitsFor(size), p.grain,
                   [fn, table, &fault](int64_t b, int64_t e) {
                     IndexFaultScope scope(&fault);
                     fn(b, e, table);
@@ -630,6 +640,11 @@ private:
         }
         for (mlir::Value v : call.getOperands()) {
           auto t = llvm::cast<mlir::RankedTensorType>(v.getType());
+          for (int64_t d = 0; d < t.getRank() && k.sizeInput < 0; ++d)
+            if (t.isDynamicDim(d)) {
+              k.sizeInput = static_cast<int>(k.inShapes.size());
+              k.sizeDim = static_cast<int>(d);
+            }
           k.inShapes.emplace_back(t.getShape().begin(), t.getShape().end());
         }
         summary += (summary.empty() ? "" : ", ") + k.kind + "(";
@@ -702,6 +717,7 @@ private:
       if (!first) {
         k.phases = it->second->phases;
         k.needsSizes = it->second->needsSizes;
+        k.sizeScale = it->second->sizeScale;
         k.workspaceBytes = it->second->workspaceBytes;
         std::copy(std::begin(it->second->workspacePer),
                   std::end(it->second->workspacePer), k.workspacePer);
@@ -727,6 +743,9 @@ private:
           k.inPlaceInput = static_cast<int>(in.getInt());
         if (fn->hasAttr(mlir::kiln::kSizesAttr))
           k.needsSizes = true;
+        if (auto scale = fn->getAttrOfType<mlir::IntegerAttr>(
+                mlir::kiln::kSizeScaleAttr))
+          k.sizeScale = scale.getInt();
         if (auto per = fn->getAttrOfType<mlir::DenseI64ArrayAttr>(
                 mlir::kiln::kWorkspacePerAttr);
             per && per.size() == 3 && per[1] > 0)

@@ -8,6 +8,7 @@
 #include "kiln/Dialect/Kiln/IR/KilnBuilders.h"
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <limits>
@@ -129,42 +130,28 @@ bool mlir::kiln::attrFollowsDynamicDims(llvm::StringRef opName,
   return opName == SliceOp::getOperationName() && attr == "ends";
 }
 
-void mlir::kiln::relaxRecordedShape(Operation *op, ArrayRef<int64_t> recorded) {
-  if (op->getNumOperands() < 1)
-    return;
-  auto type = llvm::dyn_cast<RankedTensorType>(op->getOperand(0).getType());
-  if (!type || recorded.size() != (size_t)type.getRank())
-    return;
-  // The operand's dims that no longer have their recorded size (dynamic,
-  // or another size).
-  SmallVector<int64_t> moved;
-  for (int64_t i = 0; i < type.getRank(); ++i)
-    if (type.getDimSize(i) != recorded[i])
-      moved.push_back(i);
-  if (moved.empty())
-    return;
-  if (auto slice = llvm::dyn_cast<SliceOp>(op)) {
+SmallVector<bool> mlir::kiln::followingEntries(
+    StringRef opName, ArrayRef<int64_t> recorded, ArrayRef<int64_t> moved,
+    ArrayRef<int64_t> sizes, ArrayRef<int64_t> starts,
+    ArrayRef<int64_t> steps) {
+  SmallVector<bool> follows(sizes.size(), false);
+  auto in = [&](int64_t i) { return i >= 0 && (size_t)i < recorded.size(); };
+  if (opName == SliceOp::getOperationName()) {
     // A slice over the whole of a moved dim keeps the whole of it.
-    SmallVector<int64_t> ends(slice.getEnds());
     for (int64_t i : moved)
-      if (slice.getStarts()[i] == 0 && slice.getSteps()[i] == 1 &&
-          ends[i] == recorded[i])
-        ends[i] = std::numeric_limits<int64_t>::max();
-    slice.setEnds(ends);
-    return;
-  }
-  auto shapeAttr = op->getAttrOfType<DenseI64ArrayAttr>("shape");
-  if (!shapeAttr)
-    return;
-  SmallVector<int64_t> target(shapeAttr.asArrayRef());
-  if (llvm::isa<ExpandOp>(op)) {
-    int64_t lead = (int64_t)target.size() - type.getRank();
+      if (in(i) && (size_t)i < sizes.size() && (size_t)i < starts.size() &&
+          (size_t)i < steps.size() && starts[i] == 0 && steps[i] == 1 &&
+          sizes[i] == recorded[i])
+        follows[i] = true;
+  } else if (opName == ExpandOp::getOperationName()) {
+    int64_t lead = (int64_t)sizes.size() - (int64_t)recorded.size();
     for (int64_t i : moved)
-      if (lead + i >= 0 && target[lead + i] == recorded[i])
-        target[lead + i] = -1;
-  } else if (llvm::isa<ReshapeOp>(op)) {
-    if (moved.size() != 1 || llvm::is_contained(target, -1))
-      return;
+      if (in(i) && lead + i >= 0 && sizes[lead + i] == recorded[i])
+        follows[lead + i] = true;
+  } else if (opName == ReshapeOp::getOperationName()) {
+    if (moved.size() != 1 || !in(moved.front()) ||
+        llvm::is_contained(sizes, -1))
+      return follows;
     int64_t p = moved.front();
     // Element counts before and after the dim, in the operand and the
     // target (in double: they may overflow int64_t).
@@ -176,17 +163,52 @@ void mlir::kiln::relaxRecordedShape(Operation *op, ArrayRef<int64_t> recorded) {
     };
     double before = product(recorded.take_front(p));
     double after = product(recorded.drop_front(p + 1));
-    for (size_t q = 0; q < target.size(); ++q)
-      if (target[q] == recorded[p] &&
-          product(ArrayRef<int64_t>(target).take_front(q)) == before &&
-          product(ArrayRef<int64_t>(target).drop_front(q + 1)) == after) {
-        target[q] = -1;
+    for (size_t q = 0; q < sizes.size(); ++q)
+      if (sizes[q] == recorded[p] && product(sizes.take_front(q)) == before &&
+          product(sizes.drop_front(q + 1)) == after) {
+        follows[q] = true;
         break;
       }
-  } else {
-    return;
   }
-  op->setAttr("shape", DenseI64ArrayAttr::get(op->getContext(), target));
+  return follows;
+}
+
+SmallVector<bool> mlir::kiln::relaxRecordedShape(Operation *op,
+                                                 ArrayRef<int64_t> recorded) {
+  if (op->getNumOperands() < 1)
+    return {};
+  auto type = llvm::dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+  if (!type || recorded.size() != (size_t)type.getRank())
+    return {};
+  // The operand's dims that no longer have their recorded size (dynamic,
+  // or another size).
+  SmallVector<int64_t> moved;
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    if (type.getDimSize(i) != recorded[i])
+      moved.push_back(i);
+  if (moved.empty())
+    return {};
+  StringRef attr = llvm::isa<SliceOp>(op) ? "ends" : "shape";
+  if (!attrFollowsDynamicDims(op->getName().getStringRef(), attr))
+    return {};
+  auto sizes = op->getAttrOfType<DenseI64ArrayAttr>(attr);
+  if (!sizes)
+    return {};
+  SmallVector<int64_t> starts, steps;
+  if (auto slice = llvm::dyn_cast<SliceOp>(op)) {
+    starts.assign(slice.getStarts().begin(), slice.getStarts().end());
+    steps.assign(slice.getSteps().begin(), slice.getSteps().end());
+  }
+  SmallVector<bool> follows =
+      followingEntries(op->getName().getStringRef(), recorded, moved,
+                       sizes.asArrayRef(), starts, steps);
+  SmallVector<int64_t> relaxed(sizes.asArrayRef());
+  for (size_t i = 0; i < relaxed.size(); ++i)
+    if (follows[i])
+      relaxed[i] = llvm::isa<SliceOp>(op) ? std::numeric_limits<int64_t>::max()
+                                          : -1;
+  op->setAttr(attr, DenseI64ArrayAttr::get(op->getContext(), relaxed));
+  return follows;
 }
 
 Operation *mlir::kiln::findResizedDynamicDim(Operation *root) {
@@ -195,27 +217,68 @@ Operation *mlir::kiln::findResizedDynamicDim(Operation *root) {
     return t && i >= 0 && i < t.getRank() && t.isDynamicDim(i);
   };
   auto staticCount = [](RankedTensorType t) {
-    double n = 1;
+    int64_t n = 1;
     for (int64_t d : t.getShape())
       if (!ShapedType::isDynamic(d))
-        n *= (double)d;
+        n *= d;
     return n;
+  };
+  auto isKernel = [](Operation *op) {
+    auto fn = op->getParentOfType<func::FuncOp>();
+    return fn && fn->hasAttr(kKernelKindAttr);
+  };
+  // Inside a kernel, every dynamic dim has one size: no op may resize one.
+  // Between kernels, a reshape may merge S with static dims (S * T rows):
+  // its dynamic dim is S times a factor, which each kernel then takes as
+  // its own size. The dynamic operands of a call must agree on it.
+  llvm::DenseMap<Value, int64_t> factor;
+  auto factorOf = [&](Value v) {
+    auto it = factor.find(v);
+    return it == factor.end() ? int64_t(1) : it->second;
   };
   Operation *found = nullptr;
   root->walk([&](Operation *op) {
-    if (found || op->getNumResults() != 1)
+    if (found || op->getNumResults() < 1)
       return;
+    bool kernel = isKernel(op);
+    // The factor the dynamic operands agree on (0: they do not).
+    int64_t common = -1;
+    for (Value v : op->getOperands()) {
+      auto t = llvm::dyn_cast<RankedTensorType>(v.getType());
+      // (An index counts when it is a dynamic dim read by tensor.dim.)
+      bool dynamic = t ? !t.hasStaticShape() : factor.count(v) > 0;
+      if (!dynamic)
+        continue;
+      int64_t f = factorOf(v);
+      common = common == -1 ? f : (common == f ? f : 0);
+    }
+    if (common == 0) {
+      found = op;
+      return;
+    }
+    if (auto dim = llvm::dyn_cast<tensor::DimOp>(op)) {
+      if (!dim.getSource().getType().hasStaticShape())
+        factor[dim.getResult()] = factorOf(dim.getSource());
+      return;
+    }
     auto result = llvm::dyn_cast<RankedTensorType>(op->getResult(0).getType());
     if (!result)
       return;
     Value in = op->getNumOperands() ? op->getOperand(0) : Value();
+    int64_t out = common == -1 ? 1 : common;
     bool resized = false;
     if (auto r = llvm::dyn_cast<ReshapeOp>(op)) {
       auto t = llvm::cast<RankedTensorType>(r.getInput().getType());
-      if (t.getNumDynamicDims() || result.getNumDynamicDims())
+      if (t.getNumDynamicDims() || result.getNumDynamicDims()) {
         resized = t.getNumDynamicDims() != 1 ||
-                  result.getNumDynamicDims() != 1 ||
-                  staticCount(t) != staticCount(result);
+                  result.getNumDynamicDims() != 1;
+        int64_t from = staticCount(t) * factorOf(r.getInput()),
+                to = staticCount(result);
+        if (!resized) {
+          resized = to == 0 || from % to != 0 || (kernel && from != to);
+          out = to ? from / to : 1;
+        }
+      }
     } else if (auto c = llvm::dyn_cast<ConcatOp>(op)) {
       resized = result.isDynamicDim(c.getAxis());
     } else if (auto p = llvm::dyn_cast<PadOp>(op)) {
@@ -233,8 +296,26 @@ Operation *mlir::kiln::findResizedDynamicDim(Operation *root) {
       for (int64_t i = 2; i < result.getRank(); ++i)
         resized |= result.isDynamicDim(i);
     }
-    if (resized)
+    if (resized) {
       found = op;
+      return;
+    }
+    // A kernel's results have its size; so has anything else whose dynamic
+    // dims come from its operands.
+    if (auto call = llvm::dyn_cast<func::CallOp>(op))
+      if (common == -1 &&
+          llvm::any_of(call.getResultTypes(), [](Type t) {
+            auto r = llvm::dyn_cast<RankedTensorType>(t);
+            return r && !r.hasStaticShape();
+          })) {
+        // A kernel with a dynamic result and no dynamic operand: nothing
+        // tells the runtime its size.
+        found = op;
+        return;
+      }
+    for (Value r : op->getResults())
+      if (out != 1)
+        factor[r] = out;
   });
   return found;
 }

@@ -54,7 +54,19 @@ Value expandReduced(OpBuilder &b, Location loc, Value reduced,
 /// operand dim; a slice that spans the whole of a moved dim ends at the
 /// largest int64 (clamped: the whole dim). Other ops, and dims that do not
 /// carry it, are left as they are.
-void relaxRecordedShape(Operation *op, ArrayRef<int64_t> recorded);
+/// Returns which entries of the attribute it rewrote (empty: none).
+SmallVector<bool> relaxRecordedShape(Operation *op, ArrayRef<int64_t> recorded);
+
+/// The rule of relaxRecordedShape on plain data: which entries of `sizes`
+/// (a reshape's or expand's `shape`, a slice's `ends`, with the slice's
+/// `starts` and `steps`) follow the `moved` dims of an operand recorded as
+/// `recorded`. A graph's key marks these entries `?`, with the operand dims
+/// equal to S as the moved ones.
+SmallVector<bool> followingEntries(StringRef opName, ArrayRef<int64_t> recorded,
+                                   ArrayRef<int64_t> moved,
+                                   ArrayRef<int64_t> sizes,
+                                   ArrayRef<int64_t> starts,
+                                   ArrayRef<int64_t> steps);
 
 /// Whether attribute `attr` of the op named `opName` holds sizes that
 /// relaxRecordedShape rewrites to follow a moved dim: reshape's and

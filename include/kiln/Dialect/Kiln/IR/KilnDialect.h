@@ -51,6 +51,8 @@ inline constexpr llvm::StringLiteral kUnitsPerAttr =
     KilnDialect::UnitsPerAttrHelper::getNameStr();
 inline constexpr llvm::StringLiteral kWorkspacePerAttr =
     KilnDialect::WorkspacePerAttrHelper::getNameStr();
+inline constexpr llvm::StringLiteral kSizeScaleAttr =
+    KilnDialect::SizeScaleAttrHelper::getNameStr();
 inline constexpr llvm::StringLiteral kVectorCodeAttr =
     KilnDialect::VectorCodeAttrHelper::getNameStr();
 

@@ -52,7 +52,9 @@ def Kiln_Dialect : Dialect {
       i64), `kiln.units_per` = [a, b] (the phase has ceil(S * a / b)
       units for the dynamic size S, in place of `kiln.units`) and
       `kiln.workspace_per` = [p, r, c] (ceil(S / r) * p + c bytes of
-      scratch, in place of `kiln.workspace`).
+      scratch, in place of `kiln.workspace`) and `kiln.size_scale` = n (the
+      phase's size is n times the call's: a matmul over [S, T, K] rows
+      generated as one of S * T rows; S above is then that product).
   }];
   let discardableAttrs = (ins
     "::mlir::UnitAttr":$backward,
@@ -71,6 +73,7 @@ def Kiln_Dialect : Dialect {
     "::mlir::UnitAttr":$sizes,
     "::mlir::DenseI64ArrayAttr":$units_per,
     "::mlir::DenseI64ArrayAttr":$workspace_per,
+    "::mlir::IntegerAttr":$size_scale,
     "::mlir::UnitAttr":$vector_code
   );
   let useDefaultAttributePrinterParser = 1;
