@@ -26,6 +26,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <limits>
+
 namespace mlir::kiln {
 #define GEN_PASS_DEF_KILNAUTODIFF
 #include "kiln/Transforms/Passes.h.inc"
@@ -57,7 +59,7 @@ bool carriesGradient(Value v) {
 SmallVector<SliceOp> tilingSlices(Value v,
                                   const llvm::DenseSet<Operation *> &active) {
   auto type = llvm::dyn_cast<RankedTensorType>(v.getType());
-  if (!type || !type.hasStaticShape())
+  if (!type)
     return {};
   SmallVector<SliceOp> slices;
   for (Operation *u : v.getUsers()) {
@@ -73,10 +75,17 @@ SmallVector<SliceOp> tilingSlices(Value v,
   int64_t rank = type.getRank(), axis = -1;
   for (SliceOp s : slices)
     for (int64_t d = 0; d < rank; ++d) {
-      int64_t end = std::min(s.getEnds()[d], type.getDimSize(d));
-      bool whole = s.getStarts()[d] == 0 && end == type.getDimSize(d);
       if (s.getSteps()[d] != 1)
         return {};
+      // A dynamic dim is taken whole (to the largest end), never tiled.
+      if (type.isDynamicDim(d)) {
+        if (s.getStarts()[d] != 0 ||
+            s.getEnds()[d] != std::numeric_limits<int64_t>::max())
+          return {};
+        continue;
+      }
+      int64_t end = std::min(s.getEnds()[d], type.getDimSize(d));
+      bool whole = s.getStarts()[d] == 0 && end == type.getDimSize(d);
       if (whole)
         continue;
       if (axis >= 0 && axis != d)

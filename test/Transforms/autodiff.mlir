@@ -127,6 +127,24 @@ func.func @split_pieces(%x: tensor<3x4xf32>) -> (tensor<f32>, tensor<3x4xf32>) {
 
 // -----
 
+// So do slices that take a dynamic dim whole (the batch of Q, K and V).
+// CHECK-LABEL: func.func @split_dynamic_pieces(
+// CHECK: kiln.concat %{{.*}}, %{{.*}}, %{{.*}} axis = 0 {kiln.backward} : (tensor<1x?xf32>, tensor<1x?xf32>, tensor<1x?xf32>) -> tensor<3x?xf32>
+// CHECK-NOT: kiln.slice_assign
+// CHECK: return
+func.func @split_dynamic_pieces(%x: tensor<3x?xf32>) -> (tensor<f32>, tensor<3x?xf32>) {
+  %q = kiln.slice %x [0, 0] [1, 9223372036854775807] [1, 1] : tensor<3x?xf32> -> tensor<1x?xf32>
+  %k = kiln.slice %x [1, 0] [2, 9223372036854775807] [1, 1] : tensor<3x?xf32> -> tensor<1x?xf32>
+  %v = kiln.slice %x [2, 0] [3, 9223372036854775807] [1, 1] : tensor<3x?xf32> -> tensor<1x?xf32>
+  %qk = kiln.mul %q, %k : (tensor<1x?xf32>, tensor<1x?xf32>) -> tensor<1x?xf32>
+  %o = kiln.mul %qk, %v : (tensor<1x?xf32>, tensor<1x?xf32>) -> tensor<1x?xf32>
+  %s = kiln.sum %o [0, 1] : tensor<1x?xf32> -> tensor<f32>
+  %g = kiln.grad %s wrt %x : tensor<f32>, (tensor<3x?xf32>)
+  return %s, %g : tensor<f32>, tensor<3x?xf32>
+}
+
+// -----
+
 // Slices that leave a gap keep the slice_assign form.
 // CHECK-LABEL: func.func @gapped_slices(
 // CHECK-NOT: kiln.concat

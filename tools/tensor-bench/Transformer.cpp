@@ -62,11 +62,16 @@ struct GptStep {
   k::optim::AdamW adamw;
   Tensor x, y;
 
-  GptStep(const k::nn::GPTConfig &c, int64_t batch, const DispatchDevice &dev)
+  GptStep(const k::nn::GPTConfig &c, int64_t batch, const DispatchDevice &dev,
+          bool dynamic = false)
       : gpt(c, dev, 1), adamw(gpt.parameters(), 3e-4, 0.9, 0.95, 1e-8, 0.1) {
     auto [xs, ys] = gptBatch(c, batch, 7);
     x = Tensor::fromVector<int64_t>(xs, {batch, c.context}, dev.backend());
     y = Tensor::fromVector<int64_t>(ys, {batch, c.context}, dev.backend());
+    if (dynamic) {
+      x.markDynamic(0);
+      y.markDynamic(0);
+    }
   }
   /// The loss before the update (the step's value).
   float step() {
@@ -90,6 +95,16 @@ double gptFlops(k::nn::GPT &gpt, int64_t batch) {
 }
 
 } // namespace
+
+std::function<void()> bench::gptTrainCase(const Sizes &s,
+                                          const DispatchDevice &dev,
+                                          int64_t batch, bool dynamic) {
+  auto step = std::make_shared<GptStep>(
+      s.gpt, batch,
+      DispatchDevice::autodiff(dev, k::CheckpointingStrategy::Balanced),
+      dynamic);
+  return [step] { step->step(); };
+}
 
 void Suite::gptTrainStep() {
   const Sizes &s = opts.sizes;

@@ -447,6 +447,8 @@ Case makeCase(const std::string &w, const Sizes &s, const DispatchDevice &dev,
       model->x.markDynamic(0);
     return {[=] { model->step(); }};
   }
+  if (w == "gpt_train_step")
+    return {gptTrainCase(s, dev, b(s.gptBatch), dynamic)};
   throw k::Error("no graph named " + w);
 }
 
@@ -454,7 +456,7 @@ const std::vector<std::string> &compileWorkloads() {
   static const std::vector<std::string> names = {
       "ew_chain",         "reduce_sum",     "softmax",
       "layernorm",        "matmul",         "matmul_bias_gelu",
-      "mlp_train_step",   "deep_mlp_memory"};
+      "mlp_train_step",   "deep_mlp_memory", "gpt_train_step"};
   return names;
 }
 

@@ -58,6 +58,12 @@ struct Machine {
 /// Every workload name, in the order they run.
 const std::vector<std::string> &allWorkloads();
 
+/// One gpt_train_step (Balanced checkpointing) over `batch` sequences of
+/// random bytes on `dev`, its tokens and targets marked dynamic in their
+/// batch dim when `dynamic`: the compile and dynamic workloads' case.
+std::function<void()> gptTrainCase(const Sizes &s, const kiln::DispatchDevice &dev,
+                                   int64_t batch, bool dynamic);
+
 /// Runs the rows of one workload for the selected backends and threads,
 /// printing each row and appending it to `records`.
 class Suite {

@@ -192,6 +192,8 @@ LogicalResult generateGemv(func::FuncOp tmpl, ModuleOp module,
 /// linalg pipeline (kGenericPipeline) through `runPipeline` on a nested
 /// module, and adds their phase functions.
 extern const char *const kGenericPipeline;
+/// What runs after it, once strided copies are linalg.copy: loops.
+extern const char *const kGenericLoopsPipeline;
 LogicalResult lowerGenericKernels(
     ModuleOp module,
     function_ref<LogicalResult(OpPassManager &, Operation *)> runPipeline);

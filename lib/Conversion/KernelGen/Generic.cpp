@@ -18,6 +18,8 @@
 #include "kiln/Conversion/KernelGen.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 
@@ -35,8 +37,28 @@ const char *const kernelgen::kGenericPipeline =
     "convert-kiln-to-linalg{index-checks=1},"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
-    "buffer-results-to-out-params,buffer-deallocation-pipeline,"
+    "buffer-results-to-out-params,buffer-deallocation-pipeline";
+const char *const kernelgen::kGenericLoopsPipeline =
     "func.func(convert-linalg-to-loops),canonicalize";
+
+/// memref.copy between strided views (a concat's pieces over a dynamic
+/// dim) lowers to a runtime call that copies element by element; as a
+/// linalg.copy it becomes loops, which LLVM vectorizes.
+static void copiesAsLinalg(ModuleOp module) {
+  SmallVector<memref::CopyOp> copies;
+  module.walk([&](memref::CopyOp c) {
+    auto from = llvm::dyn_cast<MemRefType>(c.getSource().getType());
+    auto to = llvm::dyn_cast<MemRefType>(c.getTarget().getType());
+    if (from && to &&
+        !(from.getLayout().isIdentity() && to.getLayout().isIdentity()))
+      copies.push_back(c);
+  });
+  for (memref::CopyOp c : copies) {
+    OpBuilder b(c);
+    linalg::CopyOp::create(b, c.getLoc(), c.getSource(), c.getTarget());
+    c.erase();
+  }
+}
 
 LogicalResult kernelgen::generateGeneric(func::FuncOp tmpl, ModuleOp module) {
   (void)module;
@@ -71,9 +93,16 @@ LogicalResult kernelgen::lowerGenericKernels(
     // them in place.
     for (unsigned i = 0; i < impl.getNumArguments(); ++i)
       impl.setArgAttr(i, "bufferization.writable", b.getBoolAttr(false));
-    OpPassManager pm(ModuleOp::getOperationName());
-    if (failed(parsePassPipeline(kGenericPipeline, pm)) ||
-        failed(runPipeline(pm, nested))) {
+    OpPassManager pm(ModuleOp::getOperationName()),
+        loops(ModuleOp::getOperationName());
+    bool lowered = succeeded(parsePassPipeline(kGenericPipeline, pm)) &&
+                   succeeded(parsePassPipeline(kGenericLoopsPipeline, loops)) &&
+                   succeeded(runPipeline(pm, nested));
+    if (lowered) {
+      copiesAsLinalg(nested);
+      lowered = succeeded(runPipeline(loops, nested));
+    }
+    if (!lowered) {
       nested.erase();
       return tmpl.emitError() << "the generic lowering of @" << tmpl.getName()
                               << " failed";
