@@ -232,10 +232,15 @@ std::string kiln::detail::structuralKey(
       case NodeAttr::Kind::I32Array:
         // Sizes that follow S (a reshape to [B, T, ...]) are written as
         // `?`: one key, and one executable, for every S.
+        // Without sizes (a graph's group), they are left out: a new batch
+        // changes a reshape to [B, T, ...] along with the inputs.
         if (dynamic && mlir::kiln::attrFollowsDynamicDims(n.op, a.name))
           appendFollowing(key, a.ints,
                           marks ? (*marks)[i]
                                 : followedEntries(n, a, dynamic->size));
+        else if (!withSizes &&
+                 mlir::kiln::attrFollowsDynamicDims(n.op, a.name))
+          key += "[r" + std::to_string(a.ints.size()) + "]";
         else
           appendShape(key, a.ints);
         break;

@@ -177,6 +177,25 @@ TEST(DynamicDimsTest, GptStepCompilesOnceForEveryBatch) {
       << "a new batch size compiled";
 }
 
+// Unmarked, the second batch size makes the GPT step's batch dim dynamic
+// (its reshapes to [B, T, ...] do not keep the graphs apart): one more
+// compile, general, and none after it.
+TEST(DynamicDimsTest, GptBatchBecomesDynamicAfterOneRecompile) {
+  ::setenv("KILN_AUTO_DYNAMIC", "1", 1);
+  DispatchDevice cpu = DispatchDevice::cpu();
+  gptStep(cpu, 5, false);
+  int64_t before = backendCounters(cpu).compiles;
+  for (int64_t batch : {3, 9, 1, 16}) {
+    SCOPED_TRACE("batch " + std::to_string(batch));
+    auto got = gptStep(cpu, batch, false);
+    auto want = gptStep(DispatchDevice::flex(), batch, false);
+    expectNear(got[0], want[0]);
+  }
+  EXPECT_LE(backendCounters(cpu).compiles - before, 1)
+      << "the batch dim did not become dynamic";
+  ::unsetenv("KILN_AUTO_DYNAMIC");
+}
+
 /// Every kind of kernel with a dynamic leading dim against Flex, at sizes
 /// 1, 2, 7, 64 and 1000, from one executable per graph.
 /// `graphs(device, n, mark)` records graphs over n rows (dim 0 marked

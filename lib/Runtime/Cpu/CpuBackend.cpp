@@ -483,13 +483,17 @@ private:
     mlir::OwningOpRef<mlir::ModuleOp> plan =
         mlir::ModuleOp::create(module.getLoc());
     b.setInsertionPointToEnd(plan->getBody());
+    // The templates are those @main calls (not what a generic kernel's
+    // lowering made of them, which reads globals the plan does not hold).
+    llvm::StringSet<> called;
+    if (auto main = module.lookupSymbol<mlir::func::FuncOp>("main"))
+      main.walk([&](mlir::func::CallOp c) { called.insert(c.getCallee()); });
     for (auto fn : module.getOps<mlir::func::FuncOp>()) {
       if (fn->hasAttr(mlir::kiln::kUnitsAttr)) {
         auto decl =
             llvm::cast<mlir::func::FuncOp>(b.insert(fn->cloneWithoutRegions()));
         decl.setPrivate();
-      } else if (fn.getName() == "main" ||
-                 fn->hasAttr(mlir::kiln::kKernelKindAttr)) {
+      } else if (fn.getName() == "main" || called.contains(fn.getName())) {
         b.clone(*fn);
       }
     }
