@@ -192,10 +192,8 @@ buildModule(mlir::MLIRContext &ctx, const Subgraph &g,
         (*marks)[static_cast<size_t>(&n - g.nodes.data())].assign(
             relaxed.begin(), relaxed.end());
     }
-    if (leafShapes && !reinferShapes(op)) {
-      if (getenv("KILN_DEBUG_DYN")) { op->print(llvm::errs()); llvm::errs() << "\n"; }
+    if (leafShapes && !reinferShapes(op))
       return nullptr;
-    }
     values[n.get()] = op->getResult(0);
     if (differentiates && !n->checkpointing && n->dtype.isFloat() &&
         std::any_of(n->inputs.begin(), n->inputs.end(),
@@ -325,7 +323,6 @@ bool generalizable(mlir::MLIRContext &ctx, const Subgraph &g,
       bool dynamic = mlir::ShapedType::isDynamic(shapes[n][k]);
       if (dynamic ? now[k] != dyn.size || probed[n][k] != kProbeSize
                   : now[k] != shapes[n][k] || probed[n][k] != now[k]) {
-        if (getenv("KILN_DEBUG_DYN")) fprintf(stderr, "DEBUG node %zu op %s dim %zu now %lld shape %lld probed %lld\n", n, (g.nodes[n]->op ? g.nodes[n]->op : "leaf"), k, (long long)now[k], (long long)shapes[n][k], (long long)probed[n][k]);
         return false;
       }
     }
@@ -363,8 +360,7 @@ std::unique_ptr<Executable> kiln::detail::compileSubgraph(
         return nullptr;
       }
     }
-    if (!module ||
-        !generalizable(ctx, g, *dynamic, nodeShapes))
+    if (!module || !generalizable(ctx, g, *dynamic, nodeShapes))
       return nullptr;
   } else {
     module = buildModule(ctx, g);

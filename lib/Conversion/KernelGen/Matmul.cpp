@@ -408,8 +408,8 @@ static LogicalResult packPrologue(OpBuilder &b, Location loc, Block &entry,
 /// static rows per S) times the call's size. Null when a value or op of
 /// the template does not allow it: a value laid out against part of the
 /// row dims, an op with shape attributes, a transposed A.
-static func::FuncOp mergedRowsCopy(func::FuncOp tmpl, ModuleOp module,
-                                   StringRef name, int64_t &scale) {
+static func::FuncOp mergedRowsCopy(func::FuncOp tmpl, StringRef name,
+                                   int64_t &scale) {
   MatmulOp mm;
   tmpl.walk([&](MatmulOp op) { mm = op; });
   if (!mm)
@@ -500,7 +500,6 @@ static func::FuncOp mergedRowsCopy(func::FuncOp tmpl, ModuleOp module,
     copy.erase();
     return {};
   }
-  (void)module;
   return copy;
 }
 
@@ -513,7 +512,7 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
       })) {
     int64_t scale = 1;
     std::string name = (tmpl.getName() + "__rows").str();
-    if (func::FuncOp rows = mergedRowsCopy(tmpl, module, name, scale)) {
+    if (func::FuncOp rows = mergedRowsCopy(tmpl, name, scale)) {
       LogicalResult ok = generateMatmul(rows, module, tiling);
       bool generated = succeeded(ok) && module.lookupSymbol(name + "__p0");
       for (int phase = 0;; ++phase) {

@@ -74,12 +74,14 @@ SmallVector<bool> followingEntries(StringRef opName, ArrayRef<int64_t> recorded,
 /// writes their entries equal to S as `?`.)
 bool attrFollowsDynamicDims(llvm::StringRef opName, llvm::StringRef attr);
 
-/// An op inside `root` that may give a dynamic dim a size other than the
-/// one size S every dynamic dim of a graph compiled with dynamic dims has
-/// (kernels and runtime views take S alone): a reshape that merges or
-/// splits a dynamic dim (the static element counts of operand and result
-/// differ), a concat along a dynamic dim, a pad, repeat or partial slice of
-/// one, a convolution or pool over one. Null when there is none.
+/// An op inside `root` that gives a dynamic dim a size the kernels and the
+/// runtime cannot follow. Every dynamic dim must be S times a static
+/// factor: between kernels a reshape may merge S with static dims (the
+/// factor must divide), but inside a kernel (a function with a kernel
+/// kind) no op may change it, and the dynamic operands of an op or call
+/// must agree on it. Also a concat along a dynamic dim, a pad, repeat or
+/// partial slice of one, a convolution or pool over one, and a call whose
+/// results are dynamic with no dynamic operand. Null when there is none.
 Operation *findResizedDynamicDim(Operation *root);
 
 /// Element type of a tensor value.
