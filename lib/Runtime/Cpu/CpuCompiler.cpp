@@ -34,6 +34,7 @@
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -147,6 +148,93 @@ void limitLoopVectorization(llvm::Module &m) {
           flag("llvm.loop.vectorize.enable", llvm::ConstantInt::getFalse(ctx)),
           flag("llvm.loop.interleave.count",
                llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), 1))};
+      llvm::MDNode *id = llvm::MDNode::getDistinct(ctx, props);
+      id->replaceOperandWith(0, id);
+      loop->setLoopID(id);
+    }
+  }
+}
+
+/// Bools are stored one per byte, 0 or 1, and the kernels load and store
+/// them as i1. The loop vectorizer cannot widen an i1 load (a vector of
+/// i1 is packed bits in memory), so a loop reading a mask (attention's
+/// causal mask in `where`) assembled each vector's mask one byte at a time,
+/// 48 instructions per 16 elements. Byte loads and stores with a truncation
+/// or extension mean the same for bytes of 0 and 1, and widen to one vector
+/// load and a compare.
+void widenBoolAccesses(llvm::Module &m) {
+  llvm::LLVMContext &ctx = m.getContext();
+  llvm::Type *i1 = llvm::Type::getInt1Ty(ctx), *i8 = llvm::Type::getInt8Ty(ctx);
+  for (llvm::Function &f : m) {
+    if (f.isDeclaration())
+      continue;
+    llvm::SmallVector<llvm::Instruction *> accesses;
+    for (llvm::Instruction &inst : llvm::instructions(f)) {
+      if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&inst);
+          load && load->getType() == i1 && load->isSimple())
+        accesses.push_back(load);
+      if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&inst);
+          store && store->getValueOperand()->getType() == i1 &&
+          store->isSimple())
+        accesses.push_back(store);
+    }
+    for (llvm::Instruction *inst : accesses) {
+      llvm::IRBuilder<> b(inst);
+      if (auto *load = llvm::dyn_cast<llvm::LoadInst>(inst)) {
+        llvm::LoadInst *byte =
+            b.CreateAlignedLoad(i8, load->getPointerOperand(), load->getAlign());
+        byte->copyMetadata(*load);
+        load->replaceAllUsesWith(b.CreateTrunc(byte, i1));
+      } else {
+        auto *store = llvm::cast<llvm::StoreInst>(inst);
+        llvm::StoreInst *byte =
+            b.CreateAlignedStore(b.CreateZExt(store->getValueOperand(), i8),
+                                 store->getPointerOperand(), store->getAlign());
+        byte->copyMetadata(*store);
+      }
+      inst->eraseFromParent();
+    }
+  }
+}
+
+/// Whether `name` is a phase of an elementwise kernel (--kiln-fuse names
+/// a kernel `<function>_kernel<i>_<kind>`, its phases `<kernel>__p<i>`).
+bool isElementwisePhase(llvm::StringRef name) {
+  size_t p = name.rfind("__p");
+  return p != llvm::StringRef::npos &&
+         name.take_front(p).ends_with("_elementwise");
+}
+
+/// An elementwise phase reads element j of each full operand and writes
+/// element j of its output in iteration j of its innermost loops, and
+/// nothing else: the only overlap is an output that the runtime writes
+/// over a dying input of the same layout, element for element. LLVM cannot
+/// see that; its run-time overlap check sent every such in-place call to
+/// the scalar loop (a softmax's sub and exp ran 5 times slower in place).
+/// Their accesses are marked parallel (llvm.loop.parallel_accesses), which
+/// is what they are, so the vectorizer drops the check.
+void markElementwiseLoopsParallel(llvm::Module &m) {
+  llvm::LLVMContext &ctx = m.getContext();
+  for (llvm::Function &f : m) {
+    if (f.isDeclaration() || !isElementwisePhase(f.getName()))
+      continue;
+    llvm::DominatorTree dt(f);
+    llvm::LoopInfo loops(dt);
+    for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
+      if (!loop->isInnermost())
+        continue;
+      llvm::MDNode *group = llvm::MDNode::getDistinct(ctx, {});
+      for (llvm::BasicBlock *bb : loop->blocks())
+        for (llvm::Instruction &inst : *bb)
+          if (inst.mayReadOrWriteMemory())
+            inst.setMetadata(llvm::LLVMContext::MD_access_group, group);
+      llvm::SmallVector<llvm::Metadata *> props = {nullptr};
+      if (llvm::MDNode *old = loop->getLoopID())
+        for (unsigned i = 1; i < old->getNumOperands(); ++i)
+          props.push_back(old->getOperand(i));
+      props.push_back(llvm::MDNode::get(
+          ctx, {llvm::MDString::get(ctx, "llvm.loop.parallel_accesses"),
+                group}));
       llvm::MDNode *id = llvm::MDNode::getDistinct(ctx, props);
       id->replaceOperandWith(0, id);
       loop->setLoopID(id);
@@ -363,6 +451,8 @@ std::string optimizeAndEmit(llvm::Module &m, bool vectorCode) {
     optimizeVectorCode(m, tm.get());
   } else {
     limitLoopVectorization(m);
+    widenBoolAccesses(m);
+    markElementwiseLoopsParallel(m);
     auto optimize = mlir::makeOptimizingTransformer(3, 0, tm.get());
     if (llvm::Error e = optimize(&m))
       throw Error("cpu: optimizing the kernels failed: " +

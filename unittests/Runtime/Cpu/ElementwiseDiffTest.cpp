@@ -314,3 +314,31 @@ INSTANTIATE_TEST_SUITE_P(AllDTypes, ElementwiseDiffTest,
                          [](const auto &info) { return info.param.str(); });
 
 } // namespace
+
+// An elementwise kernel may write its output over an input that dies at
+// the call, and read a bool mask: the Cpu backend vectorizes both (its
+// loops' accesses are marked parallel, bools are loaded as bytes). The
+// values must not change: rows of 37 and 130 (vector bodies and tails), a
+// masked softmax's numerator over a dying intermediate, and a bool output.
+TEST(ElementwiseInPlaceDiffTest, MaskedExpOverADyingInputAndBoolOutputs) {
+  compareOnDevices([&](Side &s) {
+    Rng rng(9);
+    for (int64_t width : {37, 130}) {
+      Shape shape{3, 5, width};
+      Tensor x = s.input(randomValues(rng, shape.numel(), DType::F32, -2, 2),
+                         shape, DType::F32);
+      Tensor mask = s.input(randomValues(rng, 5 * width, DType::Bool, 0, 1),
+                            {5, width}, DType::Bool);
+      std::string at = " [3, 5, " + std::to_string(width) + "]";
+      // x * 0.5 dies in the kernel that reads it after the row max.
+      Tensor scores = where(mask, x * 0.5, -1e30);
+      Tensor numerator = exp(scores - max(scores, {2}, true));
+      s.check("masked exp" + at, numerator,
+              chainTolerance({"kiln.mul", "kiln.where", "kiln.sub",
+                              "kiln.exp"},
+                             DType::F32));
+      s.check("kiln.where", DType::Bool, "bool output" + at,
+              where(mask, x > 0.5, x < -0.5));
+    }
+  });
+}
