@@ -34,7 +34,9 @@ func.func private @rows(%x: tensor<?x1024xf32>, %r: tensor<1024xf32>) -> tensor<
 
 // With every operand full, the run spans the dynamic dim: S * 1024
 // elements in chunks of 65536, ceil(S * 1024 / 65536) units, and the end of
-// the run is read from the sizes buffer.
+// the run is read from the sizes buffer. A streamed run fills its stack
+// blocks with a loop of constant trip count (1024) when the block is whole,
+// and of the remaining count only for a run's last block.
 // CHECK-LABEL: func.func @flat__p0(
 // CHECK-SAME: %{{.*}}: memref<?xf32>, %{{.*}}: memref<?xf32>, %[[SZ:.*]]: memref<?xi64>)
 // CHECK-SAME: kiln.units_per = array<i64: 1024, 65536>
@@ -42,6 +44,15 @@ func.func private @rows(%x: tensor<?x1024xf32>, %r: tensor<1024xf32>) -> tensor<
 // CHECK: %[[SI:.*]] = arith.index_cast %[[S]]
 // CHECK: arith.muli %[[SI]]
 // CHECK: arith.minui
+// CHECK: scf.for %[[AT:.*]] = %{{.*}} to %{{.*}} step %[[BLOCK:c1024[_0-9]*]] {
+// CHECK: %[[LEFT:.*]] = arith.minui %[[BLOCK]], %{{.*}}
+// CHECK: %[[WHOLE:.*]] = arith.cmpi eq, %[[LEFT]], %[[BLOCK]]
+// CHECK: scf.if %[[WHOLE]] {
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[BLOCK]] step
+// CHECK: arith.negf
+// CHECK: } else {
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[LEFT]] step
+// CHECK: arith.negf
 func.func private @flat(%x: tensor<?x1024xf32>) -> tensor<?x1024xf32>
     attributes {kiln.kernel = "elementwise"} {
   %0 = kiln.neg %x : tensor<?x1024xf32>
