@@ -1385,7 +1385,8 @@ int bench::runCompileChild(const Options &opts, const std::string &mode,
       double repeatSys = systemMs() - s0;
       k::BackendCounters c2 = counters();
       out << " repeat_ms=" << repeat << " repeat_sys_ms=" << repeatSys
-          << " repeat_compiles=" << c2.compiles - c1.compiles;
+          << " repeat_compiles=" << c2.compiles - c1.compiles
+          << " kernels=" << c2.executedOps - c1.executedOps;
       if (mode == "cold") {
         Case half = makeCase(w, opts.sizes, dev, true);
         k::BackendCounters c3 = counters();
@@ -1425,12 +1426,12 @@ void Suite::compile() {
                    "(another process) / cold first call; compile_ms = first "
                    "call - repeat; *_compiles = executables built; "
                    "marked_new_batch_compiles: the batch dim marked dynamic "
-                   "(markDynamic), a new batch size; warm_ms_per_kernel = "
-                   "(warm first call - repeat, in one process) / "
-                   "executables loaded from disk; warm_fault_ms = the warm "
-                   "first call's extra system time / threads (page faults "
-                   "of fresh memory), warm_faults = their count; _net = "
-                   "without them");
+                   "(markDynamic), a new batch size; kernels = kernel "
+                   "launches of a step; warm_extra_ms = warm first call - "
+                   "repeat, in one process; warm_ms_per_kernel = that / "
+                   "kernels; warm_fault_ms = the warm first call's extra "
+                   "system time / threads (page faults of fresh memory), "
+                   "warm_faults = their count; _net = without them");
   if (!cpuSelected("compile"))
     return;
   namespace fs = std::filesystem;
@@ -1500,7 +1501,7 @@ void Suite::compile() {
       };
       Stats first, repeat, warmFirst, warmExtraMs, warmFaultMs, warmFaults;
       double compiles = 0, repeatCompiles = 0, newBatchCompiles = 0,
-             warmCompiles = 0, warmDisk = 0;
+             warmCompiles = 0, warmDisk = 0, kernels = 0;
       for (auto &kv : cs) {
         first.ms.push_back(num(kv, "first_ms"));
         repeat.ms.push_back(num(kv, "repeat_ms"));
@@ -1519,6 +1520,7 @@ void Suite::compile() {
                                  num(kv, "repeat_sys_ms"));
         warmCompiles = std::max(warmCompiles, num(kv, "first_compiles"));
         warmDisk = std::max(warmDisk, num(kv, "first_disk_hits"));
+        kernels = std::max(kernels, num(kv, "kernels"));
       }
       r.stats = first;
       double compileMs = first.median() - repeat.median();
@@ -1539,15 +1541,16 @@ void Suite::compile() {
         r.add("warm_ms", warmFirst.median(), "%.1f");
         r.add("warm_compiles", int64_t(warmCompiles));
         r.add("disk_hits", int64_t(warmDisk));
-        if (warmDisk > 0) {
-          r.add("warm_ms_per_kernel", warmExtra / warmDisk, "%.2f");
+        if (warmDisk > 0 && kernels > 0) {
+          r.add("kernels", int64_t(kernels));
+          r.add("warm_extra_ms", warmExtra, "%.1f");
+          r.add("warm_ms_per_kernel", warmExtra / kernels, "%.2f");
           // The first call's extra kernel time (faulting in fresh memory,
           // spread over the threads) is not Kiln's: what is left is.
           double faults = warmFaultMs.median() / t;
           r.add("warm_fault_ms", faults, "%.1f");
           r.add("warm_faults", int64_t(warmFaults.median()));
-          r.add("warm_ms_per_kernel_net", (warmExtra - faults) / warmDisk,
-                "%.2f");
+          r.add("warm_extra_net_ms", warmExtra - faults, "%.1f");
         }
       }
       r.add("repeat_ms", repeat.median(), "%.1f");
