@@ -1,0 +1,91 @@
+//===- Communicator.h - Collectives between the ranks of a job --*- C++ -*-===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// A Communicator joins the ranks of a data-parallel job: each rank (a
+// process under MPI, a thread in the in-process world that tests use) holds
+// one and calls the same collectives in the same order. The collectives
+// block until every rank has called them; a rank that never arrives makes
+// the others fail with a kiln::Error after the world's timeout, and a rank
+// that calls a different collective, count or dtype makes every rank fail
+// with an error that names both calls.
+//
+// Results are bit-identical on every rank: a sum adds the ranks'
+// contributions in rank order, whatever the rank that computes it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_RUNTIME_COMMUNICATOR_H
+#define KILN_RUNTIME_COMMUNICATOR_H
+
+#include "kiln/Support/DType.h"
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace kiln::distributed {
+
+/// How allReduce combines the ranks' values: their sum, or their mean (the
+/// sum divided by the number of ranks, for float dtypes).
+enum class ReduceOp { Sum, Mean };
+
+class Communicator {
+public:
+  virtual ~Communicator();
+
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  /// The backend, for messages and logs ("in-process", "mpi").
+  virtual std::string backendName() const = 0;
+
+  /// Replaces the `count` elements of `dtype` at `data` with their sum (or
+  /// mean) over all ranks. F64, F32, I64 and I32 sum; Mean takes F64 and
+  /// F32. Other dtypes are a kiln::Error.
+  virtual void allReduce(void *data, int64_t count, DType dtype,
+                         ReduceOp op) = 0;
+  /// Copies `bytes` bytes at `data` of rank `root` to `data` of every rank.
+  virtual void broadcast(void *data, size_t bytes, int root) = 0;
+  /// Returns when every rank has called it.
+  virtual void barrier() = 0;
+};
+
+/// The error every collective checks before it runs: a dtype allReduce
+/// cannot combine with `op`, or a negative count. Empty when the call is
+/// valid.
+std::string checkAllReduce(int64_t count, DType dtype, ReduceOp op);
+
+/// `size` ranks in one process, one thread each: the world hands rank r
+/// its communicator, and the threads call the collectives. A collective
+/// that waits longer than `timeout` for the other ranks fails with a
+/// kiln::Error naming the ranks that did not arrive.
+class InProcessWorld {
+public:
+  explicit InProcessWorld(int size, std::chrono::milliseconds timeout =
+                                        std::chrono::seconds(60));
+  ~InProcessWorld();
+  InProcessWorld(const InProcessWorld &) = delete;
+  InProcessWorld &operator=(const InProcessWorld &) = delete;
+
+  int size() const;
+  /// Rank `rank`'s communicator (each rank takes exactly one).
+  std::unique_ptr<Communicator> communicator(int rank);
+  /// Makes every collective in progress or to come fail at once with
+  /// `reason` (a rank that hit an error calls it so that the others do not
+  /// wait for the timeout).
+  void abort(const std::string &reason);
+
+  struct State;
+
+private:
+  std::shared_ptr<State> state_;
+};
+
+} // namespace kiln::distributed
+
+#endif // KILN_RUNTIME_COMMUNICATOR_H
