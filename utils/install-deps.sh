@@ -10,6 +10,7 @@ packages=(
   libzstd-dev libomp-22-dev
   libhwy-dev libgtest-dev libbenchmark-dev
   libopenblas-dev
+  openmpi-bin libopenmpi-dev
 )
 
 # The Python package's build and tests: nanobind, numpy and pytest for the

@@ -86,6 +86,22 @@ private:
   std::shared_ptr<State> state_;
 };
 
+/// Whether an MPI launcher (mpiexec, mpirun) started this process.
+bool launchedByMpi();
+
+/// This process's communicator in the MPI job that launched it (a job of
+/// one rank when no launcher did). Open MPI's libmpi.so.40 is loaded at
+/// run time, so Kiln builds and runs without it; where it is missing this
+/// is a kiln::Error that says so. The collectives run on a communication
+/// thread, one at a time in call order; a collective not done after
+/// `timeout` (a rank died, or never calls it) is a kiln::Error, after which
+/// destroying the communicator ends the whole job (MPI_Abort) instead of
+/// waiting for it. Before each collective the ranks compare what they call
+/// (the collective, count, dtype, root), so ranks out of step fail with an
+/// error instead of exchanging garbage. One per process.
+std::unique_ptr<Communicator>
+mpiCommunicator(std::chrono::milliseconds timeout = std::chrono::seconds(60));
+
 } // namespace kiln::distributed
 
 #endif // KILN_RUNTIME_COMMUNICATOR_H
