@@ -31,8 +31,20 @@ using namespace kiln::distributed;
 
 Communicator::~Communicator() = default;
 
-static const char *opName(ReduceOp op) {
-  return op == ReduceOp::Sum ? "sum" : "mean";
+std::string distributed::allReduceName(int64_t seq, int64_t count,
+                                       DType dtype, ReduceOp op) {
+  return "allReduce #" + std::to_string(seq) + " (" +
+         (op == ReduceOp::Sum ? "sum" : "mean") + " of " +
+         std::to_string(count) + " " + dtype.str() + ")";
+}
+
+std::string distributed::broadcastName(int64_t seq, size_t bytes, int root) {
+  return "broadcast #" + std::to_string(seq) + " (" + std::to_string(bytes) +
+         " bytes from rank " + std::to_string(root) + ")";
+}
+
+std::string distributed::barrierName(int64_t seq) {
+  return "barrier #" + std::to_string(seq);
 }
 
 std::string distributed::checkAllReduce(int64_t count, DType dtype,
@@ -63,14 +75,11 @@ struct Call {
   int64_t seq = 0; ///< this rank's collectives so far, from 1
 
   std::string describe() const {
-    std::string s = what + " #" + std::to_string(seq);
     if (what == "allReduce")
-      s += " (" + std::string(opName(op)) + " of " + std::to_string(count) +
-           " " + dtype.str() + ")";
+      return allReduceName(seq, count, dtype, op);
     if (what == "broadcast")
-      s += " (" + std::to_string(bytes) + " bytes from rank " +
-           std::to_string(root) + ")";
-    return s;
+      return broadcastName(seq, bytes, root);
+    return barrierName(seq);
   }
   bool sameAs(const Call &o) const {
     return what == o.what && count == o.count && dtype == o.dtype &&

@@ -180,9 +180,7 @@ public:
 
   void allReduce(void *data, int64_t count, DType dtype,
                  ReduceOp op) override {
-    std::string what = describe("allReduce", ++seq_) + " (" +
-                       (op == ReduceOp::Sum ? "sum" : "mean") + " of " +
-                       std::to_string(count) + " " + dtype.str() + ")";
+    std::string what = allReduceName(++seq_, count, dtype, op);
     if (std::string bad = checkAllReduce(count, dtype, op); !bad.empty())
       throw Error("distributed: " + what + " on rank " +
                   std::to_string(rank_) + " failed: " + bad);
@@ -217,9 +215,7 @@ public:
   }
 
   void broadcast(void *data, size_t bytes, int root) override {
-    std::string what = describe("broadcast", ++seq_) + " (" +
-                       std::to_string(bytes) + " bytes from rank " +
-                       std::to_string(root) + ")";
+    std::string what = broadcastName(++seq_, bytes, root);
     if (root < 0 || root >= size_)
       throw Error("distributed: " + what + " on rank " +
                   std::to_string(rank_) + " failed: root " +
@@ -235,7 +231,7 @@ public:
   }
 
   void barrier() override {
-    std::string what = describe("barrier", ++seq_);
+    std::string what = barrierName(++seq_);
     submit(what, [&] {
       agree(what, {3, 0, 0, 0});
       check(what, mpi_.barrier(mpi_.world));
@@ -243,10 +239,6 @@ public:
   }
 
 private:
-  static std::string describe(const char *what, int64_t seq) {
-    return std::string(what) + " #" + std::to_string(seq);
-  }
-
   void check(const std::string &what, int rc) {
     if (rc != kSuccess)
       throw Error("distributed: " + what + " on rank " +

@@ -53,6 +53,12 @@ onRanks(InProcessWorld &world,
   return errors;
 }
 
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                       start)
+      .count();
+}
+
 /// Rank r's values: element i is a float that rounding makes sensitive to
 /// the order of addition.
 std::vector<float> valuesOf(int rank, int64_t count) {
@@ -168,15 +174,11 @@ TEST(CommunicatorFailureTest, ARankThatNeverArrivesFailsTheOthers) {
         c.barrier();
       } catch (const Error &) {
       }
-      laterSeconds[c.rank()] = std::chrono::duration<double>(
-                                   std::chrono::steady_clock::now() - t0)
-                                   .count();
+      laterSeconds[c.rank()] = secondsSince(t0);
       throw;
     }
   });
-  double seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - start)
-                       .count();
+  double seconds = secondsSince(start);
   EXPECT_LT(seconds, 10.0) << "the others waited far past the timeout";
   for (int r : {0, 1}) {
     EXPECT_NE(errors[r].find("rank 2 did not arrive within 300 ms"),
@@ -202,9 +204,7 @@ TEST(CommunicatorFailureTest, AbortStopsTheWaitingRanksAtOnce) {
     }
     c.barrier();
   });
-  double seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - start)
-                       .count();
+  double seconds = secondsSince(start);
   EXPECT_LT(seconds, 10.0);
   EXPECT_NE(errors[0].find("barrier #1 on rank 0 failed: aborted: rank 1 "
                            "ran out of memory"),

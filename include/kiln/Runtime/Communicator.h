@@ -55,6 +55,14 @@ public:
   virtual void barrier() = 0;
 };
 
+/// How errors name a rank's collective: "allReduce #3 (sum of 8 f32)",
+/// "broadcast #1 (4 bytes from rank 0)", "barrier #2" (`seq` counts the
+/// rank's collectives from 1).
+std::string allReduceName(int64_t seq, int64_t count, DType dtype,
+                          ReduceOp op);
+std::string broadcastName(int64_t seq, size_t bytes, int root);
+std::string barrierName(int64_t seq);
+
 /// The error every collective checks before it runs: a dtype allReduce
 /// cannot combine with `op`, or a negative count. Empty when the call is
 /// valid.
