@@ -15,6 +15,7 @@
 #include "Reference.h"
 
 #include <algorithm>
+#include <limits>
 #include <set>
 
 using namespace kiln;
@@ -383,6 +384,26 @@ TEST(ReductionTest, LongF32Runs) {
   EXPECT_TRUE(std::isnan(valuesOf(max(withNaN))[0]));
   EXPECT_TRUE(std::isnan(valuesOf(min(withNaN))[0]));
   EXPECT_EQ(argmax(withNaN, 0).item<int64_t>(), n - 3);
+}
+
+TEST(ReductionTest, IntegerSumsAndProductsWrap) {
+  // Two's complement, on the interpreter as in compiled code; the sanitized
+  // build reports a signed overflow if Flex does the arithmetic in a signed
+  // type.
+  constexpr int64_t big = std::numeric_limits<int64_t>::max();
+  for (DispatchDevice dev : {DispatchDevice::flex(), DispatchDevice::cpu()}) {
+    SCOPED_TRACE(dev.str());
+    Tensor a = DispatchTensor::fromVector<int64_t>({big, 1, 2}, {3}, dev);
+    EXPECT_EQ(sum(a).item<int64_t>(), std::numeric_limits<int64_t>::min() + 2);
+    Tensor b = DispatchTensor::fromVector<int64_t>(
+        {int64_t(1) << 62, 4, 3, int64_t(1) << 40, 5}, {5}, dev);
+    EXPECT_EQ(prod(b).item<int64_t>(), 0);
+    EXPECT_EQ(prod(b.narrow(0, 1, 4)).item<int64_t>(), int64_t(60) << 40);
+    Tensor c = DispatchTensor::fromVector<int8_t>({100, 100, -1}, {3}, dev);
+    EXPECT_EQ(sum(c).item<int8_t>(), int8_t(-57));
+    Tensor d = DispatchTensor::fromVector<int16_t>({300, 300, 3}, {3}, dev);
+    EXPECT_EQ(prod(d).item<int16_t>(), int16_t(270000 % 65536));
+  }
 }
 
 TEST(ReductionTest, RankZeroAndSizeOneAxes) {

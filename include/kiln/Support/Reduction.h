@@ -55,13 +55,25 @@ template <typename T> constexpr T reductionIdentity(ReductionKind kind) {
   return T(0);
 }
 
-/// Two partial results combined. A NaN propagates through Max and Min.
+/// Two partial results combined. A NaN propagates through Max and Min;
+/// integer sums and products wrap (two's complement), as compiled code's do.
 template <typename T>
 constexpr T reductionCombine(ReductionKind kind, T acc, T v) {
+  constexpr bool wraps = std::is_integral_v<T> && !std::is_same_v<T, bool>;
   switch (kind) {
   case ReductionKind::Sum:
+    if constexpr (wraps) {
+      using U = std::make_unsigned_t<T>;
+      return static_cast<T>(static_cast<U>(acc) + static_cast<U>(v));
+    }
     return static_cast<T>(acc + v);
   case ReductionKind::Prod:
+    if constexpr (wraps) {
+      // Promoted to at least unsigned int, so that narrow types cannot
+      // overflow a signed int.
+      using U = std::common_type_t<std::make_unsigned_t<T>, unsigned>;
+      return static_cast<T>(static_cast<U>(acc) * static_cast<U>(v));
+    }
     return static_cast<T>(acc * v);
   case ReductionKind::Max:
     if constexpr (std::is_floating_point_v<T>)
