@@ -456,9 +456,10 @@ struct KilnCheckpointPass
     // FLOPs per element of a d-wide head, d small) and their results, the
     // scores above all, grow with the square of the sequence; recomputed
     // from the saved Q, K and V they store nothing.
+    // A collective runs once per step on every rank: never recomputed.
     auto memoryBound = [](Operation *op) {
       if (isBackward(op) || !op->getDialect() ||
-          op->getDialect()->getNamespace() != "kiln")
+          op->getDialect()->getNamespace() != "kiln" || isCollectiveOp(op))
         return false;
       if (auto mm = llvm::dyn_cast<MatmulOp>(op)) {
         auto rank = [](Value v) {
@@ -488,7 +489,8 @@ struct KilnCheckpointPass
       // work, compute-bound ops included.
       auto anyForward = [](Operation *op) {
         return !isBackward(op) && op->getDialect() &&
-               op->getDialect()->getNamespace() == "kiln";
+               op->getDialect()->getNamespace() == "kiln" &&
+               !isCollectiveOp(op);
       };
       llvm::DenseSet<Value> tried;
       SmallVector<std::pair<Value, SmallVector<Operation *>>> pending;

@@ -36,6 +36,10 @@ void mlir::kiln::buildKilnGraphPipeline(OpPassManager &pm,
   pm.addPass(createKilnDecompose());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // Collectives of data-parallel training: gradients packed into buckets,
+  // each reduced while the rest of backward runs.
+  pm.addNestedPass<func::FuncOp>(createKilnBucketGradients());
+  pm.addNestedPass<func::FuncOp>(createKilnSplitAllReduce());
   if (target == "flex")
     return;
   KilnFuseOptions fuse;
@@ -52,6 +56,7 @@ void mlir::kiln::registerKilnGraphPipeline() {
       "kiln-graph-pipeline",
       "What the engine runs on every graph before the backend compiles it: "
       "autodiff and checkpointing, decomposition, canonicalization and CSE, "
-      "then the target backend's fusion",
+      "gradient buckets and all-reduce starts and waits, then the target "
+      "backend's fusion",
       buildKilnGraphPipeline);
 }

@@ -281,4 +281,72 @@ def KilnCheckpoint : Pass<"kiln-checkpoint", "::mlir::ModuleOp"> {
   ];
 }
 
+def KilnBucketGradients
+    : Pass<"kiln-bucket-gradients", "::mlir::func::FuncOp"> {
+  let summary = "Pack the all-reduces of a step into buckets, one call each";
+  let description = [{
+    Groups the function's `kiln.all_reduce` ops of static shape by the order
+    in which their inputs are made (backward makes the last layer's
+    gradients first), as data-parallel training does: the first bucket
+    holds up to `first-bucket-bytes` (about 1 MiB, so that communication
+    starts early), the others up to `bucket-bytes` (about 25 MiB). A bucket
+    takes consecutive all-reduces of one dtype and kind; a tensor larger
+    than the limit is a bucket alone. Each bucket of two or more is one
+    contiguous buffer (the inputs flattened and concatenated, right after
+    the last of them is made), reduced by one `kiln.all_reduce`; each
+    result is a view of it (a slice, reshaped).
+
+    Before:
+    ```mlir
+    %gw = ... backward ...
+    %rw = kiln.all_reduce mean %gw : tensor<16x8xf32>
+    %gb = ... backward ...
+    %rb = kiln.all_reduce mean %gb : tensor<8xf32>
+    ```
+    After:
+    ```mlir
+    %fw = kiln.reshape %gw : tensor<16x8xf32> -> tensor<128xf32>
+    %b = kiln.concat %fw, %gb axis = 0 : ... -> tensor<136xf32>
+    %r = kiln.all_reduce mean %b : tensor<136xf32>
+    %sw = kiln.slice %r [0] [128] [1] : ...
+    %rw = kiln.reshape %sw : tensor<128xf32> -> tensor<16x8xf32>
+    %rb = kiln.slice %r [128] [136] [1] : ...
+    ```
+  }];
+  let options = [
+    Option<"firstBucketBytes", "first-bucket-bytes", "int64_t",
+           /*default=*/"1 << 20", "Bytes of the first bucket at most">,
+    Option<"bucketBytes", "bucket-bytes", "int64_t", /*default=*/"25 << 20",
+           "Bytes of every later bucket at most">
+  ];
+}
+
+def KilnSplitAllReduce : Pass<"kiln-split-all-reduce", "::mlir::func::FuncOp"> {
+  let summary = "Split each all-reduce into a start and a wait";
+  let description = [{
+    Each `kiln.all_reduce` becomes a `kiln.all_reduce_start` right after
+    its input is made and a `kiln.all_reduce_wait` just before the first
+    op that reads the result (before the return when only the return
+    does). Everything in between (the rest of backward) runs while the
+    communicator reduces. Starts keep their order, and so do waits: every
+    rank makes the same calls in the same order.
+
+    Before:
+    ```mlir
+    %g = kiln.mul %a, %b : tensor<8xf32>
+    %h = kiln.exp %c : tensor<8xf32>
+    %r = kiln.all_reduce sum %g : tensor<8xf32>
+    %u = kiln.add %r, %h : ...
+    ```
+    After:
+    ```mlir
+    %g = kiln.mul %a, %b : tensor<8xf32>
+    %t = kiln.all_reduce_start sum %g : tensor<8xf32>
+    %h = kiln.exp %c : tensor<8xf32>
+    %r = kiln.all_reduce_wait %t : tensor<8xf32>
+    %u = kiln.add %r, %h : ...
+    ```
+  }];
+}
+
 #endif // KILN_TRANSFORMS_PASSES_TD

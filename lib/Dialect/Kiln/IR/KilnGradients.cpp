@@ -676,3 +676,19 @@ LogicalResult AvgPool2dOp::buildVJP(OpBuilder &b, ValueRange grads,
       getStrideAttr(), getPaddingAttr(), getCountIncludePadAttr()));
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Collectives
+//===----------------------------------------------------------------------===//
+
+LogicalResult AllReduceOp::buildVJP(OpBuilder &b, ValueRange grads,
+                                    SmallVectorImpl<Value> &out) {
+  // Every rank's loss reads the reduction, so rank r's input reaches the
+  // losses of all ranks: its gradient is the same reduction of theirs (a
+  // mean scales by 1/ranks both ways).
+  Value g = grads[0];
+  if (!g || !isFloatTensor(getInput()))
+    return noGradient(*this, out);
+  out.push_back(AllReduceOp::create(b, getLoc(), g, getKind()));
+  return success();
+}

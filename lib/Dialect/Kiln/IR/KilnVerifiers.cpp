@@ -337,3 +337,46 @@ LogicalResult mlir::kiln::OpTrait::verifyNeedsElements(Operation *op) {
     return success();
   return op->emitOpError() << e;
 }
+
+//===----------------------------------------------------------------------===//
+// Collectives
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyAllReduceKind(Operation *op, Value input,
+                                         AllReduceKind kind) {
+  Type element = llvm::cast<RankedTensorType>(input.getType()).getElementType();
+  if (kind == AllReduceKind::Mean && !llvm::isa<FloatType>(element))
+    return op->emitOpError() << "takes the mean of a float tensor, not of "
+                             << input.getType()
+                             << " (sum integers, then divide)";
+  return success();
+}
+
+LogicalResult AllReduceOp::verify() {
+  return verifyAllReduceKind(*this, getInput(), getKind());
+}
+
+LogicalResult AllReduceStartOp::verify() {
+  if (failed(verifyAllReduceKind(*this, getInput(), getKind())))
+    return failure();
+  // The token is the buffer in flight: reading it anywhere but in its one
+  // wait would read a half-reduced value.
+  int64_t waits = 0;
+  for (Operation *user : getToken().getUsers()) {
+    if (!llvm::isa<AllReduceWaitOp>(user))
+      return emitOpError() << "token is read by " << user->getName()
+                           << "; only kiln.all_reduce_wait may read it";
+    ++waits;
+  }
+  if (waits > 1)
+    return emitOpError() << "token has " << waits
+                         << " waits; an all-reduce is waited for once";
+  return success();
+}
+
+LogicalResult AllReduceWaitOp::verify() {
+  if (!getToken().getDefiningOp<AllReduceStartOp>())
+    return emitOpError() << "waits for a value that no kiln.all_reduce_start "
+                            "made";
+  return success();
+}

@@ -27,6 +27,14 @@ def Kiln_GeluApprox : I32EnumAttr<"GeluApprox", "gelu approximation", [
   let cppNamespace = "::mlir::kiln";
 }
 
+def Kiln_AllReduceKind : I32EnumAttr<"AllReduceKind",
+    "how an all-reduce combines the ranks' values", [
+    I32EnumAttrCase<"Sum", 0, "sum">,
+    I32EnumAttrCase<"Mean", 1, "mean">
+  ]> {
+  let cppNamespace = "::mlir::kiln";
+}
+
 def Kiln_QuantSchemeAttr : AttrDef<Kiln_Dialect, "QuantScheme",
     [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
   let mnemonic = "quant";

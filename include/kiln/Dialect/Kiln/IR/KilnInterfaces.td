@@ -28,6 +28,12 @@
 //                         indices are known, else when the graph runs
 //                         (kiln/Support/IndexCheck.h). The Cuda backend
 //                         clamps such indices instead.
+//   Kiln_Collective       a collective over the ranks of a job (all_reduce
+//                         and its start and wait): it stays outside kernels
+//                         as a runtime step, so it is a barrier for fusion,
+//                         and it is never recomputed, merged or removed
+//                         (every rank must make the same calls in the same
+//                         order).
 //   Kiln_DifferentiableOp the op has a vector-Jacobian product. Ops without
 //                         it pass no gradient to their operands.
 //   Kiln_ReductionOp      a reduction with a combine (sum, prod, max, min,
@@ -54,6 +60,7 @@ def Kiln_View : Kiln_Fact<"View">;
 def Kiln_OwnKernel : Kiln_Fact<"OwnKernel">;
 def Kiln_NeedsElements : Kiln_Fact<"NeedsElements">;
 def Kiln_ChecksIndices : Kiln_Fact<"ChecksIndices">;
+def Kiln_Collective : Kiln_Fact<"Collective">;
 
 def Kiln_DifferentiableOp : OpInterface<"DifferentiableOpInterface"> {
   let cppNamespace = "::mlir::kiln";

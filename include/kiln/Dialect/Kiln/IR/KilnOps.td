@@ -17,5 +17,6 @@ include "kiln/Dialect/Kiln/IR/KilnIndexingOps.td"
 include "kiln/Dialect/Kiln/IR/KilnNNOps.td"
 include "kiln/Dialect/Kiln/IR/KilnQuantOps.td"
 include "kiln/Dialect/Kiln/IR/KilnAutodiffOps.td"
+include "kiln/Dialect/Kiln/IR/KilnCollectiveOps.td"
 
 #endif // KILN_DIALECT_KILN_IR_KILNOPS_TD

@@ -37,6 +37,10 @@ template <typename ConcreteType>
 class ChecksIndices
     : public mlir::OpTrait::TraitBase<ConcreteType, ChecksIndices> {};
 
+template <typename ConcreteType>
+class Collective : public mlir::OpTrait::TraitBase<ConcreteType, Collective> {
+};
+
 /// Checks that no reduced axis (the "axes" or "axis" attribute) of operand 0
 /// is statically empty.
 LogicalResult verifyNeedsElements(Operation *op);
@@ -84,6 +88,11 @@ inline bool isComposite(Operation *op) {
 }
 /// A layout op that stays outside kernels and becomes a runtime view.
 inline bool isViewOp(Operation *op) { return op->hasTrait<OpTrait::View>(); }
+/// A collective over the ranks of a job: a runtime step outside kernels,
+/// never recomputed, merged or removed.
+inline bool isCollectiveOp(Operation *op) {
+  return op->hasTrait<OpTrait::Collective>();
+}
 /// An elementwise op that fuses into chains.
 inline bool isFusibleElementwise(Operation *op) {
   return isElementwise(op) && !op->hasTrait<OpTrait::OwnKernel>();
