@@ -15,6 +15,7 @@
 
 #include "kiln/API/Autodiff.h"
 #include "kiln/API/Device.h"
+#include "kiln/API/Distributed.h"
 #include "kiln/API/NN.h"
 #include "kiln/API/Ops.h"
 #include "kiln/API/Tensor.h"

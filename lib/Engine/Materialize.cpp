@@ -8,6 +8,7 @@
 #include "kiln/Engine/Compile.h"
 #include "kiln/Engine/Engine.h"
 #include "kiln/Engine/OpSignatures.h"
+#include "kiln/Runtime/Communicator.h"
 #include "kiln/Support/Env.h"
 #include "kiln/Support/ShapeRules.h"
 #include "llvm/ADT/DenseMap.h"
@@ -441,6 +442,7 @@ void kiln::detail::trackPending(const NodePtr &node) {
   std::lock_guard<std::mutex> lock(r.mu);
   if (node->onPendingList || !node->isPending())
     return;
+  node->rank = distributed::threadCollectives();
   node->pendingPrev = nullptr;
   node->pendingNext = r.head;
   if (r.head)
@@ -458,12 +460,14 @@ void kiln::detail::untrackPending(Node &node) {
 std::vector<NodePtr> kiln::detail::heldPending(DeviceKind kind, int index) {
   PendingRegistry &r = registry();
   std::vector<NodePtr> pending;
+  const void *rank = distributed::threadCollectives();
   {
     std::lock_guard<std::mutex> lock(r.mu);
     // A node whose last owner is destroying it is still listed (its
     // destructor waits for this mutex) but can no longer be locked.
     for (Node *n = r.head; n; n = n->pendingNext)
-      if (n->device == kind && n->deviceIndex == index && n->isPending())
+      if (n->device == kind && n->deviceIndex == index && n->isPending() &&
+          n->rank == rank)
         if (NodePtr p = n->weak_from_this().lock())
           pending.push_back(std::move(p));
   }

@@ -402,6 +402,15 @@ std::vector<GradCase> cases() {
                [](const Ts &x) {
                  return Ts{gather(x[0], 1, argmin(x[0], 1, true)) * 2.0};
                }});
+  // In a job of one rank an all-reduce is the identity, and so is its
+  // gradient (an all-reduce of the gradient); the test of a job of several
+  // ranks is DataParallelGradTest (unittests/API/DistributedTest.cpp).
+  unary("AllReduce", "kiln.all_reduce", randomInput({3, 4}, 151),
+        [](const Tensor &x) {
+          return distributed::allReduce(x * x, distributed::ReduceOp::Mean) *
+                     x +
+                 distributed::allReduce(x, distributed::ReduceOp::Sum);
+        });
   // A residual chain of two layers with a layer norm: the tensors of a
   // training step.
   c.push_back({"ResidualBlock",

@@ -89,6 +89,10 @@ struct Node : std::enable_shared_from_this<Node> {
   /// DispatchDevice::sync(); guarded by that list's mutex.
   Node *pendingPrev = nullptr, *pendingNext = nullptr;
   bool onPendingList = false;
+  /// The in-process rank whose thread recorded it (its collective queue;
+  /// null outside such ranks): DispatchDevice::sync on a rank's thread
+  /// materializes that rank's tensors, not another rank's.
+  const void *rank = nullptr;
 
   bool isPending() const { return !buffer.has_value(); }
 

@@ -22,18 +22,16 @@
 #define KILN_RUNTIME_COMMUNICATOR_H
 
 #include "kiln/Support/DType.h"
+#include "kiln/Support/Collective.h"
 
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace kiln::distributed {
-
-/// How allReduce combines the ranks' values: their sum, or their mean (the
-/// sum divided by the number of ranks, for float dtypes).
-enum class ReduceOp { Sum, Mean };
 
 class Communicator {
 public:
@@ -109,6 +107,83 @@ bool launchedByMpi();
 /// error instead of exchanging garbage. One per process.
 std::unique_ptr<Communicator>
 mpiCommunicator(std::chrono::milliseconds timeout = std::chrono::seconds(60));
+
+//===----------------------------------------------------------------------===//
+// Collectives of a running graph
+//===----------------------------------------------------------------------===//
+
+/// An all-reduce that a CollectiveQueue has started.
+class PendingCollective {
+public:
+  /// Blocks until the collective has ended; throws its error (kiln::Error)
+  /// if it failed.
+  void wait();
+
+  struct State;
+  explicit PendingCollective(std::shared_ptr<State> state)
+      : state_(std::move(state)) {}
+
+private:
+  std::shared_ptr<State> state_;
+};
+
+/// Runs one communicator's collectives on a thread of its own, one at a
+/// time in the order they are started, so that the graph that starts them
+/// goes on computing meanwhile (Open MPI makes no progress on a collective
+/// that no thread is inside of). The graph collectives a thread runs
+/// (kiln.all_reduce_start) go to its current queue.
+class CollectiveQueue {
+public:
+  explicit CollectiveQueue(Communicator &comm);
+  /// Waits for every collective started.
+  ~CollectiveQueue();
+  CollectiveQueue(const CollectiveQueue &) = delete;
+  CollectiveQueue &operator=(const CollectiveQueue &) = delete;
+
+  Communicator &communicator() const { return comm_; }
+  /// Starts the all-reduce of the `count` elements at `data`, which `keep`
+  /// keeps alive until it has ended.
+  PendingCollective allReduce(void *data, int64_t count, DType dtype,
+                              ReduceOp op, std::shared_ptr<void> keep);
+  /// Every collective started so far, oldest first.
+  std::vector<CollectiveEvent> events() const;
+  void clearEvents();
+
+  struct Impl;
+
+private:
+  Communicator &comm_;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// The queue of the calling thread's graph collectives: that of its
+/// innermost CommunicatorScope, else the process's (setProcessCommunicator),
+/// else none: the job is one rank and collectives are identities.
+CollectiveQueue *currentCollectives();
+
+/// The queue of the calling thread's CommunicatorScope: set on the threads
+/// of in-process ranks only.
+CollectiveQueue *threadCollectives();
+
+/// Makes `comm` the process's communicator (null: none), for every thread
+/// without a scope of its own. distributed::init sets it.
+void setProcessCommunicator(std::unique_ptr<Communicator> comm);
+Communicator *processCommunicator();
+
+/// While it lives, the calling thread's graph collectives run on `comm`
+/// (an in-process rank holds one on its thread).
+class CommunicatorScope {
+public:
+  explicit CommunicatorScope(Communicator &comm);
+  ~CommunicatorScope();
+  CommunicatorScope(const CommunicatorScope &) = delete;
+  CommunicatorScope &operator=(const CommunicatorScope &) = delete;
+  CollectiveQueue &queue() { return *queue_; }
+
+private:
+  std::unique_ptr<CollectiveQueue> queue_;
+  CollectiveQueue *previous_;
+};
 
 } // namespace kiln::distributed
 

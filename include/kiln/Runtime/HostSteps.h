@@ -20,6 +20,7 @@
 #include "kiln/Runtime/Backend.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <functional>
@@ -72,6 +73,17 @@ private:
 /// steps that share the input's storage and only change strides (a reshape
 /// of strided data copies it first).
 void registerViewSteps(KernelRegistry &r);
+
+/// The collectives (kiln.all_reduce, its start and its wait), run on the
+/// calling thread's collective queue (kiln/Runtime/Communicator.h).
+void registerCollectiveSteps(KernelRegistry &r);
+
+/// StepContext::reusable for a step of a plan whose values live in `slots`:
+/// operand i is reusable when its slot dies at the step (`dying`), the step
+/// reads it once, and no other buffer holds its storage.
+void reusableOperands(llvm::ArrayRef<int> operands, llvm::ArrayRef<int> dying,
+                      llvm::ArrayRef<Buffer> slots,
+                      llvm::SmallVectorImpl<bool> &out);
 
 //===----------------------------------------------------------------------===//
 // Reading op facts at build time

@@ -56,7 +56,7 @@ using namespace kiln::detail;
 using namespace kiln::detail::cpu;
 
 /// Bump when generated code changes, so that stale disk caches miss.
-static const char *const kCodegenVersion = "kiln-codegen-35";
+static const char *const kCodegenVersion = "kiln-codegen-36";
 
 namespace {
 
@@ -218,13 +218,15 @@ public:
     Allocator &alloc = backend_.allocator();
     std::vector<const Buffer *> operands;
     std::vector<Buffer> results;
+    llvm::SmallVector<bool, 4> reusable;
     for (const PlanStep &s : steps_) {
       operands.clear();
       for (int slot : s.operands)
         operands.push_back(&slots[slot]);
       results.assign(s.results.size(), Buffer());
       if (s.kernel < 0) {
-        StepContext ctx{alloc, nullptr};
+        reusableOperands(s.operands, s.dying, slots, reusable);
+        StepContext ctx{alloc, reusable.data()};
         ctx.dynamicSize = dynamic;
         s.view(operands, results, ctx);
       } else {
@@ -357,7 +359,8 @@ double msSince(std::chrono::steady_clock::time_point t) {
 class CpuBackendImpl : public Backend {
 public:
   CpuBackendImpl() {
-    registerViewSteps(views_);
+    registerViewSteps(hostSteps_);
+    registerCollectiveSteps(hostSteps_);
     registerPipelinePasses();
     // Large temporaries come back every step; keep glibc from unmapping
     // them on each free.
@@ -681,7 +684,7 @@ private:
         exe.kernels_.push_back(std::move(k));
       } else {
         const KernelBuilder *builder =
-            views_.lookup(op.getName().getStringRef());
+            hostSteps_.lookup(op.getName().getStringRef());
         if (!builder)
           throw Error("cpu: no runtime step for " +
                       op.getName().getStringRef().str());
@@ -771,7 +774,8 @@ private:
   }
 
   HostAllocator allocator_;
-  KernelRegistry views_;
+  /// The ops that run outside kernels: views and collectives.
+  KernelRegistry hostSteps_;
 };
 
 } // namespace

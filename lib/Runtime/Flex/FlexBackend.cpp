@@ -159,16 +159,7 @@ public:
       operands.clear();
       for (int slot : s.operands)
         operands.push_back(&slots[slot]);
-      reusable.assign(s.operands.size(), false);
-      for (size_t i = 0; i < s.operands.size(); ++i) {
-        int slot = s.operands[i];
-        bool dies = std::find(s.dying.begin(), s.dying.end(), slot) !=
-                    s.dying.end();
-        bool once = std::count(s.operands.begin(), s.operands.end(), slot) == 1;
-        reusable[i] = dies && once && slots[slot].storage &&
-                      slots[slot].storage.use_count() == 1 &&
-                      !slots[slot].storage->external;
-      }
+      reusableOperands(s.operands, s.dying, slots, reusable);
       ctx.reusable = reusable.data();
       results.assign(s.results.size(), Buffer());
       s.fn(operands, results, ctx);
@@ -207,6 +198,7 @@ void registerAllKernels(KernelRegistry &r) {
   registerIndexingKernels(r);
   registerNNKernels(r);
   registerQuantKernels(r);
+  registerCollectiveSteps(r);
 }
 
 class FlexBackendImpl : public Backend {
