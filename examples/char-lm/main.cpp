@@ -48,6 +48,9 @@ struct Options {
   double lr = 1e-3, temperature = 0.8;
   uint64_t seed = 1;
   bool quiet = false;
+  /// One rank of an MPI job (mpirun -np N char-lm --data-parallel): each
+  /// rank trains on its share of a batch of N x --batch rows.
+  bool dataParallel = false;
 };
 
 [[noreturn]] void usage(int status) {
@@ -59,7 +62,8 @@ struct Options {
       "[--dim D]\n"
       "               [--context T] [--lr LR] [--save FILE] [--load FILE]\n"
       "               [--sample N] [--prompt TEXT] [--temperature T] "
-      "[--seed S] [--quiet]\n");
+      "[--seed S] [--quiet]\n"
+      "               [--data-parallel]\n");
   std::exit(status);
 }
 
@@ -119,6 +123,8 @@ Options parse(int argc, char **argv) {
       o.seed = static_cast<uint64_t>(count(0));
     else if (a == "--quiet")
       o.quiet = true;
+    else if (a == "--data-parallel")
+      o.dataParallel = true;
     else
       usage(a == "--help" ? 0 : 2);
   }
@@ -336,6 +342,13 @@ void progress(int step, int steps, float loss, double tokensPerSec,
 int main(int argc, char **argv) {
   Options o = parse(argc, argv);
   try {
+    // Under mpirun every rank runs this program; rank 0 prints.
+    if (o.dataParallel && !distributed::init())
+      std::fprintf(stderr, "char-lm: --data-parallel without an MPI launcher: "
+                           "one rank\n");
+    const int rank = distributed::rank(), ranks = distributed::size();
+    const bool lead = rank == 0;
+    const int globalBatch = o.batch * ranks;
     DispatchDevice base = deviceNamed(o.device);
     DispatchDevice device =
         DispatchDevice::autodiff(base, CheckpointingStrategy::Balanced);
@@ -352,7 +365,8 @@ int main(int argc, char **argv) {
     for (auto &p : params)
       trainable.push_back(p.second);
     optim::AdamW adamw(trainable, o.lr, 0.9, 0.95, 1e-8, 0.1);
-    std::printf(
+    if (lead)
+      std::printf(
         "char-lm: a %s of %zu parameters on %s, %zu bytes of text, "
         "batch %d x %lld bytes, %d steps\n",
         o.model.c_str(),
@@ -362,8 +376,11 @@ int main(int argc, char **argv) {
             n += p.second->numel();
           return n;
         }(),
-        base.str().c_str(), text.size(), o.batch,
+        base.str().c_str(), text.size(), globalBatch,
         static_cast<long long>(model->window()), o.steps);
+    if (lead && ranks > 1)
+      std::printf("data parallel: %d ranks of %d rows each\n", ranks,
+                  o.batch);
 
     // The last tenth of the text is held out: a fixed evaluation set of 4
     // batches, from the same seed every run.
@@ -399,37 +416,58 @@ int main(int argc, char **argv) {
     if (!o.load.empty()) {
       nn::load(checkpoint, o.load);
       adamw.steps = stepCount.item<int64_t>();
-      std::printf("loaded %s (after %lld steps): eval loss %.4f\n",
-                  o.load.c_str(), static_cast<long long>(adamw.steps),
-                  evalLoss());
+      double loaded = evalLoss();
+      if (lead)
+        std::printf("loaded %s (after %lld steps): eval loss %.4f\n",
+                    o.load.c_str(), static_cast<long long>(adamw.steps),
+                    loaded);
     }
+    // Every rank starts from rank 0's model.
+    distributed::broadcastParameters(trainable);
     double first = evalLoss();
-    std::printf("eval loss before training %.4f\n", first);
+    if (lead)
+      std::printf("eval loss before training %.4f\n", first);
 
     BackendCounters start = backendCounters(base);
     int warmup = std::min(20, std::max(o.steps / 10, 1));
     for (int step = 1; step <= o.steps; ++step) {
+      // Every rank draws the whole batch and keeps its share: the job
+      // trains on the batch one process of --batch N x ranks would.
       std::vector<size_t> at;
-      for (int b = 0; b < o.batch; ++b)
+      for (int b = 0; b < globalBatch; ++b)
         at.push_back(rng.between(0, split - span));
+      at = std::vector<size_t>(at.begin() + rank * o.batch,
+                               at.begin() + (rank + 1) * o.batch);
       Batch batch = model->batch(text, at);
       auto t0 = std::chrono::steady_clock::now();
       adamw.lr = optim::warmupCosine(step, warmup, o.steps, o.lr, o.lr / 10);
       DispatchTensor loss = model->loss(batch, o.batch, base);
-      adamw.step(optim::clipGradNorm(backward(loss), 1.0));
+      Gradients grads = backward(loss);
+      if (ranks > 1) {
+        // Averaged over the ranks inside the step's graph, bucket by bucket
+        // while backward runs; the printed loss is the job's.
+        grads = distributed::averageGradients(grads);
+        loss = distributed::allReduce(loss, distributed::ReduceOp::Mean);
+      }
+      adamw.step(optim::clipGradNorm(grads, 1.0));
       base.sync(); // loss, parameters and AdamW state in one graph
       float l = loss.item<float>();
       double secs =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
               .count();
-      if (!o.quiet || step == o.steps) {
+      if (lead && (!o.quiet || step == o.steps)) {
         BackendCounters now = backendCounters(base);
-        progress(
-            step, o.steps, l, static_cast<double>(batch.targets.size()) / secs,
-            now.compiles - start.compiles, now.cacheHits - start.cacheHits);
+        progress(step, o.steps, l,
+                 static_cast<double>(batch.targets.size()) * ranks / secs,
+                 now.compiles - start.compiles,
+                 now.cacheHits - start.cacheHits);
       }
     }
     double last = evalLoss();
+    if (!lead) {
+      distributed::finalize();
+      return 0;
+    }
     std::printf("eval loss %.4f -> %.4f (%.0f%% lower)\n", first, last,
                 100.0 * (first - last) / first);
     // The line the demo's test reads.
@@ -444,6 +482,7 @@ int main(int argc, char **argv) {
       std::string s = model->sample(o.prompt, o.sample, o.seed, o.temperature);
       std::printf("---- sample ----\n%s\n----------------\n", s.c_str());
     }
+    distributed::finalize();
     return 0;
   } catch (const Error &e) {
     std::fprintf(stderr, "char-lm: error: %s\n", e.what());

@@ -16,6 +16,7 @@
 #include "Bench.h"
 #include "Workloads.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -173,6 +174,97 @@ void Suite::gptTrainStep() {
       r.add("time_vs_disabled", ms / base.ms[0], "%.2f");
     }
     return peakNow;
+  });
+}
+
+void Suite::gptDataParallel() {
+  const Sizes &s = opts.sizes;
+  k::nn::GPTConfig c = s.gpt;
+  const int ranks = 2;
+  if (std::none_of(devs.begin(), devs.end(),
+                   [](const auto &d) { return d.first == "cpu"; }))
+    return;
+  table.legend("gpt_train_step dp",
+               "the same step data parallel: 2 ranks (threads of one "
+               "process, 1 thread each) of batch " +
+                   std::to_string(s.gptBatch / ranks) +
+                   ", gradients averaged by kiln.all_reduce in buckets that "
+                   "overlap backward; ratio = one process of batch " +
+                   std::to_string(s.gptBatch) +
+                   " at 1 thread, timed in this run / the job's step "
+                   "(the ranks share this host's cores); comm_ms = each "
+                   "all-reduce from its start to its result, summed; "
+                   "hidden = the share of it the step spent computing, not "
+                   "waiting");
+  Record r;
+  r.workload = "gpt_train_step";
+  r.backend = "cpu dp2";
+  DispatchDevice cpu = DispatchDevice::cpu();
+  DispatchDevice ad =
+      DispatchDevice::autodiff(cpu, k::CheckpointingStrategy::Balanced);
+  guardedRow(r, 1, [&] {
+    // One process of the whole batch: the loss to match and the time to
+    // compare with.
+    GptStep one(c, s.gptBatch, ad);
+    float want = one.step();
+    Stats oneStats = timeRuns(opts.warmup, opts.runs, [&] { one.step(); });
+    const int64_t rows = s.gptBatch / ranks;
+    std::vector<float> firstLoss(ranks);
+    std::vector<Stats> stats(ranks);
+    std::vector<std::vector<k::distributed::CollectiveEvent>> events(ranks);
+    k::distributed::runInProcess(ranks, [&](int rank) {
+      GptStep step(c, s.gptBatch, ad);
+      Tensor x = step.x.narrow(0, rank * rows, rows);
+      Tensor y = step.y.narrow(0, rank * rows, rows);
+      auto dpStep = [&] {
+        Tensor l = step.gpt.loss(x, y);
+        k::Gradients g =
+            k::distributed::averageGradients(k::backward(l));
+        l = k::distributed::allReduce(l, k::distributed::ReduceOp::Mean);
+        step.adamw.step(k::optim::clipGradNorm(g, 1.0));
+        cpu.sync();
+        return l.item<float>();
+      };
+      firstLoss[rank] = dpStep();
+      dpStep();
+      k::distributed::collectives(/*clear=*/true);
+      stats[rank] = timeRuns(0, opts.runs, [&] { dpStep(); });
+      events[rank] = k::distributed::collectives();
+    });
+    if (!check(r, [&]() -> std::string {
+          if (firstLoss[0] == firstLoss[1] &&
+              std::fabs(firstLoss[0] - want) <= 1e-5 * std::fabs(want))
+            return "";
+          return "loss " + fmt("%.7g", firstLoss[0]) + " and " +
+                 fmt("%.7g", firstLoss[1]) + " on the ranks, " +
+                 fmt("%.7g", want) + " in one process";
+        }))
+      return;
+    r.stats = stats[0];
+    double ms = r.stats.median();
+    r.ratio = oneStats.median() / ms;
+    r.ratioOf = "one process's time / the job's";
+    double commMs = 0, blockedMs = 0, bytes = 0;
+    int64_t buckets = 0;
+    // An all-reduce's time: from its start to its result (the peers'
+    // arrival included); the step waited for part of it.
+    for (const auto &e : events[0]) {
+      commMs += e.endedMs - e.startedMs;
+      blockedMs += std::max(0.0, e.waitedToMs - e.waitedFromMs);
+      if (e.bytes > 64) {
+        bytes += e.bytes;
+        ++buckets;
+      }
+    }
+    double steps = static_cast<double>(opts.runs);
+    r.add("ranks", int64_t(ranks));
+    r.add("tok/s", s.gptBatch * c.context / (ms * 1e-3), "%.0f");
+    r.add("one_process_ms", oneStats.median(), "%.1f");
+    r.add("buckets_per_step", static_cast<int64_t>(buckets / opts.runs));
+    r.add("MiB_per_step", bytes / steps / 1048576.0, "%.2f");
+    r.add("comm_ms_per_step", commMs / steps, "%.2f");
+    r.add("blocked_ms_per_step", blockedMs / steps, "%.2f");
+    r.add("hidden", commMs > 0 ? 1.0 - blockedMs / commMs : 1.0, "%.2f");
   });
 }
 

@@ -483,8 +483,10 @@ void Suite::run(const std::string &w) {
     mlpTrainStep();
   else if (w == "deep_mlp_memory")
     deepMlpMemory();
-  else if (w == "gpt_train_step")
+  else if (w == "gpt_train_step") {
     gptTrainStep();
+    gptDataParallel();
+  }
   else if (w == "gpt_decode")
     gptDecode();
   else if (w == "compile")

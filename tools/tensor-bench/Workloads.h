@@ -87,6 +87,8 @@ private:
   void mlpTrainStep();
   void deepMlpMemory();
   void gptTrainStep();
+  /// gpt_train_step data parallel: 2 in-process ranks of 1 thread.
+  void gptDataParallel();
   void gptDecode();
   void compile();
   void dynamic();
