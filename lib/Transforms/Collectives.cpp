@@ -153,6 +153,15 @@ struct KilnBucketGradientsPass
       return pos.madeAt(x.getInput()) < pos.madeAt(y.getInput());
     });
 
+    int64_t total = 0;
+    for (AllReduceOp op : ops)
+      total += bytesOf(op.getInput());
+    int64_t laterLimit = bucketBytes;
+    if (minBuckets > 1)
+      laterLimit = std::min(laterLimit,
+                            std::max<int64_t>(firstBucketBytes,
+                                              total / minBuckets));
+
     SmallVector<Bucket> buckets;
     for (AllReduceOp op : ops) {
       int64_t bytes = bytesOf(op.getInput());
@@ -161,7 +170,7 @@ struct KilnBucketGradientsPass
       bool fits = false;
       if (!buckets.empty()) {
         Bucket &last = buckets.back();
-        int64_t limit = buckets.size() == 1 ? firstBucketBytes : bucketBytes;
+        int64_t limit = buckets.size() == 1 ? firstBucketBytes : laterLimit;
         AllReduceOp head = last.ops.front();
         // The packed reduction goes after the last input: every result
         // must still be read after it.

@@ -1,5 +1,6 @@
-// RUN: tensor-opt %s --kiln-bucket-gradients="first-bucket-bytes=64 bucket-bytes=256" -split-input-file | FileCheck %s
+// RUN: tensor-opt %s --kiln-bucket-gradients="first-bucket-bytes=64 bucket-bytes=256 min-buckets=1" -split-input-file | FileCheck %s
 // RUN: tensor-opt %s --kiln-bucket-gradients -split-input-file | FileCheck %s --check-prefix=DEFAULT
+// RUN: tensor-opt %s --kiln-bucket-gradients="first-bucket-bytes=16 bucket-bytes=256" -split-input-file | FileCheck %s --check-prefix=SHARE
 
 // Gradients are packed in the order they are made, not the order of their
 // all-reduces: %c (made first) leads. The first bucket holds at most 64
@@ -29,6 +30,14 @@
 // DEFAULT: kiln.concat %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} axis = 0 : (tensor<8xf32>, tensor<6xf32>, tensor<16xf32>, tensor<3xf32>) -> tensor<33xf32>
 // DEFAULT-COUNT-1: kiln.all_reduce mean
 // DEFAULT-NOT: kiln.all_reduce
+// With min-buckets=4 (the default) a later bucket holds at most a quarter
+// of the 132 bytes (33) even though bucket-bytes allows 256: %c (over the
+// first bucket's 16) alone, then %a (24; with %b 88), %b (64) and %d (12)
+// each alone, where min-buckets=1 packed %b and %d.
+// SHARE-LABEL: func.func @order_and_limits(
+// SHARE-NOT: kiln.concat
+// SHARE-COUNT-4: kiln.all_reduce mean
+// SHARE-NOT: kiln.concat
 func.func @order_and_limits(%a: tensor<2x3xf32>, %b: tensor<4x4xf32>, %c: tensor<8xf32>, %d: tensor<3xf32>) -> (tensor<2x3xf32>, tensor<4x4xf32>, tensor<8xf32>, tensor<3xf32>) {
   %gc = kiln.exp %c : tensor<8xf32>
   %ga = kiln.exp %a : tensor<2x3xf32>
@@ -56,6 +65,7 @@ func.func @order_and_limits(%a: tensor<2x3xf32>, %b: tensor<4x4xf32>, %c: tensor
 // CHECK-NOT: kiln.concat
 // DEFAULT-LABEL: func.func @splits(
 // DEFAULT-NOT: kiln.concat
+// SHARE-LABEL: func.func @splits(
 func.func @splits(%big: tensor<100xf32>, %i: tensor<2xi64>, %m: tensor<2xf32>, %e: tensor<2xf32>) -> (tensor<100xf32>, tensor<2xi64>, tensor<2xf32>, tensor<2xf32>) {
   %0 = kiln.all_reduce sum %big : tensor<100xf32>
   %1 = kiln.all_reduce sum %i : tensor<2xi64>

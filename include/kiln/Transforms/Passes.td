@@ -289,7 +289,10 @@ def KilnBucketGradients
     in which their inputs are made (backward makes the last layer's
     gradients first), as data-parallel training does: the first bucket
     holds up to `first-bucket-bytes` (about 1 MiB, so that communication
-    starts early), the others up to `bucket-bytes` (about 25 MiB). A bucket
+    starts early), the others up to `bucket-bytes` (about 25 MiB) and a
+    `min-buckets`-th of the step's bytes (a quarter: for a model of 12 MiB,
+    buckets of 3 MiB, of which only the last waits for the end of
+    backward). A bucket
     takes consecutive all-reduces of one dtype and kind; a tensor larger
     than the limit is a bucket alone. Each bucket of two or more is one
     contiguous buffer (the inputs flattened and concatenated, right after
@@ -317,7 +320,11 @@ def KilnBucketGradients
     Option<"firstBucketBytes", "first-bucket-bytes", "int64_t",
            /*default=*/"1 << 20", "Bytes of the first bucket at most">,
     Option<"bucketBytes", "bucket-bytes", "int64_t", /*default=*/"25 << 20",
-           "Bytes of every later bucket at most">
+           "Bytes of every later bucket at most">,
+    Option<"minBuckets", "min-buckets", "int64_t", /*default=*/"4",
+           "The later buckets also hold at most this fraction (1/N) of the "
+           "step's bytes, so that a model much smaller than bucket-bytes "
+           "still reduces most of its gradients during backward">
   ];
 }
 
