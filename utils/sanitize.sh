@@ -15,7 +15,7 @@ if [ ! -f "$build/build.ninja" ]; then
 fi
 tests=(KilnSupportTests KilnAPITests KilnAPINumericTests KilnEngineTests
        KilnFlexIndexingTests KilnCpuCacheTests KilnTrainingTests
-       KilnGradCheckTests KilnCpuDiffTests)
+       KilnGradCheckTests KilnCpuDiffTests KilnDistributedTests)
 fuzzers=(kiln-npy-fuzzer kiln-cache-fuzzer kiln-mlir-fuzzer kiln-api-fuzzer
          kiln-safetensors-fuzzer)
 if [ $# -gt 0 ]; then
@@ -35,12 +35,13 @@ export KILN_CACHE_DIR="$build/sanitize-cache"
 for t in "${tests[@]}"; do
   echo "sanitize: $t"
   # The 150k-op Flex chain, the 2^26-element sums and the Cpu-vs-Flex
-  # random graphs are the plain suite's; under ASan they only take longer
+  # random graphs (and the 4-rank Cpu training job) are the plain suite's;
+  # under ASan they only take longer
   # (the API fuzzer runs random programs here). ASan's operator new reports
   # a failed allocation instead of throwing std::bad_alloc, so toVector's
   # out-of-memory error is tested by the plain suite alone.
   "$build/unittests/$t" --gtest_brief=1 \
-    --gtest_filter='-DeepGraphTest.*:SumPrecisionTest.*:ErrorTest.HostMemoryAndThreadCounts:Shards/RandomGraphTest.*'
+    --gtest_filter='-DeepGraphTest.*:SumPrecisionTest.*:ErrorTest.HostMemoryAndThreadCounts:Shards/RandomGraphTest.*:Jobs/DataParallelTest.*/cpu_4ranks'
 done
 
 # Seeds: every split of the dialect and pass tests, a few .npy files, a
