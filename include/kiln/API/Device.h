@@ -45,7 +45,9 @@ public:
   /// "flex", "cpu", "cuda:0", "autodiff(flex, balanced)".
   std::string str() const;
 
-  /// Materializes every pending tensor of this device that is still held.
+  /// Materializes every pending tensor of this device that is still held
+  /// (on the thread of an in-process rank, distributed::runInProcess: every
+  /// one that rank recorded).
   void sync() const;
 
   /// Same backend and index (autodiff wrappers included).

@@ -163,6 +163,10 @@ std::string buildPlan(mlir::func::FuncOp main, Program &p,
                          mlir::kiln::UnsqueezeOp>(op)) {
       auto t = llvm::cast<mlir::RankedTensorType>(op.getResult(0).getType());
       step.shape.assign(t.getShape().begin(), t.getShape().end());
+    } else if (mlir::kiln::isCollectiveOp(&op)) {
+      throw Error("cuda: " + op.getName().getStringRef().str() +
+                  ": Kiln has no collective backend for Cuda yet (NCCL); "
+                  "train data parallel on cpu or flex");
     } else {
       throw Error("cuda: no runtime step for " +
                   op.getName().getStringRef().str());
