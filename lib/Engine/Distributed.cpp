@@ -67,9 +67,9 @@ void detail::runInProcessJob(int ranks, std::chrono::milliseconds timeout,
   std::vector<std::thread> threads;
   for (int r = 0; r < ranks; ++r)
     threads.emplace_back([&, r] {
+      CommunicatorScope scope(*comms[r]);
       std::string why;
       try {
-        CommunicatorScope scope(*comms[r]);
         body(r);
         return;
       } catch (const std::exception &e) {
@@ -83,6 +83,9 @@ void detail::runInProcessJob(int ranks, std::chrono::milliseconds timeout,
         if (first.empty())
           first = message;
       }
+      // Before the scope goes: its queue then drains at once, every
+      // collective still queued failing instead of waiting for ranks that
+      // stopped.
       world.abort(message);
     });
   for (std::thread &t : threads)
