@@ -40,7 +40,10 @@ struct CollectiveQueue::Impl {
   std::condition_variable wake;
   std::deque<std::function<void()>> work;
   bool stopping = false;
-  std::vector<CollectiveEvent> events;
+  /// The latest kMaxEvents collectives (a long run would otherwise grow
+  /// this without end).
+  static constexpr size_t kMaxEvents = 4096;
+  std::deque<CollectiveEvent> events;
   int64_t nextSeq = 0;
   std::thread thread;
 
@@ -136,6 +139,8 @@ PendingCollective CollectiveQueue::allReduce(void *data, int64_t count,
     e.seq = impl_->nextSeq++;
     state->seq = e.seq;
     impl_->events.push_back(e);
+    if (impl_->events.size() > Impl::kMaxEvents)
+      impl_->events.pop_front();
     Impl *impl = impl_.get();
     Communicator *comm = &comm_;
     impl_->work.push_back([=, keep = std::move(keep)] {
@@ -171,7 +176,7 @@ PendingCollective CollectiveQueue::allReduce(void *data, int64_t count,
 
 std::vector<CollectiveEvent> CollectiveQueue::events() const {
   std::lock_guard<std::mutex> lock(impl_->mu);
-  return impl_->events;
+  return {impl_->events.begin(), impl_->events.end()};
 }
 
 void CollectiveQueue::clearEvents() {

@@ -289,4 +289,60 @@ TEST(CommunicatorFailureTest, WorldsAndRanksAreChecked) {
   }
 }
 
+// A collective queue runs its communicator's calls on its own thread, in
+// start order, and keeps the records of the latest 4096 only.
+TEST(CollectiveQueueTest, RunsInOrderAndKeepsTheLatestRecords) {
+  InProcessWorld world(2);
+  std::vector<std::vector<double>> sums(2);
+  auto errors = onRanks(world, [&](Communicator &c) {
+    CollectiveQueue q(c);
+    std::vector<std::vector<double>> data(5000, std::vector<double>(2));
+    std::vector<PendingCollective> pending;
+    for (int i = 0; i < 5000; ++i) {
+      data[i] = {double(i), double(c.rank())};
+      pending.push_back(q.allReduce(data[i].data(), 2, DType::F64,
+                                    ReduceOp::Sum, nullptr));
+      if (pending.size() == 8) {
+        for (PendingCollective &p : pending)
+          p.wait();
+        pending.clear();
+      }
+    }
+    for (PendingCollective &p : pending)
+      p.wait();
+    std::vector<CollectiveEvent> e = q.events();
+    ASSERT_EQ(e.size(), 4096u);
+    EXPECT_EQ(e.front().seq, 5000 - 4096);
+    EXPECT_EQ(e.back().seq, 4999);
+    for (size_t i = 1; i < e.size(); ++i)
+      ASSERT_LE(e[i - 1].endedMs, e[i].beganMs) << "out of order at " << i;
+    EXPECT_EQ(e.back().bytes, 16);
+    EXPECT_EQ(e.back().what, "sum of 2 x f64");
+    for (int i = 0; i < 5000; ++i)
+      sums[c.rank()].push_back(data[i][0] + data[i][1]);
+  });
+  EXPECT_EQ(errors, std::vector<std::string>(2, ""));
+  // Element 0 summed i twice, element 1 the ranks 0 + 1.
+  for (int i = 0; i < 5000; ++i)
+    ASSERT_EQ(sums[0][i], 2.0 * i + 1.0);
+  EXPECT_EQ(sums[0], sums[1]);
+}
+
+// A collective that fails on the queue's thread fails its wait.
+TEST(CollectiveQueueTest, AFailedCollectiveFailsItsWait) {
+  InProcessWorld world(2, std::chrono::milliseconds(200));
+  auto comm = world.communicator(0);
+  CollectiveQueue q(*comm);
+  float x = 1;
+  PendingCollective p = q.allReduce(&x, 1, DType::F32, ReduceOp::Sum, nullptr);
+  try {
+    p.wait();
+    FAIL() << "rank 1 never came, yet the all-reduce ended";
+  } catch (const Error &e) {
+    EXPECT_NE(std::string(e.what()).find("rank 1 did not arrive within 200 ms"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 } // namespace

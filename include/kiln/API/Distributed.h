@@ -75,9 +75,9 @@ std::pair<int64_t, int64_t> shard(int64_t n);
 void runInProcess(int ranks, const std::function<void(int rank)> &body,
                   std::chrono::milliseconds timeout = std::chrono::seconds(60));
 
-/// The all-reduces this thread's graphs have started, with their times
-/// (then forgotten when `clear`): how much of each was hidden behind other
-/// work is waitedFromMs against endedMs.
+/// The all-reduces this thread's graphs have started (the latest 4096),
+/// with their times (then forgotten when `clear`): how much of each was
+/// hidden behind other work is waitedFromMs against endedMs.
 std::vector<CollectiveEvent> collectives(bool clear = false);
 
 } // namespace kiln::distributed

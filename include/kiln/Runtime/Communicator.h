@@ -145,7 +145,7 @@ public:
   /// keeps alive until it has ended.
   PendingCollective allReduce(void *data, int64_t count, DType dtype,
                               ReduceOp op, std::shared_ptr<void> keep);
-  /// Every collective started so far, oldest first.
+  /// The collectives started so far (the latest 4096), oldest first.
   std::vector<CollectiveEvent> events() const;
   void clearEvents();
 
