@@ -18,7 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Runtime/Communicator.h"
-
+#include "kiln/Support/Env.h"
 #include "kiln/Support/Error.h"
 
 #include <condition_variable>
@@ -69,17 +69,17 @@ struct Mpi {
          min = nullptr;
 
   void load() {
-    const char *name = "libmpi.so.40";
-    lib = dlopen(name, RTLD_NOW | RTLD_GLOBAL);
+    const std::string name = env::mpiLibrary();
+    lib = dlopen(name.c_str(), RTLD_NOW | RTLD_GLOBAL);
     if (!lib)
-      throw Error(std::string("distributed: cannot load Open MPI (") + name +
+      throw Error("distributed: cannot load Open MPI (" + name +
                   "): " + dlerror() +
                   "; install it (Debian: openmpi-bin libopenmpi-dev) to run "
                   "a job over MPI");
     auto sym = [&](const char *s) {
       void *p = dlsym(lib, s);
       if (!p)
-        throw Error(std::string("distributed: ") + name + " has no " + s +
+        throw Error("distributed: " + name + " has no " + s +
                     ": Kiln loads Open MPI (4.x), not another MPI");
       return p;
     };

@@ -74,6 +74,11 @@ bool env::cudaMma() {
   return !(v && std::strcmp(v, "0") == 0);
 }
 
+std::string env::mpiLibrary() {
+  std::string v = read("KILN_MPI_LIBRARY");
+  return v.empty() ? "libmpi.so.40" : v;
+}
+
 std::string env::cudaToolkit() {
   for (const char *name : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
     if (std::string v = read(name); !v.empty())

@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -343,6 +344,33 @@ TEST(CollectiveQueueTest, AFailedCollectiveFailsItsWait) {
               std::string::npos)
         << e.what();
   }
+}
+
+// Without Open MPI, or with another library in its place, making the MPI
+// communicator is an error that says what to install.
+TEST(MpiLoadTest, AMissingOrWrongLibraryIsAnError) {
+  auto messageOf = [](const char *library) {
+    ::setenv("KILN_MPI_LIBRARY", library, 1);
+    std::string m;
+    try {
+      mpiCommunicator(std::chrono::seconds(5));
+    } catch (const Error &e) {
+      m = e.what();
+    }
+    ::unsetenv("KILN_MPI_LIBRARY");
+    return m;
+  };
+  std::string missing = messageOf("/nonexistent/libmpi.so.40");
+  EXPECT_NE(missing.find("distributed: cannot load Open MPI "
+                         "(/nonexistent/libmpi.so.40)"),
+            std::string::npos)
+      << missing;
+  EXPECT_NE(missing.find("install it (Debian: openmpi-bin libopenmpi-dev)"),
+            std::string::npos)
+      << missing;
+  std::string wrong = messageOf("libm.so.6");
+  EXPECT_EQ(wrong, "distributed: libm.so.6 has no MPI_Initialized: Kiln "
+                   "loads Open MPI (4.x), not another MPI");
 }
 
 } // namespace

@@ -21,7 +21,7 @@
 namespace kiln::env {
 
 /// KILN_LOG: is `topic` in its comma-separated list (or is it "all")?
-/// Topics: compile, recompile, graph, kernels, profile.
+/// Topics: compile, recompile, graph, kernels, profile, comm.
 bool logEnabled(const char *topic);
 
 /// KILN_DEVICE: the default device ("flex", "cpu", "cuda", "cuda:N"); empty
@@ -47,6 +47,10 @@ bool autoDynamic();
 
 /// KILN_CUDA_MMA: "0" keeps f32 matmuls off the tensor cores.
 bool cudaMma();
+
+/// KILN_MPI_LIBRARY: the MPI library a job loads, else "libmpi.so.40"
+/// (Open MPI 4). Read at each use.
+std::string mpiLibrary();
 
 /// The CUDA toolkit that libdevice is linked from: CUDA_ROOT, CUDA_HOME or
 /// CUDA_PATH, else /usr/local/cuda when it has libdevice (and then
