@@ -66,6 +66,18 @@ private:
   Block *block_;
 };
 
+/// The op of `block` that first reads `v` (directly or inside a region);
+/// the terminator when none does, so that whatever is placed before it
+/// still runs before the function returns.
+Operation *firstReaderIn(Block &block, Value v) {
+  Operation *first = block.getTerminator();
+  for (Operation *user : v.getUsers())
+    if (Operation *inBlock = block.findAncestorOpInBlock(*user))
+      if (inBlock->isBeforeInBlock(first))
+        first = inBlock;
+  return first;
+}
+
 int64_t bytesOf(Value v) {
   auto t = llvm::cast<RankedTensorType>(v.getType());
   return t.getNumElements() *
@@ -114,12 +126,7 @@ void packBucket(Bucket &bucket, Block &block) {
   for (AllReduceOp op : bucket.ops) {
     auto t = llvm::cast<RankedTensorType>(op.getType());
     int64_t n = t.getNumElements();
-    Operation *first = block.getTerminator();
-    for (Operation *user : op.getResult().getUsers())
-      if (Operation *inBlock = block.findAncestorOpInBlock(*user))
-        if (inBlock->isBeforeInBlock(first))
-          first = inBlock;
-    OpBuilder at(first);
+    OpBuilder at(firstReaderIn(block, op.getResult()));
     Value part = SliceOp::create(
         at, loc, reduced, at.getDenseI64ArrayAttr(offset),
         at.getDenseI64ArrayAttr(offset + n), at.getDenseI64ArrayAttr(1));
@@ -209,15 +216,8 @@ struct KilnSplitAllReducePass
         b.setInsertionPointToStart(&block);
       Value token =
           AllReduceStartOp::create(b, op.getLoc(), op.getInput(), op.getKind());
-      // The wait as late as its first reader allows (the terminator when
-      // nothing else reads the result: the run must not end before it).
-      Operation *first = block.getTerminator();
-      for (Operation *user : op.getResult().getUsers()) {
-        Operation *inBlock = block.findAncestorOpInBlock(*user);
-        if (inBlock && inBlock->isBeforeInBlock(first))
-          first = inBlock;
-      }
-      b.setInsertionPoint(first);
+      // The wait as late as its first reader allows.
+      b.setInsertionPoint(firstReaderIn(block, op.getResult()));
       Value result = AllReduceWaitOp::create(b, op.getLoc(), token);
       op.getResult().replaceAllUsesWith(result);
       op.erase();

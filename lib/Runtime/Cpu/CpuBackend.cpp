@@ -120,6 +120,9 @@ struct Kernel {
 struct PlanStep {
   int kernel = -1;  ///< index into kernels_, or -1 for a Flex step
   Step view;        ///< views and other layout steps
+  /// The step may take a dying operand's buffer (a collective's start):
+  /// only such steps pay for finding out which operands die there.
+  bool takesOperands = false;
   std::vector<int> operands, results, dying;
 };
 
@@ -225,8 +228,11 @@ public:
         operands.push_back(&slots[slot]);
       results.assign(s.results.size(), Buffer());
       if (s.kernel < 0) {
-        reusableOperands(s.operands, s.dying, slots, reusable);
-        StepContext ctx{alloc, reusable.data()};
+        StepContext ctx{alloc, nullptr};
+        if (s.takesOperands) {
+          reusableOperands(s.operands, s.dying, slots, reusable);
+          ctx.reusable = reusable.data();
+        }
         ctx.dynamicSize = dynamic;
         s.view(operands, results, ctx);
       } else {
@@ -689,6 +695,7 @@ private:
           throw Error("cpu: no runtime step for " +
                       op.getName().getStringRef().str());
         step.view = (*builder)(&op);
+        step.takesOperands = mlir::kiln::isCollectiveOp(&op);
       }
       for (mlir::Value v : op.getOperands()) {
         int slot = slotOf.at(v);
