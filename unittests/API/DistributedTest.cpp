@@ -281,4 +281,28 @@ TEST(DataParallelApiTest, OneRankAndBadCalls) {
   EXPECT_EQ(sizes, (std::vector<int>{3, 3, 3}));
 }
 
+// The calls that cannot be made, each a kiln::Error that says why.
+TEST(DataParallelApiTest, InvalidJobsAndBroadcastsAreErrors) {
+  auto messageOf = [](const std::function<void()> &f) {
+    try {
+      f();
+    } catch (const Error &e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(messageOf([] { dist::runInProcess(0, [](int) {}); }),
+            "runInProcess: a job needs at least one rank, not 0");
+  DispatchDevice flex = DispatchDevice::flex();
+  DispatchTensor w = DispatchTensor::fromVector<float>({1, 2, 3, 4}, {4}, flex);
+  EXPECT_EQ(messageOf([&] { dist::broadcastParameters({&w}, 1); }),
+            "broadcast: root 1 is not a rank of a job of one rank");
+  DispatchTensor q = quantize(w, QuantScheme::q8PerTensor());
+  EXPECT_EQ(messageOf([&] { dist::broadcastParameters({&q}); }),
+            "broadcastParameters: a quantized tensor cannot be broadcast; "
+            "broadcast its float values and quantize them on every rank");
+  // Nothing was lost: the tensors keep their values.
+  EXPECT_EQ(w.toVector<float>(), (std::vector<float>{1, 2, 3, 4}));
+}
+
 } // namespace
