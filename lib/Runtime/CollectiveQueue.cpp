@@ -14,6 +14,8 @@
 #include <deque>
 #include <exception>
 #include <functional>
+#include <future>
+#include <map>
 #include <mutex>
 #include <thread>
 
@@ -46,6 +48,10 @@ struct CollectiveQueue::Impl {
   std::deque<CollectiveEvent> events;
   int64_t nextSeq = 0;
   std::thread thread;
+  /// Device state kept for the queue (attachment()); destroyed after the
+  /// thread has stopped.
+  std::mutex attachMu;
+  std::map<std::string, std::shared_ptr<void>> attachments;
 
   double now() const {
     return std::chrono::duration<double, std::milli>(Clock::now() - origin)
@@ -75,6 +81,34 @@ struct CollectiveQueue::Impl {
     return i < events.size() ? &events[i] : nullptr;
   }
 
+  /// Numbers `e` and keeps its record.
+  void add(CollectiveEvent &e) {
+    std::lock_guard<std::mutex> lock(mu);
+    e.seq = nextSeq++;
+    events.push_back(e);
+    if (events.size() > kMaxEvents)
+      events.pop_front();
+  }
+
+  /// Collective `seq` was waited for from `from` to `to`; `ended`: when it
+  /// was seen to end, where the queue did not run it itself (else < 0).
+  void waited(int64_t seq, double from, double to, double ended) {
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      if (CollectiveEvent *e = find(seq)) {
+        e->waitedFromMs = from;
+        e->waitedToMs = to;
+        if (ended >= 0)
+          e->endedMs = ended;
+      }
+    }
+    if (log)
+      std::fprintf(stderr,
+                   "kiln: comm rank %d: all_reduce #%lld waited for %.2f ms "
+                   "at %.2f ms\n",
+                   rank, static_cast<long long>(seq), to - from, to);
+  }
+
   void note(const char *what, const CollectiveEvent &e, double at) const {
     if (!log)
       return;
@@ -86,25 +120,26 @@ struct CollectiveQueue::Impl {
   }
 };
 
+namespace {
+
+/// The record of an all-reduce, before it starts.
+CollectiveEvent eventOf(int64_t count, DType dtype, ReduceOp op) {
+  CollectiveEvent e;
+  e.bytes = count * static_cast<int64_t>(dtype.byteSize());
+  e.what = std::string(op == ReduceOp::Sum ? "sum" : "mean") + " of " +
+           std::to_string(count) + " x " + dtype.str();
+  return e;
+}
+
+} // namespace
+
 void PendingCollective::wait() {
   State &s = *state_;
   CollectiveQueue::Impl &q = *s.queue;
   double from = q.now();
   std::unique_lock<std::mutex> lock(s.mu);
   s.cv.wait(lock, [&] { return s.done; });
-  double to = q.now();
-  {
-    std::lock_guard<std::mutex> qlock(q.mu);
-    if (CollectiveEvent *e = q.find(s.seq)) {
-      e->waitedFromMs = from;
-      e->waitedToMs = to;
-    }
-  }
-  if (q.log)
-    std::fprintf(stderr,
-                 "kiln: comm rank %d: all_reduce #%lld waited for %.2f ms at "
-                 "%.2f ms\n",
-                 q.rank, static_cast<long long>(s.seq), to - from, to);
+  q.waited(s.seq, from, q.now(), -1);
   if (s.error)
     std::rethrow_exception(s.error);
 }
@@ -129,18 +164,12 @@ PendingCollective CollectiveQueue::allReduce(void *data, int64_t count,
                                              std::shared_ptr<void> keep) {
   auto state = std::make_shared<PendingCollective::State>();
   state->queue = impl_.get();
-  CollectiveEvent e;
-  e.bytes = count * static_cast<int64_t>(dtype.byteSize());
-  e.what = std::string(op == ReduceOp::Sum ? "sum" : "mean") + " of " +
-           std::to_string(count) + " x " + dtype.str();
+  CollectiveEvent e = eventOf(count, dtype, op);
   e.startedMs = impl_->now();
+  impl_->add(e);
+  state->seq = e.seq;
   {
     std::lock_guard<std::mutex> lock(impl_->mu);
-    e.seq = impl_->nextSeq++;
-    state->seq = e.seq;
-    impl_->events.push_back(e);
-    if (impl_->events.size() > Impl::kMaxEvents)
-      impl_->events.pop_front();
     Impl *impl = impl_.get();
     Communicator *comm = &comm_;
     impl_->work.push_back([=, keep = std::move(keep)] {
@@ -172,6 +201,52 @@ PendingCollective CollectiveQueue::allReduce(void *data, int64_t count,
   impl_->wake.notify_one();
   impl_->note("started", e, e.startedMs);
   return PendingCollective(std::move(state));
+}
+
+void CollectiveQueue::runInOrder(
+    const std::function<void(Communicator &)> &f) {
+  std::promise<void> done;
+  std::future<void> result = done.get_future();
+  {
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    impl_->work.push_back([&, comm = &comm_] {
+      try {
+        f(*comm);
+        done.set_value();
+      } catch (...) {
+        done.set_exception(std::current_exception());
+      }
+    });
+  }
+  impl_->wake.notify_one();
+  result.get();
+}
+
+std::shared_ptr<void> CollectiveQueue::attachment(
+    const std::string &key,
+    const std::function<std::shared_ptr<void>()> &make) {
+  // One thread (the rank's) runs the queue's graphs, so making under the
+  // lock blocks no one else.
+  std::lock_guard<std::mutex> lock(impl_->attachMu);
+  std::shared_ptr<void> &slot = impl_->attachments[key];
+  if (!slot)
+    slot = make();
+  return slot;
+}
+
+int64_t CollectiveQueue::recordStart(int64_t count, DType dtype,
+                                     ReduceOp op) {
+  CollectiveEvent e = eventOf(count, dtype, op);
+  e.startedMs = e.beganMs = impl_->now();
+  impl_->add(e);
+  impl_->note("started", e, e.startedMs);
+  return e.seq;
+}
+
+double CollectiveQueue::nowMs() const { return impl_->now(); }
+
+void CollectiveQueue::recordWait(int64_t seq, double fromMs, double toMs) {
+  impl_->waited(seq, fromMs, toMs, toMs);
 }
 
 std::vector<CollectiveEvent> CollectiveQueue::events() const {

@@ -187,6 +187,7 @@ public:
   int rank() const override { return rank_; }
   int size() const override { return s_->size; }
   std::string backendName() const override { return "in-process"; }
+  std::chrono::milliseconds timeout() const override { return s_->timeout; }
 
   void allReduce(void *data, int64_t count, DType dtype,
                  ReduceOp op) override {

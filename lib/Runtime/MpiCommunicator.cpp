@@ -177,6 +177,7 @@ public:
   int rank() const override { return rank_; }
   int size() const override { return size_; }
   std::string backendName() const override { return "mpi"; }
+  std::chrono::milliseconds timeout() const override { return timeout_; }
 
   void allReduce(void *data, int64_t count, DType dtype,
                  ReduceOp op) override {

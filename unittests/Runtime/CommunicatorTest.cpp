@@ -346,6 +346,58 @@ TEST(CollectiveQueueTest, AFailedCollectiveFailsItsWait) {
   }
 }
 
+// What a device backend asks of the queue: a call of the communicator in
+// order with the all-reduces (the handshake of NCCL), state kept per queue,
+// and records of reductions it runs itself.
+TEST(CollectiveQueueTest, RunsCallsInOrderKeepsStateAndRecordsDeviceWork) {
+  InProcessWorld world(2);
+  std::vector<int> made(2, 0);
+  auto errors = onRanks(world, [&](Communicator &c) {
+    CollectiveQueue q(c);
+    double x = c.rank() + 1;
+    PendingCollective p = q.allReduce(&x, 1, DType::F64, ReduceOp::Sum,
+                                      nullptr);
+    // Runs after the all-reduce, on the queue's thread: x is reduced.
+    int root = -1;
+    double seen = 0;
+    q.runInOrder([&](Communicator &comm) {
+      seen = x;
+      root = comm.rank() == 0 ? 42 : 0;
+      comm.broadcast(&root, sizeof root, 0);
+    });
+    p.wait();
+    EXPECT_EQ(seen, 3.0);
+    EXPECT_EQ(root, 42);
+    // Its errors reach the caller.
+    EXPECT_THROW(q.runInOrder([](Communicator &) { throw Error("no"); }),
+                 Error);
+    // Made once per queue and key.
+    auto make = [&] {
+      ++made[c.rank()];
+      return std::make_shared<int>(7);
+    };
+    std::shared_ptr<void> a = q.attachment("k", make);
+    EXPECT_EQ(q.attachment("k", make), a);
+    EXPECT_NE(q.attachment("other", make), a);
+    // A reduction run elsewhere, recorded with the queue's own.
+    int64_t seq = q.recordStart(256, DType::F32, ReduceOp::Mean);
+    double from = q.nowMs();
+    q.recordWait(seq, from, from + 1.5);
+    std::vector<CollectiveEvent> e = q.events();
+    ASSERT_EQ(e.size(), 2u);
+    EXPECT_EQ(e[1].seq, seq);
+    EXPECT_EQ(e[1].seq, e[0].seq + 1);
+    EXPECT_EQ(e[1].what, "mean of 256 x f32");
+    EXPECT_EQ(e[1].bytes, 1024);
+    EXPECT_EQ(e[1].beganMs, e[1].startedMs);
+    EXPECT_EQ(e[1].waitedFromMs, from);
+    EXPECT_EQ(e[1].waitedToMs, from + 1.5);
+    EXPECT_EQ(e[1].endedMs, from + 1.5);
+  });
+  EXPECT_EQ(errors, std::vector<std::string>(2, ""));
+  EXPECT_EQ(made, std::vector<int>(2, 2));
+}
+
 // Without Open MPI, or with another library in its place, making the MPI
 // communicator is an error that says what to install.
 TEST(MpiLoadTest, AMissingOrWrongLibraryIsAnError) {

@@ -27,6 +27,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -41,6 +42,9 @@ public:
   virtual int size() const = 0;
   /// The backend, for messages and logs ("in-process", "mpi").
   virtual std::string backendName() const = 0;
+  /// How long a collective waits for the other ranks before it fails
+  /// (device collectives built over this one wait as long).
+  virtual std::chrono::milliseconds timeout() const = 0;
 
   /// Replaces the `count` elements of `dtype` at `data` with their sum (or
   /// mean) over all ranks. F64, F32, I64 and I32 sum; Mean takes F64 and
@@ -145,6 +149,31 @@ public:
   /// keeps alive until it has ended.
   PendingCollective allReduce(void *data, int64_t count, DType dtype,
                               ReduceOp op, std::shared_ptr<void> keep);
+  /// Runs `f` on the queue's thread after every collective started before
+  /// it, and returns when it has: for collectives of the communicator that
+  /// are not all-reduces of host memory (the handshake of a device
+  /// communicator), so that every rank makes them in the same order.
+  /// Rethrows what `f` throws.
+  void runInOrder(const std::function<void(Communicator &)> &f);
+
+  /// The state a device backend keeps for this queue under `key` (its
+  /// device communicator), made by `make` on first use and destroyed with
+  /// the queue.
+  std::shared_ptr<void>
+  attachment(const std::string &key,
+             const std::function<std::shared_ptr<void>()> &make);
+
+  /// Records a collective that runs elsewhere (NCCL, on a device's stream)
+  /// with the queue's own, so that events() and KILN_LOG=comm show it;
+  /// returns its number. Its reduction is taken to begin when it is
+  /// started.
+  int64_t recordStart(int64_t count, DType dtype, ReduceOp op);
+  /// Collective `seq` (recordStart) was waited for from `fromMs` and had
+  /// ended at `toMs` (times of nowMs()).
+  void recordWait(int64_t seq, double fromMs, double toMs);
+  /// Milliseconds since the queue was made.
+  double nowMs() const;
+
   /// The collectives started so far (the latest 4096), oldest first.
   std::vector<CollectiveEvent> events() const;
   void clearEvents();
