@@ -79,6 +79,11 @@ std::string env::mpiLibrary() {
   return v.empty() ? "libmpi.so.40" : v;
 }
 
+std::string env::ncclLibrary() {
+  std::string v = read("KILN_NCCL_LIBRARY");
+  return v.empty() ? "libnccl.so.2" : v;
+}
+
 std::string env::cudaToolkit() {
   for (const char *name : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
     if (std::string v = read(name); !v.empty())

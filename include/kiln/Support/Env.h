@@ -52,6 +52,11 @@ bool cudaMma();
 /// (Open MPI 4). Read at each use.
 std::string mpiLibrary();
 
+/// The NCCL library that Cuda collectives load (KILN_NCCL_LIBRARY, else
+/// libnccl.so.2, looked for on the library path and then in the CUDA
+/// toolkit's lib64).
+std::string ncclLibrary();
+
 /// The CUDA toolkit that libdevice is linked from: CUDA_ROOT, CUDA_HOME or
 /// CUDA_PATH, else /usr/local/cuda when it has libdevice (and then
 /// CUDA_ROOT is set to it, which is where MLIR's GPU serializer looks);

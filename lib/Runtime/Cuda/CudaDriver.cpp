@@ -72,6 +72,11 @@ DriverStatus kiln::detail::cuda::loadDriver(const char *library) {
   need("cuStreamCreate", api->cuStreamCreate);
   need("cuStreamDestroy_v2", api->cuStreamDestroy);
   need("cuStreamSynchronize", api->cuStreamSynchronize);
+  need("cuStreamWaitEvent", api->cuStreamWaitEvent);
+  need("cuEventCreate", api->cuEventCreate);
+  need("cuEventDestroy_v2", api->cuEventDestroy);
+  need("cuEventRecord", api->cuEventRecord);
+  need("cuEventQuery", api->cuEventQuery);
   need("cuModuleLoadDataEx", api->cuModuleLoadDataEx);
   need("cuModuleUnload", api->cuModuleUnload);
   need("cuModuleGetFunction", api->cuModuleGetFunction);

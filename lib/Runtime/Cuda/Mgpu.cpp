@@ -139,6 +139,35 @@ void kiln::detail::cuda::mgpuStreamSynchronize(CUstream stream) {
   check(enter().cuStreamSynchronize(stream), "cuStreamSynchronize");
 }
 
+void kiln::detail::cuda::mgpuStreamWaitEvent(CUstream stream, CUevent event) {
+  check(enter().cuStreamWaitEvent(stream, event, 0), "cuStreamWaitEvent");
+}
+
+CUevent kiln::detail::cuda::mgpuEventCreate() {
+  CUevent event = nullptr;
+  check(enter().cuEventCreate(&event, CU_EVENT_DISABLE_TIMING),
+        "cuEventCreate");
+  return event;
+}
+
+void kiln::detail::cuda::mgpuEventDestroy(CUevent event) {
+  check(enter().cuEventDestroy(event), "cuEventDestroy");
+}
+
+void kiln::detail::cuda::mgpuEventRecord(CUevent event, CUstream stream) {
+  check(enter().cuEventRecord(event, stream), "cuEventRecord");
+}
+
+bool kiln::detail::cuda::mgpuEventQuery(CUevent event) {
+  CUresult r = enter().cuEventQuery(event);
+  if (r == CUDA_ERROR_NOT_READY)
+    return false;
+  check(r, "cuEventQuery");
+  return true;
+}
+
+void kiln::detail::cuda::mgpuEnterDevice() { enter(); }
+
 void *kiln::detail::cuda::mgpuMemAlloc(uint64_t sizeBytes, CUstream stream,
                                        bool isHostShared) {
   (void)stream; // allocation is not stream-ordered here

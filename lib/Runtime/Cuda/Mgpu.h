@@ -45,6 +45,19 @@ void mgpuLaunchKernel(CUfunction function, intptr_t gridX, intptr_t gridY,
 CUstream mgpuStreamCreate();
 void mgpuStreamDestroy(CUstream stream);
 void mgpuStreamSynchronize(CUstream stream);
+/// Makes `stream` wait for the work `event` recorded.
+void mgpuStreamWaitEvent(CUstream stream, CUevent event);
+
+/// Events without timing, to order streams.
+CUevent mgpuEventCreate();
+void mgpuEventDestroy(CUevent event);
+void mgpuEventRecord(CUevent event, CUstream stream);
+/// Whether the work `event` recorded has finished (never blocks).
+bool mgpuEventQuery(CUevent event);
+
+/// Makes the current device's context current on the calling thread, for
+/// libraries that work in it (NCCL).
+void mgpuEnterDevice();
 
 /// Device memory; host-shared (managed) memory is not supported.
 void *mgpuMemAlloc(uint64_t sizeBytes, CUstream stream, bool isHostShared);
