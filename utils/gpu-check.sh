@@ -39,13 +39,16 @@ step "nvidia-smi" 30 nvidia-smi --query-gpu=name,driver_version,memory.total --f
 step "install deps" 120 utils/install-deps.sh
 step "configure" 60 cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release
 step "build" 300 ninja -C "$BUILD" -j "$JOBS" tensor-opt tensor-bench \
-  KilnCudaNoGpuTests KilnCudaDiffTests
+  KilnCudaNoGpuTests KilnCudaDiffTests KilnNcclTests KilnCudaDataParallelTests
 if [ "$FAILED" != 0 ]; then exit 1; fi
 
 # On a GPU machine the differential suite must run, not skip.
 export KILN_REQUIRE_GPU=1
 step "unit: KilnCudaNoGpuTests" 60 "$BUILD/unittests/KilnCudaNoGpuTests"
 step "unit: KilnCudaDiffTests" 120 "$BUILD/unittests/KilnCudaDiffTests"
+step "unit: KilnNcclTests" 60 "$BUILD/unittests/KilnNcclTests"
+step "unit: KilnCudaDataParallelTests" 120 \
+  "$BUILD/unittests/KilnCudaDataParallelTests"
 step "lit: test/Conversion/GPU" 120 "$LIT" -sv "$BUILD/test/Conversion/GPU"
 step "bench: tensor-bench --backends cuda" 120 \
   "$BUILD/bin/tensor-bench" --backends cuda --threads 1

@@ -30,15 +30,6 @@ namespace {
 /// storage being reduced (a token's buffer).
 thread_local llvm::DenseMap<const Storage *, PendingCollective> inFlight;
 
-ReduceOp reduceOpOf(mlir::Operation *op) {
-  mlir::kiln::AllReduceKind kind =
-      llvm::isa<mlir::kiln::AllReduceOp>(op)
-          ? llvm::cast<mlir::kiln::AllReduceOp>(op).getKind()
-          : llvm::cast<mlir::kiln::AllReduceStartOp>(op).getKind();
-  return kind == mlir::kiln::AllReduceKind::Mean ? ReduceOp::Mean
-                                                 : ReduceOp::Sum;
-}
-
 /// Starts the reduction of `in`; the token buffer.
 Buffer start(const Buffer &in, bool reusable, ReduceOp op, StepContext &ctx) {
   CollectiveQueue *queue = currentCollectives();
@@ -71,6 +62,15 @@ Buffer wait(const Buffer &token) {
 }
 
 } // namespace
+
+ReduceOp detail::reduceOpOf(mlir::Operation *op) {
+  mlir::kiln::AllReduceKind kind =
+      llvm::isa<mlir::kiln::AllReduceOp>(op)
+          ? llvm::cast<mlir::kiln::AllReduceOp>(op).getKind()
+          : llvm::cast<mlir::kiln::AllReduceStartOp>(op).getKind();
+  return kind == mlir::kiln::AllReduceKind::Mean ? ReduceOp::Mean
+                                                 : ReduceOp::Sum;
+}
 
 void detail::registerCollectiveSteps(KernelRegistry &r) {
   r.add("kiln.all_reduce_start", [](mlir::Operation *op) -> Step {

@@ -15,6 +15,12 @@
 
 #include "kiln/Kiln.h"
 
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+#include <gtest/gtest.h>
+
 #include <vector>
 
 namespace kiln::test {
@@ -41,6 +47,26 @@ inline std::vector<float> flat(const std::vector<DispatchTensor *> &ts) {
     for (float v : t->toVector<float>())
       out.push_back(v);
   return out;
+}
+
+/// Runs `body` on `ranks` in-process ranks; each rank's result.
+template <typename R>
+std::vector<R> onRanks(int ranks, const std::function<R(int)> &body) {
+  std::vector<R> out(ranks);
+  dist::runInProcess(ranks, [&](int r) { out[r] = body(r); });
+  return out;
+}
+
+/// Each element of `a` is within `rel` times `b`'s largest magnitude of
+/// the same element of `b`.
+inline void expectClose(const std::vector<float> &a,
+                        const std::vector<float> &b, double rel) {
+  ASSERT_EQ(a.size(), b.size());
+  float scale = 0;
+  for (float v : b)
+    scale = std::max(scale, std::fabs(v));
+  for (size_t i = 0; i < a.size(); ++i)
+    ASSERT_NEAR(a[i], b[i], rel * scale) << "at " << i;
 }
 
 /// What one rank saw of one data-parallel step on `rows` rows in all.

@@ -31,24 +31,6 @@ using namespace kiln::test;
 
 namespace {
 
-/// Runs `body` on `ranks` in-process ranks; each rank's result.
-template <typename R>
-std::vector<R> onRanks(int ranks, const std::function<R(int)> &body) {
-  std::vector<R> out(ranks);
-  dist::runInProcess(ranks, [&](int r) { out[r] = body(r); });
-  return out;
-}
-
-void expectClose(const std::vector<float> &a, const std::vector<float> &b,
-                 double rel) {
-  ASSERT_EQ(a.size(), b.size());
-  float scale = 0;
-  for (float v : b)
-    scale = std::max(scale, std::fabs(v));
-  for (size_t i = 0; i < a.size(); ++i)
-    ASSERT_NEAR(a[i], b[i], rel * scale) << "at " << i;
-}
-
 class DataParallelTest
     : public ::testing::TestWithParam<std::tuple<DispatchDevice, int>> {};
 

@@ -18,6 +18,7 @@
 #define KILN_RUNTIME_HOSTSTEPS_H
 
 #include "kiln/Runtime/Backend.h"
+#include "kiln/Support/Collective.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
@@ -77,6 +78,9 @@ void registerViewSteps(KernelRegistry &r);
 /// The collectives (kiln.all_reduce, its start and its wait), run on the
 /// calling thread's collective queue (kiln/Runtime/Communicator.h).
 void registerCollectiveSteps(KernelRegistry &r);
+
+/// How kiln.all_reduce or kiln.all_reduce_start `op` combines the ranks.
+distributed::ReduceOp reduceOpOf(mlir::Operation *op);
 
 /// StepContext::reusable for a step of a plan whose values live in `slots`:
 /// operand i is reusable when its slot dies at the step (`dying`), the step

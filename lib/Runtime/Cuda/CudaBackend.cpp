@@ -12,6 +12,11 @@
 // be handed to the next writer without waiting: the stream orders them.
 // Downloads wait for the stream.
 //
+// A collective step hands its buffer to the job's NCCL communicator (made
+// for the calling thread's collective queue on first use), whose reduction
+// runs on a stream of its own after the kernels queued so far; the wait
+// step orders the device's stream after it.
+//
 // Device memory comes from a caching allocator: freed blocks are kept by
 // size class and reused, since a training step frees and allocates the same
 // sizes every time and cuMemAlloc/cuMemFree synchronize the device.
@@ -21,6 +26,8 @@
 #include "kiln/Runtime/CudaBackend.h"
 #include "CudaCompiler.h"
 #include "Mgpu.h"
+#include "Nccl.h"
+#include "kiln/Runtime/HostSteps.h"
 #include "kiln/Support/Env.h"
 
 #include <cstdlib>
@@ -279,7 +286,9 @@ public:
       slots[slot] = buffer;
     for (const StepSpec &step : program_.steps) {
       std::vector<Buffer> results(step.results.size());
-      if (step.kernel < 0) {
+      if (step.collective != CollectiveStep::None) {
+        results[0] = runCollective(step, slots, s);
+      } else if (step.kernel < 0) {
         Buffer in = backend_.kernelOperand(slots[step.operands[0]]);
         in.shape = step.shape;
         in.strides = Buffer::contiguousStrides(step.shape);
@@ -302,6 +311,72 @@ public:
   int64_t kernelCount() const override { return program_.kernels.size(); }
 
 private:
+  /// A reduction in flight on this thread, by the storage being reduced.
+  struct InFlight {
+    std::shared_ptr<NcclCommunicator> comm;
+    CUevent done;
+    std::string name;
+    std::shared_ptr<Storage> keep; ///< until the reduction has ended
+    int64_t seq;                   ///< in the queue's records
+  };
+  static std::unordered_map<const Storage *, InFlight> &inFlight() {
+    thread_local std::unordered_map<const Storage *, InFlight> m;
+    return m;
+  }
+
+  /// The NCCL communicator of `queue`'s job on this device.
+  std::shared_ptr<NcclCommunicator> ncclFor(distributed::CollectiveQueue &q) {
+    int device = backend_.index();
+    return std::static_pointer_cast<NcclCommunicator>(q.attachment(
+        "nccl:cuda:" + std::to_string(device), [&]() -> std::shared_ptr<void> {
+          std::shared_ptr<NcclCommunicator> comm;
+          q.runInOrder([&](distributed::Communicator &host) {
+            comm = std::make_shared<NcclCommunicator>(host, device);
+          });
+          return comm;
+        }));
+  }
+
+  /// Runs a start, a wait, or both. With no queue (a job of one rank) both
+  /// are identities. The buffer reduced is the operand's own when it dies
+  /// here and nothing else holds it, else a copy.
+  Buffer runCollective(const StepSpec &step, std::vector<Buffer> &slots,
+                       CUstream s) {
+    distributed::CollectiveQueue *queue = distributed::currentCollectives();
+    if (!queue)
+      return slots[step.operands[0]];
+    llvm::SmallVector<bool, 1> reusable;
+    reusableOperands(step.operands, step.dying, slots, reusable);
+    Buffer token = slots[step.operands[0]];
+    if (step.collective != CollectiveStep::Wait) {
+      Buffer in = token;
+      token = backend_.kernelOperand(in);
+      if (token.storage == in.storage && !reusable[0]) {
+        token = allocateBuffer(backend_.allocator(), in.dtype, in.shape);
+        mgpuMemcpyDtoD(token.storage->data, in.data(),
+                       in.numel() * in.elementBytes(), s);
+      }
+      std::shared_ptr<NcclCommunicator> comm = ncclFor(*queue);
+      InFlight f{comm, nullptr, "", token.storage, 0};
+      f.done = comm->allReduce(token.data(), token.numel(), token.dtype,
+                               step.reduce, s, f.name);
+      f.seq = queue->recordStart(token.numel(), token.dtype, step.reduce);
+      inFlight()[token.storage.get()] = std::move(f);
+    }
+    if (step.collective != CollectiveStep::Start) {
+      auto it = inFlight().find(token.storage.get());
+      if (it == inFlight().end())
+        throw Error("internal error: kiln.all_reduce_wait: no all-reduce of "
+                    "this buffer was started on this thread");
+      InFlight f = std::move(it->second);
+      inFlight().erase(it);
+      double from = queue->nowMs();
+      f.comm->wait(f.done, s, f.name);
+      queue->recordWait(f.seq, from, queue->nowMs());
+    }
+    return token;
+  }
+
   void runKernel(const StepSpec &step, std::vector<Buffer> &slots,
                  std::vector<Buffer> &results, CUstream s) {
     const KernelSpec &k = program_.kernels[step.kernel];

@@ -163,10 +163,14 @@ std::string buildPlan(mlir::func::FuncOp main, Program &p,
                          mlir::kiln::UnsqueezeOp>(op)) {
       auto t = llvm::cast<mlir::RankedTensorType>(op.getResult(0).getType());
       step.shape.assign(t.getShape().begin(), t.getShape().end());
-    } else if (mlir::kiln::isCollectiveOp(&op)) {
-      throw Error("cuda: " + op.getName().getStringRef().str() +
-                  ": Kiln has no collective backend for Cuda yet (NCCL); "
-                  "train data parallel on cpu or flex");
+    } else if (llvm::isa<mlir::kiln::AllReduceOp>(op)) {
+      step.collective = CollectiveStep::Both;
+      step.reduce = reduceOpOf(&op);
+    } else if (llvm::isa<mlir::kiln::AllReduceStartOp>(op)) {
+      step.collective = CollectiveStep::Start;
+      step.reduce = reduceOpOf(&op);
+    } else if (llvm::isa<mlir::kiln::AllReduceWaitOp>(op)) {
+      step.collective = CollectiveStep::Wait;
     } else {
       throw Error("cuda: no runtime step for " +
                   op.getName().getStringRef().str());

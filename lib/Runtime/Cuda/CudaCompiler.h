@@ -17,6 +17,7 @@
 #define KILN_LIB_RUNTIME_CUDA_CUDACOMPILER_H
 
 #include "kiln/Runtime/Buffer.h"
+#include "kiln/Support/Collective.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
@@ -44,10 +45,16 @@ struct KernelSpec {
   std::vector<std::vector<int64_t>> outShapes;
 };
 
-/// One step of the plan: a kernel, or a reshape (a new shape over the same
-/// contiguous storage).
+/// Which part of an all-reduce a step is: its start, its wait, or both
+/// (kiln.all_reduce that was not split).
+enum class CollectiveStep { None, Start, Wait, Both };
+
+/// One step of the plan: a kernel, a reshape (a new shape over the same
+/// contiguous storage), or a collective (run on NCCL).
 struct StepSpec {
   int kernel = -1;
+  CollectiveStep collective = CollectiveStep::None;
+  distributed::ReduceOp reduce = distributed::ReduceOp::Sum;
   std::vector<int64_t> shape; ///< reshapes: the result shape
   std::vector<int> operands, results, dying;
 };

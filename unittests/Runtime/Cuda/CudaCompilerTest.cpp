@@ -356,6 +356,51 @@ TEST_F(CudaCompiler, ThePlanReshapesWithoutAKernel) {
   EXPECT_EQ(p.steps[1].shape, std::vector<int64_t>{24});
 }
 
+// An all-reduce is split into a start and a wait with the sum between
+// them, which does not read it: the plan starts the reduction (on NCCL's
+// stream), runs the kernel meanwhile, and waits before the kernel that
+// reads the result. No kernel takes the collective in.
+TEST_F(CudaCompiler, AnAllReduceStartsBeforeAndWaitsAfterAnIndependentKernel) {
+  Case c{"all_reduce",
+         R"(func.func @main(%g: tensor<4096xf32>, %w: tensor<1024x256xf32>) -> tensor<4096xf32> {
+           %r = kiln.all_reduce mean %g : tensor<4096xf32>
+           %s = kiln.sum %w [0, 1] : tensor<1024x256xf32> -> tensor<f32>
+           %u = kiln.mul %r, %s : (tensor<4096xf32>, tensor<f32>) -> tensor<4096xf32>
+           return %u : tensor<4096xf32>
+         })",
+         2,
+         {}};
+  Program p = compile(c, "sm_90");
+  checkProgram(p, "sm_90", {DType(DTypeKind::F32), DType(DTypeKind::F32)});
+  int start = -1, wait = -1;
+  for (size_t i = 0; i < p.steps.size(); ++i) {
+    const StepSpec &s = p.steps[i];
+    if (s.collective == CollectiveStep::Start) {
+      EXPECT_EQ(start, -1);
+      start = static_cast<int>(i);
+      EXPECT_EQ(s.reduce, distributed::ReduceOp::Mean);
+      EXPECT_EQ(s.kernel, -1);
+    } else if (s.collective == CollectiveStep::Wait) {
+      EXPECT_EQ(wait, -1);
+      wait = static_cast<int>(i);
+      EXPECT_EQ(s.kernel, -1);
+    }
+    EXPECT_NE(s.collective, CollectiveStep::Both);
+  }
+  ASSERT_GE(start, 0);
+  ASSERT_GT(wait, start + 1);
+  ASSERT_EQ(p.steps[wait].operands.size(), 1u);
+  EXPECT_EQ(p.steps[wait].operands[0], p.steps[start].results[0]);
+  for (int i = start + 1; i < wait; ++i)
+    EXPECT_GE(p.steps[i].kernel, 0) << "step " << i;
+  // The product reads the wait's result, after it.
+  bool read = false;
+  for (size_t i = wait + 1; i < p.steps.size(); ++i)
+    read |= llvm::is_contained(p.steps[i].operands, p.steps[wait].results[0]);
+  EXPECT_TRUE(read);
+  EXPECT_EQ(p.kernels.size(), c.kernels);
+}
+
 TEST_F(CudaCompiler, TheLongReductionSplitsOverTwoLaunches) {
   Program p = compile(kCases[2], "sm_90");
   ASSERT_EQ(p.kernels.size(), 1u);
