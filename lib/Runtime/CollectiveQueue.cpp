@@ -225,8 +225,7 @@ void CollectiveQueue::runInOrder(
 std::shared_ptr<void> CollectiveQueue::attachment(
     const std::string &key,
     const std::function<std::shared_ptr<void>()> &make) {
-  // One thread (the rank's) runs the queue's graphs, so making under the
-  // lock blocks no one else.
+  // Made under the lock, so that two threads never make it twice.
   std::lock_guard<std::mutex> lock(impl_->attachMu);
   std::shared_ptr<void> &slot = impl_->attachments[key];
   if (!slot)

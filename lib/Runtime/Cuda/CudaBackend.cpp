@@ -315,9 +315,9 @@ private:
   struct InFlight {
     std::shared_ptr<NcclCommunicator> comm;
     CUevent done;
-    std::string name;
-    std::shared_ptr<Storage> keep; ///< until the reduction has ended
     int64_t seq;                   ///< in the queue's records
+    std::string name;              ///< for errors: allReduce #seq (...)
+    std::shared_ptr<Storage> keep; ///< until the reduction has ended
   };
   static std::unordered_map<const Storage *, InFlight> &inFlight() {
     thread_local std::unordered_map<const Storage *, InFlight> m;
@@ -346,9 +346,11 @@ private:
     if (!queue)
       return slots[step.operands[0]];
     llvm::SmallVector<bool, 1> reusable;
-    reusableOperands(step.operands, step.dying, slots, reusable);
+    bool starts = step.collective != CollectiveStep::Wait;
+    if (starts) // before `token` holds the storage too
+      reusableOperands(step.operands, step.dying, slots, reusable);
     Buffer token = slots[step.operands[0]];
-    if (step.collective != CollectiveStep::Wait) {
+    if (starts) {
       Buffer in = token;
       token = backend_.kernelOperand(in);
       if (token.storage == in.storage && !reusable[0]) {
@@ -357,10 +359,12 @@ private:
                        in.numel() * in.elementBytes(), s);
       }
       std::shared_ptr<NcclCommunicator> comm = ncclFor(*queue);
-      InFlight f{comm, nullptr, "", token.storage, 0};
+      InFlight f{comm, nullptr, 0, "", token.storage};
+      f.seq = queue->recordStart(token.numel(), token.dtype, step.reduce);
+      f.name = distributed::allReduceName(f.seq, token.numel(), token.dtype,
+                                          step.reduce);
       f.done = comm->allReduce(token.data(), token.numel(), token.dtype,
                                step.reduce, s, f.name);
-      f.seq = queue->recordStart(token.numel(), token.dtype, step.reduce);
       inFlight()[token.storage.get()] = std::move(f);
     }
     if (step.collective != CollectiveStep::Start) {

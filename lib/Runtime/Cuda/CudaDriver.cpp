@@ -8,20 +8,9 @@
 #include "CudaDriver.h"
 #include "kiln/Support/Error.h"
 
-#include <dlfcn.h>
 
 using namespace kiln;
 using namespace kiln::detail::cuda;
-
-namespace {
-
-/// Resolves `name` into `fn`; false when the library lacks it.
-template <typename Fn> bool resolve(void *lib, const char *name, Fn &fn) {
-  fn = reinterpret_cast<Fn>(dlsym(lib, name));
-  return fn != nullptr;
-}
-
-} // namespace
 
 std::string kiln::detail::cuda::errorText(const DriverApi &api, CUresult r) {
   const char *name = nullptr, *text = nullptr;
@@ -48,7 +37,7 @@ DriverStatus kiln::detail::cuda::loadDriver(const char *library) {
   auto *api = new DriverApi();
   const char *missing = nullptr;
   auto need = [&](const char *name, auto &fn) {
-    if (!missing && !resolve(lib, name, fn))
+    if (!missing && !resolveSymbol(lib, name, fn))
       missing = name;
   };
   need("cuInit", api->cuInit);

@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <dlfcn.h>
 #include <string>
 
 namespace kiln::detail::cuda {
@@ -83,6 +84,13 @@ struct DriverApi {
                              unsigned, unsigned, unsigned, unsigned, CUstream,
                              void **, void **);
 };
+
+/// Looks `name` up in the dlopen'ed `lib` into `fn`; false when the library
+/// lacks it.
+template <typename Fn> bool resolveSymbol(void *lib, const char *name, Fn &fn) {
+  fn = reinterpret_cast<Fn>(dlsym(lib, name));
+  return fn != nullptr;
+}
 
 /// What loading the driver found.
 struct DriverStatus {

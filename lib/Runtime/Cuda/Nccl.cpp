@@ -12,7 +12,6 @@
 
 #include <chrono>
 #include <cstring>
-#include <dlfcn.h>
 #include <thread>
 
 using namespace kiln;
@@ -20,11 +19,6 @@ using namespace kiln::detail::cuda;
 using distributed::ReduceOp;
 
 namespace {
-
-template <typename Fn> bool resolve(void *lib, const char *name, Fn &fn) {
-  fn = reinterpret_cast<Fn>(dlsym(lib, name));
-  return fn != nullptr;
-}
 
 std::string errorString(const NcclApi &api, ncclResult_t r) {
   const char *text = api.getErrorString ? api.getErrorString(r) : nullptr;
@@ -85,7 +79,7 @@ NcclStatus kiln::detail::cuda::loadNccl(const std::string &library) {
   auto *api = new NcclApi();
   const char *missing = nullptr;
   auto need = [&](const char *name, auto &fn) {
-    if (!missing && !resolve(lib, name, fn))
+    if (!missing && !resolveSymbol(lib, name, fn))
       missing = name;
   };
   need("ncclGetVersion", api->getVersion);
@@ -205,14 +199,12 @@ void NcclCommunicator::fail(const std::string &why) {
 
 CUevent NcclCommunicator::allReduce(void *data, int64_t count, DType dtype,
                                     ReduceOp op, CUstream compute,
-                                    std::string &name) {
-  name = distributed::allReduceName(++seq_, count, dtype, op);
+                                    const std::string &name) {
+  // Every dtype checkAllReduce takes has an NCCL type.
   std::string invalid = distributed::checkAllReduce(count, dtype, op);
   if (!invalid.empty())
     throw Error("nccl: " + name + ": " + invalid);
   int type = ncclDataType(dtype);
-  if (type < 0)
-    throw Error("nccl: " + name + ": NCCL has no " + dtype.str() + " type");
   if (broken_)
     throw Error("nccl: " + name + ": the communicator of rank " +
                 std::to_string(rank_) +

@@ -96,10 +96,11 @@ public:
 
   /// Queues the in-place all-reduce of the `count` elements of `dtype` at
   /// device address `data`, after the work queued on `compute` so far.
-  /// Returns an event reached when it has ended, for wait().
+  /// Returns an event reached when it has ended, for wait(). `name` names
+  /// it in errors.
   CUevent allReduce(void *data, int64_t count, DType dtype,
                     distributed::ReduceOp op, CUstream compute,
-                    std::string &name);
+                    const std::string &name);
 
   /// Returns when `done` has been reached, after which `compute` is ordered
   /// after the reduction. An NCCL error, or no end within the host
@@ -115,7 +116,6 @@ private:
   std::chrono::milliseconds timeout_;
   ncclComm_t comm_ = nullptr;
   CUstream stream_ = nullptr;
-  int64_t seq_ = 0;
   bool broken_ = false;
 };
 
