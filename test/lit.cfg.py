@@ -38,3 +38,21 @@ if ptxas:
                                os.path.join(config.kiln_src_root, "utils",
                                             "check-ptx.py"), ptxas)))
     config.substitutions.append(("%ptxas", ptxas))
+
+# The host's vector ISAs, for the tests that run the Cpu backend under
+# KILN_CPU_ISA: a test of an ISA the host lacks is reported unsupported.
+def host_cpu_flags():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return set()
+
+flags = host_cpu_flags()
+if {"avx2", "fma"} <= flags:
+    config.available_features.add("avx2")
+if {"avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"} <= flags:
+    config.available_features.add("avx512")

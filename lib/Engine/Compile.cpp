@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Engine/Compile.h"
+#include "CompileWatchdog.h"
 #include "kiln/Dialect/Kiln/IR/KilnBuilders.h"
 #include "kiln/Dialect/Kiln/IR/KilnDTypes.h"
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
@@ -409,6 +410,12 @@ std::unique_ptr<Executable> compileModuleNow(mlir::ModuleOp module,
                                              const std::string &key,
                                              size_t ops) {
   auto start = std::chrono::steady_clock::now();
+  CompileWatchdog watchdog(backend.name(), [&] {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    module.print(os);
+    return text;
+  });
   mlir::MLIRContext *ctx = module.getContext();
   DiagnosticCollector diags(*ctx);
   mlir::PassManager pm(ctx);

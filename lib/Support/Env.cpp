@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Support/Env.h"
+#include "kiln/Support/Error.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -56,6 +57,33 @@ std::string env::cacheDir() {
     return std::string();
   }();
   return dir;
+}
+
+CpuIsa env::cpuIsa() {
+  static const std::optional<CpuIsa> isa = parseCpuIsa(
+      read("KILN_CPU_ISA").empty() ? "native" : read("KILN_CPU_ISA"));
+  if (!isa)
+    throw Error("KILN_CPU_ISA is '" + read("KILN_CPU_ISA") +
+                "'; expected native, avx2 or avx512");
+  return *isa;
+}
+
+double env::compileTimeoutSeconds() {
+  static const std::optional<double> seconds = []() -> std::optional<double> {
+    std::string v = read("KILN_COMPILE_TIMEOUT");
+    if (v.empty())
+      return 0.0;
+    char *end = nullptr;
+    double s = std::strtod(v.c_str(), &end);
+    if (end == v.c_str() || *end != '\0' || !(s >= 0) || s > 1e6)
+      return std::nullopt;
+    return s;
+  }();
+  if (!seconds)
+    throw Error("KILN_COMPILE_TIMEOUT is '" + read("KILN_COMPILE_TIMEOUT") +
+                "'; expected a number of seconds from 0 (no limit) to "
+                "1000000");
+  return *seconds;
 }
 
 bool env::autoDynamic() { return read("KILN_AUTO_DYNAMIC") != "0"; }

@@ -32,6 +32,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Kiln.h"
+#include "kiln/Support/CpuIsa.h"
+#include "kiln/Support/Env.h"
 #include "kiln/Support/Random.h"
 
 #include <algorithm>
@@ -1622,9 +1624,19 @@ void Fuzz::run() {
 }
 } // namespace
 
+/// The exit status of a run whose KILN_CPU_ISA cannot run on this host
+/// (ctest's SKIP_RETURN_CODE; utils/sanitize.sh reads it the same way).
+constexpr int kSkipStatus = 77;
+
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
   // Every graph is new: the disk cache would only fill up.
   ::setenv("KILN_CACHE_DIR", "", 1);
+  if (std::string why = cpuIsaUnsupported(env::cpuIsa()); !why.empty()) {
+    std::printf("api fuzzer: skipped: KILN_CPU_ISA=%s: %s\n",
+                cpuIsaName(env::cpuIsa()), why.c_str());
+    std::fflush(stdout);
+    std::_Exit(kSkipStatus);
+  }
   if (const char *s = std::getenv("KILN_FUZZ_STATS"); s && *s == '1')
     std::atexit([] {
       std::printf("api fuzzer: %ld programs, %ld instructions accepted and "

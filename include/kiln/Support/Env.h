@@ -15,6 +15,8 @@
 #ifndef KILN_SUPPORT_ENV_H
 #define KILN_SUPPORT_ENV_H
 
+#include "kiln/Support/CpuIsa.h"
+
 #include <optional>
 #include <string>
 
@@ -39,6 +41,17 @@ std::string dumpObjectsDir();
 /// KILN_STREAM_STORES: "0" writes large Cpu outputs with plain stores, any
 /// other value with non-temporal ones; unset leaves it to the host.
 std::optional<bool> streamStores();
+
+/// KILN_CPU_ISA: the instruction set the Cpu backend generates code for:
+/// "native" (the default: the host's own processor), "avx2" or "avx512".
+/// Read once; any other value is a kiln::Error that names the choices.
+CpuIsa cpuIsa();
+
+/// KILN_COMPILE_TIMEOUT: seconds one compile may take before the process
+/// prints the graph being compiled and aborts (a hang detector for tests
+/// and fuzzers); 0 or unset: no limit. Read once; a value that is not a
+/// count of seconds is a kiln::Error.
+double compileTimeoutSeconds();
 
 /// KILN_AUTO_DYNAMIC: a dim becomes dynamic once its size alone made a
 /// graph recompile, unless it is "0" (then dims are dynamic only where

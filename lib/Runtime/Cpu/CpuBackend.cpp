@@ -56,7 +56,7 @@ using namespace kiln::detail;
 using namespace kiln::detail::cpu;
 
 /// Bump when generated code changes, so that stale disk caches miss.
-static const char *const kCodegenVersion = "kiln-codegen-37";
+static const char *const kCodegenVersion = "kiln-codegen-38";
 
 namespace {
 
@@ -395,6 +395,7 @@ public:
       mlir::PassManager pm(ctx);
       mlir::kiln::CPUPipelineOptions options;
       options.streamStores = stream ? 1 : 0;
+      options.vectorBits = cpuTarget().vectorBits;
       // A dynamic form the tiled matmul does not take fails, and the
       // engine compiles the graph for its static sizes instead.
       options.genericDynamicMatmuls = false;
@@ -477,10 +478,10 @@ public:
 
 private:
   /// The disk cache's key: the graph's, the generated code's version, the
-  /// compiler and the CPU it targets.
+  /// compiler and the CPU and ISA it targets (KILN_CPU_ISA).
   static std::string fullKeyOf(const std::string &key, bool stream) {
     return key + "|" + kCodegenVersion + "|llvm" + LLVM_VERSION_STRING + "|" +
-           hostTarget() + (stream ? "|stream" : "|plain");
+           cpuTarget().key() + (stream ? "|stream" : "|plain");
   }
 
   /// What a disk hit needs to rebuild the executable without the passes:

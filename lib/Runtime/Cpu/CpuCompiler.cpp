@@ -18,11 +18,11 @@
 #include "kiln/Conversion/KilnToLinalg.h"
 #include "kiln/Dialect/Kiln/IR/KilnDialect.h"
 #include "kiln/Runtime/ThreadPool.h"
+#include "kiln/Support/Env.h"
 #include "kiln/Support/Error.h"
 #include "kiln/Support/IndexCheck.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Export.h"
@@ -37,11 +37,12 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Passes/PassBuilder.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/SubtargetFeature.h"
 
 #include <algorithm>
 #include <chrono>
@@ -72,12 +73,15 @@ void initializeLLVM() {
   });
 }
 
-std::unique_ptr<llvm::TargetMachine> hostTargetMachine() {
+std::unique_ptr<llvm::TargetMachine> targetMachine() {
   initializeLLVM();
+  const CpuTarget &target = cpuTarget();
   auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!builder)
     throw Error("cpu: cannot describe the host target: " +
                 llvm::toString(builder.takeError()));
+  builder->setCPU(target.cpu);
+  builder->getFeatures() = llvm::SubtargetFeatures(target.features);
   builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
   auto tm = builder->createTargetMachine();
   if (!tm)
@@ -92,14 +96,24 @@ double msSince(std::chrono::steady_clock::time_point t) {
       .count();
 }
 
-/// LLVM 22's loop vectorizer checks uniformity by walking each value's
-/// operand tree without memoizing (vputils::isUniformAcrossVFsAndUFs), so
-/// its time grows with the number of def-use paths through the loop body,
-/// which is exponential in the depth of shared subexpressions. The
-/// polynomial exp and log of a fused row kernel share values at every step:
-/// a softmax feeding a logsumexp already took minutes. Loops with more paths
-/// than this are left to the MLIR-level vectorization (elementwise kernels)
-/// or run scalar.
+/// LLVM 22's loop vectorizer asks whether each value of a loop is uniform
+/// across lanes and unrolled parts by walking its operand tree without
+/// memoizing (vputils::isUniformAcrossVFsAndUFs). A walk stops at the first
+/// operand that varies, so its cost is the number of def-use paths through
+/// the uniform part of the loop body, which is exponential in the depth of
+/// shared subexpressions. Two ways a Kiln kernel gets there:
+///  - a long row: the polynomial exp and log of a fused row kernel share
+///    values at every step (a softmax feeding a logsumexp took minutes);
+///  - a row shorter than a vector: the loops over the row have a small
+///    constant trip count, LLVM unrolls them fully, and the loop over the
+///    kernel's units then holds every reduction's body at once. When the
+///    operands do not vary from unit to unit (one row, or a row broadcast
+///    to every unit) the whole body is uniform and no walk stops early: a
+///    layer_norm feeding a log_softmax of 4 elements never finished
+///    compiling for AVX2.
+/// The count is taken at the vectorizer's start, after that unrolling;
+/// loops with more paths than this are left scalar (the SLP vectorizer
+/// still packs their straight-line code).
 constexpr uint64_t kMaxLoopPathsForVectorizer = 20000;
 
 /// The number of def-use paths through `loop`'s body, saturating.
@@ -125,34 +139,75 @@ uint64_t pathsThrough(llvm::Loop *loop,
   return most;
 }
 
-void limitLoopVectorization(llvm::Module &m) {
-  llvm::LLVMContext &ctx = m.getContext();
-  for (llvm::Function &f : m) {
-    if (f.isDeclaration())
-      continue;
-    llvm::DominatorTree dt(f);
-    llvm::LoopInfo loops(dt);
+/// Marks the innermost loops with more than kMaxLoopPathsForVectorizer
+/// def-use paths as not to be vectorized (nor interleaved). Runs where the
+/// loop vectorizer starts (PassBuilder::registerVectorizerStartEPCallback).
+struct LimitVectorizerPathsPass
+    : public llvm::PassInfoMixin<LimitVectorizerPathsPass> {
+  llvm::PreservedAnalyses run(llvm::Function &f,
+                              llvm::FunctionAnalysisManager &fam) {
+    llvm::LoopInfo &loops = fam.getResult<llvm::LoopAnalysis>(f);
     if (loops.empty())
-      continue;
+      return llvm::PreservedAnalyses::all();
+    llvm::LLVMContext &ctx = f.getContext();
     llvm::ReversePostOrderTraversal<llvm::Function *> order(&f);
     std::vector<llvm::BasicBlock *> rpo(order.begin(), order.end());
+    bool changed = false;
     for (llvm::Loop *loop : loops.getLoopsInPreorder()) {
-      if (pathsThrough(loop, rpo) <= kMaxLoopPathsForVectorizer)
+      if (!loop->isInnermost() ||
+          pathsThrough(loop, rpo) <= kMaxLoopPathsForVectorizer)
         continue;
       auto flag = [&](const char *name, llvm::Constant *value) {
         return llvm::MDNode::get(ctx, {llvm::MDString::get(ctx, name),
                                        llvm::ConstantAsMetadata::get(value)});
       };
-      llvm::Metadata *props[] = {
-          nullptr,
-          flag("llvm.loop.vectorize.enable", llvm::ConstantInt::getFalse(ctx)),
+      llvm::SmallVector<llvm::Metadata *> props = {nullptr};
+      if (llvm::MDNode *old = loop->getLoopID())
+        for (unsigned i = 1; i < old->getNumOperands(); ++i)
+          props.push_back(old->getOperand(i));
+      props.push_back(
+          flag("llvm.loop.vectorize.enable", llvm::ConstantInt::getFalse(ctx)));
+      props.push_back(
           flag("llvm.loop.interleave.count",
-               llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), 1))};
+               llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), 1)));
       llvm::MDNode *id = llvm::MDNode::getDistinct(ctx, props);
       id->replaceOperandWith(0, id);
       loop->setLoopID(id);
+      changed = true;
     }
+    if (!changed)
+      return llvm::PreservedAnalyses::all();
+    llvm::PreservedAnalyses kept;
+    kept.preserveSet<llvm::CFGAnalyses>();
+    return kept;
   }
+};
+
+/// LLVM's O3 pipeline for the target, with LimitVectorizerPathsPass where
+/// the vectorizer starts.
+void optimizeO3(llvm::Module &m, llvm::TargetMachine *tm) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopUnrolling = true;
+  tuning.LoopInterleaving = true;
+  tuning.LoopVectorization = true;
+  tuning.SLPVectorization = true;
+  llvm::PassBuilder pb(tm, tuning);
+  pb.registerVectorizerStartEPCallback(
+      [](llvm::FunctionPassManager &fpm, llvm::OptimizationLevel) {
+        fpm.addPass(LimitVectorizerPathsPass());
+      });
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager mpm =
+      pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  mpm.run(m, mam);
 }
 
 /// Bools are stored one per byte, 0 or 1, and the kernels load and store
@@ -303,14 +358,46 @@ extern "C" void kilnBadIndex(int64_t site, int64_t index, int64_t size) {
   f->size = size;
 }
 
-const std::string &cpu::hostTarget() {
-  static const std::string target = [] {
-    std::string s = llvm::sys::getHostCPUName().str();
-    for (const auto &[feature, on] : llvm::sys::getHostCPUFeatures())
-      if (on)
-        s += "," + feature.str();
-    return s;
-  }();
+std::string cpu::CpuTarget::key() const {
+  return std::string(cpuIsaName(isa)) + ":" + cpu + ":" + features + ":" +
+         std::to_string(vectorBits);
+}
+
+namespace {
+
+/// The host's CPU and every feature it has, on or off.
+CpuTarget hostCpuTarget() {
+  CpuTarget t;
+  t.cpu = llvm::sys::getHostCPUName().str();
+  llvm::SubtargetFeatures features;
+  for (const auto &[feature, on] : llvm::sys::getHostCPUFeatures())
+    features.AddFeature(feature, on);
+  t.features = features.getString();
+  return t;
+}
+
+CpuTarget chooseCpuTarget(CpuIsa chosen) {
+  if (std::string why = cpuIsaUnsupported(chosen); !why.empty())
+    throw Error(std::string("cpu: KILN_CPU_ISA=") + cpuIsaName(chosen) +
+                " cannot run here: " + why);
+  CpuIsa isa = resolveCpuIsa(chosen);
+  CpuTarget t;
+  if (isa == CpuIsa::Avx2 && hostHasAvx512()) {
+    // The instruction set every AVX2 host has, with the generic tuning
+    // that LLVM gives it: no feature of this host beyond it.
+    t.cpu = "x86-64-v3";
+  } else {
+    t = hostCpuTarget();
+  }
+  t.isa = isa;
+  t.vectorBits = isa == CpuIsa::Avx512 ? 512 : 256;
+  return t;
+}
+
+} // namespace
+
+const cpu::CpuTarget &cpu::cpuTarget() {
+  static const CpuTarget target = chooseCpuTarget(env::cpuIsa());
   return target;
 }
 
@@ -434,7 +521,7 @@ void optimizeVectorCode(llvm::Module &m, llvm::TargetMachine *tm) {
 
 /// Optimizes one part for the host and returns its object file.
 std::string optimizeAndEmit(llvm::Module &m, bool vectorCode) {
-  std::unique_ptr<llvm::TargetMachine> tm = hostTargetMachine();
+  std::unique_ptr<llvm::TargetMachine> tm = targetMachine();
   m.setDataLayout(tm->createDataLayout());
   m.setTargetTriple(tm->getTargetTriple());
   std::string features = tm->getTargetFeatureString().str();
@@ -450,13 +537,9 @@ std::string optimizeAndEmit(llvm::Module &m, bool vectorCode) {
   if (vectorCode) {
     optimizeVectorCode(m, tm.get());
   } else {
-    limitLoopVectorization(m);
     widenBoolAccesses(m);
     markElementwiseLoopsParallel(m);
-    auto optimize = mlir::makeOptimizingTransformer(3, 0, tm.get());
-    if (llvm::Error e = optimize(&m))
-      throw Error("cpu: optimizing the kernels failed: " +
-                  llvm::toString(std::move(e)));
+    optimizeO3(m, tm.get());
   }
   llvm::SmallVector<char, 0> object;
   llvm::raw_svector_ostream os(object);

@@ -8,6 +8,8 @@
 #ifndef KILN_LIB_RUNTIME_CPU_CPUCOMPILER_H
 #define KILN_LIB_RUNTIME_CPU_CPUCOMPILER_H
 
+#include "kiln/Support/CpuIsa.h"
+
 #include "mlir/IR/BuiltinOps.h"
 
 #include <cstdint>
@@ -20,8 +22,21 @@ namespace kiln::detail::cpu {
 /// The signature every generated phase is called through.
 using PhaseFn = void (*)(int64_t begin, int64_t end, void **descriptors);
 
-/// The host CPU's name and features: part of every cache key.
-const std::string &hostTarget();
+/// The processor the kernels are compiled for, chosen by KILN_CPU_ISA: the
+/// host's own (native), or the x86-64-v3 level (avx2), or the host's with
+/// AVX-512 required (avx512).
+struct CpuTarget {
+  CpuIsa isa = CpuIsa::Native; ///< as resolved on this host
+  std::string cpu;             ///< LLVM's name of the CPU
+  std::string features;        ///< "+avx2,-avx512f,..." (may be empty)
+  int64_t vectorBits = 256;    ///< what the micro-kernels target
+  /// Names all of the above: part of every cache key.
+  std::string key() const;
+};
+
+/// The target of this process's compiles (KILN_CPU_ISA is read once).
+/// Throws kiln::Error when the host cannot run the chosen ISA.
+const CpuTarget &cpuTarget();
 
 /// Lowers the phase functions of `module` (the output of
 /// --kiln-cpu-pipeline) to LLVM with --kiln-cpu-lower-to-llvm, which drops

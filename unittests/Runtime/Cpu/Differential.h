@@ -19,10 +19,24 @@
 
 #include "Reference.h"
 
+#include "kiln/Support/CpuIsa.h"
+#include "kiln/Support/Env.h"
+
 #include <functional>
 #include <set>
 #include <string>
 #include <vector>
+
+/// Skips the test when the process's KILN_CPU_ISA cannot run on this host
+/// (the AVX-512 leg of the ISA ctests on an AVX2-only host), saying why.
+#define KILN_SKIP_UNLESS_THE_CPU_ISA_RUNS()                                    \
+  do {                                                                         \
+    std::string why = ::kiln::cpuIsaUnsupported(::kiln::env::cpuIsa());        \
+    if (!why.empty())                                                          \
+      GTEST_SKIP() << "KILN_CPU_ISA="                                          \
+                   << ::kiln::cpuIsaName(::kiln::env::cpuIsa()) << ": "        \
+                   << why;                                                     \
+  } while (false)
 
 namespace kiln::test {
 

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Kiln.h"
+#include "kiln/Support/CpuIsa.h"
 
 #include <gtest/gtest.h>
 
@@ -302,6 +303,30 @@ TEST_F(DiskCacheTest, SecondProcessLoadsFromDisk) {
   ASSERT_EQ(other.status, 0) << other.err;
   EXPECT_EQ(other.diskHits, 0);
   EXPECT_EQ(entries(cacheDir).size(), 2u);
+}
+
+// The ISA is part of an entry's key: code compiled for AVX2 is not what a
+// process compiling for AVX-512 loads, and each ISA finds its own entry.
+TEST_F(DiskCacheTest, EachIsaHasItsOwnEntries) {
+  ChildRun avx2 =
+      runChild(work.path(), "avx2", {cacheEnv(), "KILN_CPU_ISA=avx2"});
+  ASSERT_EQ(avx2.status, 0) << avx2.err;
+  EXPECT_EQ(avx2.diskHits, 0);
+  ChildRun again =
+      runChild(work.path(), "avx2-again", {cacheEnv(), "KILN_CPU_ISA=avx2"});
+  ASSERT_EQ(again.status, 0) << again.err;
+  EXPECT_EQ(again.diskHits, 1);
+  EXPECT_EQ(again.values, avx2.values);
+  if (!hostHasAvx512())
+    GTEST_SKIP() << "the AVX-512 half: " << cpuIsaUnsupported(CpuIsa::Avx512);
+  ChildRun avx512 =
+      runChild(work.path(), "avx512", {cacheEnv(), "KILN_CPU_ISA=avx512"});
+  ASSERT_EQ(avx512.status, 0) << avx512.err;
+  EXPECT_EQ(avx512.diskHits, 0) << "AVX-512 loaded the AVX2 entry";
+  EXPECT_EQ(entries(cacheDir).size(), 2u);
+  ASSERT_EQ(avx512.values.size(), avx2.values.size());
+  for (size_t i = 0; i < avx2.values.size(); ++i)
+    EXPECT_NEAR(avx512.values[i], avx2.values[i], 1e-5) << "value " << i;
 }
 
 // A generic kernel whose lowering made a global (the zeros an embedding's

@@ -1413,8 +1413,12 @@ class TotalsEnvironment : public ::testing::Environment {
     ::testing::AddGlobalTestEnvironment(new TotalsEnvironment);
 
 /// Runs `graphs` in one differential batch (one Cpu compile); prints the
-/// program of every graph with an output that differs.
-void runGraphs(const std::vector<int> &indices) {
+/// program of every graph with an output that differs. With
+/// `materializeEvery` = k > 0, every k-th op's value is also materialized
+/// on each side as the program is recorded, so the rest of the program
+/// compiles as graphs that start from materialized values (a compile per
+/// such point).
+void runGraphs(const std::vector<int> &indices, int materializeEvery = 0) {
   std::vector<Program> programs;
   for (int g : indices)
     programs.push_back(Generator(g).generate());
@@ -1424,11 +1428,16 @@ void runGraphs(const std::vector<int> &indices) {
     for (size_t pi = 0; pi < programs.size(); ++pi) {
       const Program &p = programs[pi];
       std::vector<Tensor> values;
-      for (const Instr &in : p.instrs) {
+      int ops = 0;
+      for (size_t i = 0; i < p.instrs.size(); ++i) {
+        const Instr &in = p.instrs[i];
         std::vector<Tensor> args;
         for (int a : in.args)
           args.push_back(values[a]);
         values.push_back(in.fn(s, args));
+        if (materializeEvery > 0 && !p.values[i].leaf &&
+            ++ops % materializeEvery == 0)
+          values.back().sync();
       }
       for (int o : p.outputs) {
         const Value &v = p.values[o];
@@ -1454,6 +1463,7 @@ void runGraphs(const std::vector<int> &indices) {
 class RandomGraphTest : public ::testing::TestWithParam<int> {};
 
 TEST_P(RandomGraphTest, CpuMatchesFlex) {
+  KILN_SKIP_UNLESS_THE_CPU_ISA_RUNS();
   if (const char *one = std::getenv("KILN_RANDOM_GRAPH")) {
     int g = std::atoi(one);
     if (g / kGraphsPerShard != GetParam())
@@ -1474,5 +1484,24 @@ TEST_P(RandomGraphTest, CpuMatchesFlex) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Shards, RandomGraphTest, ::testing::Range(0, kShards));
+
+/// Graphs of their own (past the shards' numbers), each materialized every
+/// third op: the kernels that the cut points make, a matmul feeding a row
+/// kernel of 4 elements among them.
+class MidGraphRandomGraphTest : public ::testing::TestWithParam<int> {};
+
+TEST_P(MidGraphRandomGraphTest, CpuMatchesFlexMaterializingEveryThirdOp) {
+  KILN_SKIP_UNLESS_THE_CPU_ISA_RUNS();
+  int first = (kShards + GetParam()) * kGraphsPerShard;
+  std::vector<int> batch;
+  for (int g = first; g < first + kGraphsPerSync; ++g)
+    batch.push_back(g);
+  runGraphs(batch, /*materializeEvery=*/3);
+  std::printf("[cpu-vs-flex] mid-graph shard %d: graphs %d-%d\n", GetParam(),
+              first, first + kGraphsPerSync - 1);
+}
+
+INSTANTIATE_TEST_SUITE_P(MidGraphShards, MidGraphRandomGraphTest,
+                         ::testing::Range(0, 2));
 
 } // namespace
