@@ -39,6 +39,11 @@
 // pass over memory; its operands' rows are prefetched with C's. Rows are
 // loaded and stored whole on every panel but the last, which is masked.
 //
+// MatmulPlan decides what needs no IR: the operands, the dynamic form, the
+// tiling and the work units. MatmulEmitter then emits phase 0 (packA) and
+// phase 1 (multiplyBlocks: a unit's split, packing B, the micro-kernel,
+// the epilogue and the stores).
+//
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Conversion/ElementwiseEmitter.h"
@@ -49,8 +54,6 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/SetVector.h"
-
-#include <functional>
 
 using namespace mlir;
 using namespace mlir::kiln;
@@ -503,69 +506,158 @@ static func::FuncOp mergedRowsCopy(func::FuncOp tmpl, StringRef name,
   return copy;
 }
 
-LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
-                                        const MatmulTiling &tiling) {
-  // Rows [S, T] of a B without batch dims: generated as S * T rows.
-  if (!llvm::all_of(tmpl.getArgumentTypes(), [](Type t) {
+/// Generates the [S, T] rows of a dynamic matmul whose B has no batch dims
+/// as S * T rows (mergedRowsCopy), its phases renamed to the template's.
+/// False when that does not apply, with nothing generated.
+static bool generateMergedRows(func::FuncOp tmpl, ModuleOp module,
+                               const MatmulTiling &tiling) {
+  if (llvm::all_of(tmpl.getArgumentTypes(), [](Type t) {
         auto r = llvm::dyn_cast<RankedTensorType>(t);
         return !r || r.hasStaticShape();
-      })) {
-    int64_t scale = 1;
-    std::string name = (tmpl.getName() + "__rows").str();
-    if (func::FuncOp rows = mergedRowsCopy(tmpl, name, scale)) {
-      LogicalResult ok = generateMatmul(rows, module, tiling);
-      bool generated = succeeded(ok) && module.lookupSymbol(name + "__p0");
-      for (int phase = 0;; ++phase) {
-        auto fn = module.lookupSymbol<func::FuncOp>(name + "__p" +
-                                                   std::to_string(phase));
-        if (!fn)
-          break;
-        if (!generated) {
-          fn.erase();
-          continue;
-        }
-        // The phases are the template's, at `scale` times its size.
-        fn.setName((tmpl.getName() + "__p" + Twine(phase)).str());
-        fn->setAttr(kKernelOfAttr, StringAttr::get(tmpl.getContext(),
-                                                   tmpl.getName()));
-        fn->setAttr(kSizeScaleAttr,
-                    IntegerAttr::get(IntegerType::get(tmpl.getContext(), 64),
-                                     scale));
-      }
-      rows.erase();
-      if (generated)
-        return success();
+      }))
+    return false;
+  int64_t scale = 1;
+  std::string name = (tmpl.getName() + "__rows").str();
+  func::FuncOp rows = mergedRowsCopy(tmpl, name, scale);
+  if (!rows)
+    return false;
+  LogicalResult ok = kernelgen::generateMatmul(rows, module, tiling);
+  bool generated = succeeded(ok) && module.lookupSymbol(name + "__p0");
+  for (int phase = 0;; ++phase) {
+    auto fn =
+        module.lookupSymbol<func::FuncOp>(name + "__p" + std::to_string(phase));
+    if (!fn)
+      break;
+    if (!generated) {
+      fn.erase();
+      continue;
     }
+    // The phases are the template's, at `scale` times its size.
+    fn.setName((tmpl.getName() + "__p" + Twine(phase)).str());
+    fn->setAttr(kKernelOfAttr,
+                StringAttr::get(tmpl.getContext(), tmpl.getName()));
+    fn->setAttr(
+        kSizeScaleAttr,
+        IntegerAttr::get(IntegerType::get(tmpl.getContext(), 64), scale));
   }
-  const int64_t kNR = tiling.nr, kMR = tiling.mr, kMC = tiling.mc,
-                kKC = tiling.kc;
-  // A few rows of A: B streamed once rather than packed.
-  if (succeeded(generateGemv(tmpl, module, kNR / 2 * 32)))
-    return success();
+  rows.erase();
+  return generated;
+}
+
+namespace {
+
+/// What becomes of a matmul template: tiled here, handed to the generic
+/// kernel, or neither (the caller decides).
+enum class MatmulVerdict { Tiled, Generic, Unsupported };
+
+/// What is decided about a matmul template before any code is emitted:
+/// what packing reads for A and B, which of its sizes are known only at
+/// run time, where the other operands' elements sit, and the tiling plan
+/// (the sizes of the packed operands and the work units of both phases)
+/// for its shapes.
+struct MatmulPlan {
+  MatmulTiling tiling;
   MatmulOp mm;
+  Value root; ///< what the template returns: C, or its epilogue
+  RankedTensorType cType, aType, bType;
+  /// What packing reads for A: an argument (aArg) or the root of the
+  /// prologue, stored transposed when aT.
+  Value aValue;
+  BlockArgument aArg, bArg;
+  bool aT = false, bT = false;
+  QuantSchemeAttr scheme; ///< B's, when B is dequantized
+  llvm::SetVector<Operation *> prologue;
+
+  // The dynamic form, if any (classifyDynamic).
+  bool dynamicBatch = false, dynamicM = false, dynamicK = false;
+  bool dynamic = false;
+
+  MatmulShape s;
+  /// The static part of the batch counts; cBatches takes a dynamic batch
+  /// as kDynamicBatchGuess.
+  int64_t cBatches = 1, cBatchesStatic = 1, aBatches = 1;
+  /// Per template argument: its layout against C (for the epilogue) and
+  /// against A as stored (for the prologue); empty where it is not read.
+  SmallVector<Layout> layouts, proLayouts;
+  /// The epilogue's operands that vary along both rows and columns of C:
+  /// a tile prefetches its rows of them.
+  SmallVector<unsigned> epilogueArgs;
+  /// The ABI slot of each template argument (a quantized one takes two).
+  SmallVector<unsigned> slotOf;
+  /// The argument whose buffer C may take (kiln.in_place), or -1.
+  int64_t inPlaceArg = -1;
+
+  // Sizes, in k slices, panels of NR columns, row panels of MR rows and
+  // floats of workspace (0 where dynamic).
+  int64_t kSlices = 0, panels = 0, mPanels = 0;
+  int64_t packedAFloats = 0, aheadFloats = 0, workspaceFloats = 0;
+  // Phase 0's work units: a group of row panels of one batch of A each.
+  int64_t groups = 0, packUnits = 0, packGrain = 1;
+  // Phase 1's work units: a batch of C, a column block of ppb panels and a
+  // group of rpPerGroup row panels each; row blocks of rowBlockPanels.
+  int64_t ppb = 0, nBlocks = 0, mGroups = 1, rpPerGroup = 0;
+  int64_t rowBlockPanels = 0, phaseUnits = 0, grain = 1;
+
+  /// Plans the template's matmul in the stages below, in order.
+  MatmulVerdict build(func::FuncOp tmpl, const MatmulTiling &t);
+
+  /// Whether user `u` of an argument is the epilogue: not the matmul, its
+  /// prologue or what packing reads (a dequantize or transpose of B).
+  bool inEpilogue(Operation *u) {
+    return u != mm.getOperation() && !prologue.contains(u) &&
+           !llvm::isa<DequantizeOp, PermuteOp>(u);
+  }
+
+  MatmulVerdict findOperands(func::FuncOp tmpl);
+  MatmulVerdict classifyDynamic(func::FuncOp tmpl);
+  void measureShapes();
+  MatmulVerdict layOutArguments(func::FuncOp tmpl);
+  void chooseTiling();
+  void chooseWorkUnits();
+  void findInPlaceArg(func::FuncOp tmpl);
+};
+
+} // namespace
+
+MatmulVerdict MatmulPlan::build(func::FuncOp tmpl, const MatmulTiling &t) {
+  tiling = t;
+  MatmulVerdict v = findOperands(tmpl);
+  if (v == MatmulVerdict::Tiled)
+    v = classifyDynamic(tmpl);
+  if (v != MatmulVerdict::Tiled)
+    return v;
+  measureShapes();
+  v = layOutArguments(tmpl);
+  if (v != MatmulVerdict::Tiled)
+    return v;
+  chooseTiling();
+  chooseWorkUnits();
+  findInPlaceArg(tmpl);
+  return MatmulVerdict::Tiled;
+}
+
+/// Finds the matmul and what packing reads for its operands: A must be an
+/// argument, an elementwise expression of arguments (the prologue,
+/// evaluated while packing), or the transpose of either; B an argument,
+/// its transpose, or a dequantized argument.
+MatmulVerdict MatmulPlan::findOperands(func::FuncOp tmpl) {
   tmpl.walk([&](MatmulOp op) { mm = op; });
   auto ret = llvm::cast<func::ReturnOp>(tmpl.getBody().front().getTerminator());
   if (!mm || ret.getNumOperands() != 1)
-    return failure();
-  Value root = ret.getOperand(0);
-  auto cType = llvm::cast<RankedTensorType>(mm.getType());
-  auto aType = mm.getLhs().getType(), bType = mm.getRhs().getType();
-  // (A dynamic M or K is checked below.)
+    return MatmulVerdict::Unsupported;
+  root = ret.getOperand(0);
+  cType = llvm::cast<RankedTensorType>(mm.getType());
+  aType = mm.getLhs().getType();
+  bType = mm.getRhs().getType();
+  // (A dynamic M or K is checked by classifyDynamic.)
   if (!cType.getElementType().isF32() ||
       llvm::cast<RankedTensorType>(root.getType()) != cType)
-    return generateGeneric(tmpl, module);
+    return MatmulVerdict::Generic;
 
-  // Operands: A must be an argument, an elementwise expression of
-  // arguments (the prologue, evaluated while packing), or the transpose of
-  // either; B an argument, its transpose, or a dequantized argument.
-  bool aT = false, bT = false;
-  Value aValue = untransposed(mm.getLhs(), aT);
-  auto aArg = llvm::dyn_cast<BlockArgument>(aValue);
-  llvm::SetVector<Operation *> prologue;
+  aValue = untransposed(mm.getLhs(), aT);
+  aArg = llvm::dyn_cast<BlockArgument>(aValue);
   if (!aArg && failed(collectPrologue(aValue, prologue)))
-    return generateGeneric(tmpl, module);
-  BlockArgument bArg;
-  QuantSchemeAttr scheme;
+    return MatmulVerdict::Generic;
   if (auto deq = mm.getRhs().getDefiningOp<DequantizeOp>()) {
     bArg = llvm::dyn_cast<BlockArgument>(deq.getInput());
     scheme = getQuantScheme(deq.getInput().getType());
@@ -573,9 +665,16 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
     bArg = llvm::dyn_cast<BlockArgument>(untransposed(mm.getRhs(), bT));
   }
   if (!bArg)
-    return generateGeneric(tmpl, module);
+    return MatmulVerdict::Generic;
   if (cType.hasStaticShape() && cType.getNumElements() == 0)
-    return generateGeneric(tmpl, module);
+    return MatmulVerdict::Generic;
+  return MatmulVerdict::Tiled;
+}
+
+/// Which dynamic form the template takes, if any; Unsupported for a form
+/// that is not tiled (the caller decides: --kiln-generate-kernels'
+/// generic-dynamic-matmuls).
+MatmulVerdict MatmulPlan::classifyDynamic(func::FuncOp tmpl) {
   // A dynamic size S may be the leading batch dim of a batched matmul
   // whose A, B and C all have it (attention's products over [S, H, T, d]):
   // the batches are counted at run time, and M, N and K are static.
@@ -587,8 +686,8 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
         return false;
     return true;
   };
-  bool dynamicBatch = cType.getRank() >= 3 && leadOnly(cType) &&
-                      leadOnly(aType) && leadOnly(bType) && !scheme;
+  dynamicBatch = cType.getRank() >= 3 && leadOnly(cType) && leadOnly(aType) &&
+                 leadOnly(bType) && !scheme;
   for (BlockArgument a : tmpl.getArguments()) {
     auto t = llvm::cast<RankedTensorType>(a.getType());
     if (!t.hasStaticShape() && !leadOnly(t))
@@ -596,13 +695,12 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   }
   // Or M of a plain [M, K] x [K, N] (the batch rows of a layer): M is then
   // read from the sizes argument, and the rest of the shapes are static.
-  // Other dynamic forms are not tiled: the caller decides
-  // (--kiln-generate-kernels' generic-dynamic-matmuls).
-  const bool dynamicM = !cType.hasStaticShape() && !dynamicBatch;
+  dynamicM = !cType.hasStaticShape() && !dynamicBatch;
   // Or K of a plain matmul with C static (a weight's gradient, x^T dy,
   // sums over the batch rows): the k slices are counted at run time.
-  const bool dynamicK = !dynamicM && !dynamicBatch &&
-                        (!aType.hasStaticShape() || !bType.hasStaticShape());
+  dynamicK = !dynamicM && !dynamicBatch &&
+             (!aType.hasStaticShape() || !bType.hasStaticShape());
+  dynamic = dynamicM || dynamicK || dynamicBatch;
   if (dynamicK) {
     ArrayRef<int64_t> bs = bType.getShape();
     bool ok = cType.getRank() == 2 && aType.getRank() == 2 &&
@@ -616,7 +714,7 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
         ok = false;
     }
     if (!ok)
-      return failure();
+      return MatmulVerdict::Unsupported;
   }
   if (dynamicM) {
     auto isStatic = [](Type t) {
@@ -634,10 +732,13 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
           ok = false;
     }
     if (!ok)
-      return failure();
+      return MatmulVerdict::Unsupported;
   }
+  return MatmulVerdict::Tiled;
+}
 
-  MatmulShape s;
+/// M, N, K, the batch dims of C and how A and B broadcast along them.
+void MatmulPlan::measureShapes() {
   ArrayRef<int64_t> cs = cType.getShape();
   s.batch.assign(cs.begin(), cs.end() - 2);
   s.m = cs[cs.size() - 2];
@@ -652,17 +753,21 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   constexpr int64_t kDynamicBatchGuess = 16;
   for (int64_t d : bType.getShape().drop_back(2))
     s.bBatches *= ShapedType::isDynamic(d) ? 1 : d;
-  int64_t cBatches = 1;
+  for (int64_t d : aType.getShape().drop_back(2))
+    aBatches *= ShapedType::isDynamic(d) ? 1 : d;
   for (int64_t d : s.batch)
     cBatches *= ShapedType::isDynamic(d) ? 1 : d;
-  const int64_t cBatchesStatic = cBatches;
+  cBatchesStatic = cBatches;
   if (dynamicBatch)
     cBatches *= kDynamicBatchGuess;
+}
 
-  // The epilogue's other operands, laid out against C.
-  // The prologue's operands, laid out against A as stored (before any
-  // transpose); an argument only the prologue reads has no layout against
-  // C.
+/// Where the other arguments' elements sit: the epilogue's laid out
+/// against C, the prologue's against A as stored (before any transpose);
+/// an argument only the prologue reads has no layout against C. Generic
+/// when an argument of the prologue is quantized or does not broadcast to
+/// A.
+MatmulVerdict MatmulPlan::layOutArguments(func::FuncOp tmpl) {
   auto readOutside = [&](BlockArgument a) {
     return llvm::any_of(a.getUsers(), [&](Operation *u) {
       return !prologue.contains(u);
@@ -670,7 +775,6 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
   };
   ArrayRef<int64_t> aStored =
       llvm::cast<RankedTensorType>(aValue.getType()).getShape();
-  SmallVector<Layout> layouts, proLayouts;
   for (BlockArgument a : tmpl.getArguments()) {
     auto t = llvm::cast<RankedTensorType>(a.getType());
     // A itself, when it is an argument, is packed as a prologue of no ops.
@@ -692,860 +796,1116 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
         (getQuantScheme(t) ||
          !::kiln::rules::expand(withS(t.getShape()), withS(aStored), expanded)
               .empty()))
-      return generateGeneric(tmpl, module);
+      return MatmulVerdict::Generic;
     proLayouts.push_back(forPrologue ? layoutOf(t.getShape(), aStored)
                                      : Layout{});
     if (getQuantScheme(t) || t.getRank() > cType.getRank() || !readOutside(a))
       layouts.push_back({});
     else
-      layouts.push_back(layoutOf(t.getShape(), cs));
+      layouts.push_back(layoutOf(t.getShape(), cType.getShape()));
   }
 
   // Epilogue operands that vary along both rows and columns of C: their
   // tile rows are prefetched before the last slice's k loop.
-  // A use by the epilogue: not the matmul, its prologue or what packing
-  // reads (a dequantize or transpose of B).
-  auto inEpilogue = [&](Operation *u) {
-    return u != mm.getOperation() && !prologue.contains(u) &&
-           !llvm::isa<DequantizeOp, PermuteOp>(u);
-  };
-  SmallVector<unsigned> epilogueArgs;
   for (BlockArgument a : tmpl.getArguments()) {
     const Layout &l = layouts[a.getArgNumber()];
-    bool readByEpilogue = llvm::any_of(a.getUsers(), inEpilogue);
+    bool readByEpilogue =
+        llvm::any_of(a.getUsers(), [&](Operation *u) { return inEpilogue(u); });
     if (readByEpilogue && l.strides.size() >= 2 &&
         l.strides[l.strides.size() - 2] != 0 && l.strides.back() != 0)
       epilogueArgs.push_back(a.getArgNumber());
   }
-  // An argument of C's type that only the epilogue reads (an SGD update's
-  // weights) may share C's buffer when K is one slice: each tile reads its
-  // elements of it before it stores the same elements of C, and no partial
-  // sums are stored in C first. The runtime then writes C over it when it
-  // dies here, which saves the read of every line of C before its store.
-  int64_t kSlices = dynamicK ? 0 : std::max<int64_t>((s.k + kKC - 1) / kKC, 1);
-  int64_t inPlaceArg = -1;
-  if (kSlices == 1)
-    for (BlockArgument a : tmpl.getArguments())
-      if (a.getType() == cType && !a.use_empty() &&
-          llvm::all_of(a.getUsers(), inEpilogue)) {
-        inPlaceArg = a.getArgNumber();
-        break;
-      }
 
-  // Map template arguments to ABI slots (a quantized one takes two).
-  SmallVector<unsigned> slotOf;
   unsigned slot = 0;
   for (BlockArgument a : tmpl.getArguments()) {
     slotOf.push_back(slot);
     slot += getQuantScheme(a.getType()) ? 2 : 1;
   }
+  return MatmulVerdict::Tiled;
+}
 
-  OpBuilder b(tmpl.getContext());
-  Location loc = tmpl.getLoc();
-  Abi abi = abiOf(tmpl, /*workspace=*/true);
-  Type f32 = b.getF32Type();
-  auto vecT = VectorType::get({kNR}, f32);
-  auto maskT = VectorType::get({kNR}, b.getI1Type());
-  int64_t panels = (s.n + kNR - 1) / kNR;
-  int64_t mPanels = dynamicM ? 0 : (s.m + kMR - 1) / kMR;
-  int64_t aBatches = 1;
-  for (int64_t d : aType.getShape().drop_back(2))
-    aBatches *= ShapedType::isDynamic(d) ? 1 : d;
-  int64_t packedAFloats = aBatches * kSlices * mPanels * kKC * kMR;
-  const bool dynamic = dynamicM || dynamicK || dynamicBatch;
+/// The k slices, panels and row panels of the shapes, and the workspace
+/// that packed A takes.
+void MatmulPlan::chooseTiling() {
+  const int64_t kNR = tiling.nr, kMR = tiling.mr, kKC = tiling.kc;
+  kSlices = dynamicK ? 0 : std::max<int64_t>((s.k + kKC - 1) / kKC, 1);
+  panels = (s.n + kNR - 1) / kNR;
+  mPanels = dynamicM ? 0 : (s.m + kMR - 1) / kMR;
+  packedAFloats = aBatches * kSlices * mPanels * kKC * kMR;
   // The workspace runs on past packed A by as much as the micro-kernel
   // asks for ahead of what it reads, so that those addresses need no
   // clamp (integer ops on the FMA ports).
-  const int64_t aheadFloats = (kAPrefetchSteps + kUnroll) * kMR;
-  int64_t workspaceFloats = packedAFloats + aheadFloats;
-  // M, its row panels and the sizes that follow, at run time when dynamic.
-  auto mValues = [&](Block &entry) {
-    struct {
-      Value m, mPanels, k, kSlices, packedAFloats, workspaceFloats;
-    } v;
-    if (!dynamic) {
-      // Static: each use makes its constant where it is used.
-      return v;
-    }
-    v.m = cidx(b, loc, s.m);
-    v.mPanels = cidx(b, loc, mPanels);
-    v.k = cidx(b, loc, s.k);
-    v.kSlices = cidx(b, loc, kSlices);
-    if (dynamicM) {
-      v.m = dynamicSize(b, loc, entry, abi);
-      v.mPanels = arith::DivUIOp::create(
-          b, loc, add(b, loc, v.m, cidx(b, loc, kMR - 1)), cidx(b, loc, kMR));
-      v.packedAFloats = mul(b, loc, v.mPanels, aBatches * kSlices * kKC * kMR);
-    } else if (dynamicBatch) {
-      v.packedAFloats =
-          mul(b, loc, dynamicSize(b, loc, entry, abi), packedAFloats);
-    } else if (dynamicK) {
-      v.k = dynamicSize(b, loc, entry, abi);
-      v.kSlices = arith::DivUIOp::create(
-          b, loc, add(b, loc, v.k, cidx(b, loc, kKC - 1)), cidx(b, loc, kKC));
-      // At least one slice: an empty K still writes C (zeros, epilogue).
-      v.kSlices = arith::MaxUIOp::create(b, loc, v.kSlices, cidx(b, loc, 1));
-      v.packedAFloats = mul(b, loc, v.kSlices, aBatches * mPanels * kKC * kMR);
-    }
-    v.workspaceFloats = add(b, loc, v.packedAFloats, cidx(b, loc, aheadFloats));
-    return v;
-  };
-  // The dynamic value when there is one, else the constant.
-  auto sized = [&](Value v, int64_t c) { return v ? v : cidx(b, loc, c); };
-  // x * (the dynamic value, or the constant c).
-  auto mulSized = [&](Value x, Value v, int64_t c) {
-    return v ? Value(arith::MulIOp::create(b, loc, x, v)) : mul(b, loc, x, c);
-  };
-  auto setWorkspace = [&](func::FuncOp fn) {
-    if (dynamicM)
-      fn->setAttr(kWorkspacePerAttr,
-                  b.getDenseI64ArrayAttr({aBatches * kSlices * kKC * kMR * 4,
-                                          kMR, aheadFloats * 4}));
-    else if (dynamicBatch)
-      fn->setAttr(kWorkspacePerAttr,
-                  b.getDenseI64ArrayAttr({packedAFloats * 4, 1,
-                                          aheadFloats * 4}));
-    else if (dynamicK)
-      fn->setAttr(kWorkspacePerAttr,
-                  b.getDenseI64ArrayAttr({aBatches * mPanels * kKC * kMR * 4,
-                                          kKC, aheadFloats * 4}));
-    else
-      fn->setAttr(kWorkspaceAttr, b.getI64IntegerAttr(workspaceFloats * 4));
-  };
+  aheadFloats = (kAPrefetchSteps + kUnroll) * kMR;
+  workspaceFloats = packedAFloats + aheadFloats;
+}
 
-  //===--- Phase 0: pack A -------------------------------------------------===//
-  // Panels of MR rows of A, rows past M zero, each k slice of a panel
-  // k-major and the panels of one slice contiguous: a tile reads its A as
-  // one run, and a row block of A streams in order. A is packed once here,
-  // however many column blocks read it.
-  {
-    int64_t groups = (mPanels + kRowPanelGroup - 1) / kRowPanelGroup;
-    // A small A is packed on one thread: waking another costs more.
-    int64_t packUnits = aBatches * groups;
-    int64_t packGrain =
-        dynamic ? 1
-                : std::max<int64_t>(
-                       1, kMinTaskBytes /
-                              std::max<int64_t>(1, aBatches * s.m * s.k * 4 /
-                                                       std::max<int64_t>(
-                                                           packUnits, 1)));
-    func::FuncOp fn =
-        createPhase(b, module, tmpl, 0, abi, packUnits, packGrain);
-    // Packing A (and its prologue) is vector code as written.
-    fn->setAttr(kVectorCodeAttr, b.getUnitAttr());
-    setWorkspace(fn);
-    // Dynamic M (one batch): ceil(S / (MR * group)) groups of row panels.
-    if (dynamicM)
-      fn->setAttr(kUnitsPerAttr,
-                  b.getDenseI64ArrayAttr({1, kMR * kRowPanelGroup}));
-    // Dynamic batch: S times the static batches' groups.
-    if (dynamicBatch)
-      fn->setAttr(kUnitsPerAttr, b.getDenseI64ArrayAttr({packUnits, 1}));
-    Block &entry = fn.getBody().front();
-    b.setInsertionPoint(entry.getTerminator());
-    auto mv = mValues(entry);
-    Value ws = workspaceArg(entry, abi);
-    Value packed = memref::ViewOp::create(
-        b, loc, MemRefType::get({ShapedType::kDynamic}, f32), ws,
-        cidx(b, loc, 0), ValueRange{sized(mv.packedAFloats, packedAFloats)});
-    Value one = cidx(b, loc, 1);
-    auto units = scf::ForOp::create(b, loc, entry.getArgument(0),
-                                    entry.getArgument(1), one);
-    b.setInsertionPointToStart(units.getBody());
-    Value u = units.getInductionVar();
-    Value ab =
-        dynamicM
-            ? cidx(b, loc, 0)
-            : Value(arith::DivUIOp::create(b, loc, u, cidx(b, loc, groups)));
-    Value rpFrom = mul(b, loc,
-                       dynamicM ? u
-                                : Value(arith::RemUIOp::create(
-                                      b, loc, u, cidx(b, loc, groups))),
-                       kRowPanelGroup);
-    Value rpTo = minv(b, loc, add(b, loc, rpFrom, cidx(b, loc, kRowPanelGroup)),
-                      sized(mv.mPanels, mPanels));
-    // Where the MR values of row panel rp at k go.
-    auto dstOf = [&](Value k, Value rp) {
-      Value ks = arith::DivUIOp::create(b, loc, k, cidx(b, loc, kKC));
-      Value kk = arith::RemUIOp::create(b, loc, k, cidx(b, loc, kKC));
-      return add(
-          b, loc,
-          mul(b, loc,
-              add(b, loc,
-                  mulSized(add(b, loc, mulSized(ab, mv.kSlices, kSlices), ks),
-                           mv.mPanels, mPanels),
-                  rp),
-              kKC * kMR),
-          mul(b, loc, kk, kMR));
-    };
-    if (failed(packPrologue(b, loc, entry, aValue, aT, sized(mv.m, s.m),
-                            sized(mv.k, s.k), kMR, ab, rpFrom, rpTo,
-                            aType.getShape().drop_back(2), proLayouts, slotOf,
-                            packed, dstOf))) {
-      module.lookupSymbol<func::FuncOp>((tmpl.getName() + "__p0").str())
-          .erase();
-      return generateGeneric(tmpl, module);
-    }
-  }
+/// The work units of both phases and the tasks of the thread pool they
+/// make.
+void MatmulPlan::chooseWorkUnits() {
+  const int64_t kNR = tiling.nr, kMR = tiling.mr, kKC = tiling.kc;
+  // Phase 0 packs kRowPanelGroup row panels of a batch of A per unit. A
+  // small A is packed on one thread: waking another costs more.
+  groups = (mPanels + kRowPanelGroup - 1) / kRowPanelGroup;
+  packUnits = aBatches * groups;
+  packGrain =
+      dynamic
+          ? 1
+          : std::max<int64_t>(
+                1, kMinTaskBytes / std::max<int64_t>(
+                                       1, aBatches * s.m * s.k * 4 /
+                                              std::max<int64_t>(packUnits, 1)));
 
-  //===--- Phase 1: pack B slices, micro-kernel over the tiles
-  //--------------===//
-  // A work unit owns a block of columns of C (and, when there are too few
-  // of those for the threads, a group of row panels). For every KC-deep
-  // slice of K it packs its columns of B into panels of NR columns (one
-  // vector per row, masked on the last panel; 8x8 transposes, and gathers
-  // at the edges, when B is transposed; element by element when B is
-  // dequantized). Every row block of packed A then passes over that slice,
-  // and each panel of it stays in L1 while the MC/MR row panels of a row
-  // block run the micro-kernel against it. When the k slice of all of A
-  // fits in L2, a narrow column block keeps the slice of B there beside
-  // it; otherwise a wider block lets each row block of A (read from L3)
-  // serve more panels.
+  // A phase 1 unit owns a block of columns of C (and, when there are too
+  // few of those for the threads, a group of row panels). When the k slice
+  // of all of A fits in L2, a narrow column block keeps the slice of B
+  // there beside it; otherwise a wider block lets each row block of A
+  // (read from L3) serve more panels.
   // (A dynamic M is taken as large: the tiling does not depend on it.)
   bool aFitsL2 = !dynamicM && s.m * kKC * 4 <= kL2SliceBytes;
-  int64_t ppb = std::min<int64_t>(
+  ppb = std::min<int64_t>(
       std::max<int64_t>((aFitsL2 ? tiling.ncSmallM : tiling.nc) / kNR, 1),
       std::max<int64_t>(panels, 1));
   ppb = std::max<int64_t>(
       std::min<int64_t>(ppb, kMaxBSliceBytes / (kKC * kNR * 4)), 1);
-  int64_t nBlocks = std::max<int64_t>((panels + ppb - 1) / ppb, 1);
+  nBlocks = std::max<int64_t>((panels + ppb - 1) / ppb, 1);
   if (cBatches * nBlocks < kMinUnits) {
     int64_t wanted = (kMinUnits + cBatches - 1) / cBatches;
     ppb = std::max<int64_t>((panels + wanted - 1) / wanted,
                             std::min<int64_t>(kMinPanelsPerBlock, ppb));
     nBlocks = std::max<int64_t>((panels + ppb - 1) / ppb, 1);
   }
-  int64_t mGroups = 1;
+  mGroups = 1;
   if (cBatches * nBlocks < kMinUnits)
     mGroups = (kMinUnits + cBatches * nBlocks - 1) / (cBatches * nBlocks);
   // With a dynamic M the groups are fixed and their panels counted at run
   // time (a group past the last panel has nothing to do).
-  int64_t rpPerGroup = 0;
+  rpPerGroup = 0;
   if (!dynamicM) {
     mGroups = std::min<int64_t>(mGroups, mPanels);
     rpPerGroup = (mPanels + mGroups - 1) / mGroups;
     mGroups = std::max<int64_t>((mPanels + rpPerGroup - 1) / rpPerGroup, 1);
   }
-  int64_t rowBlockPanels = std::max<int64_t>(kMC / kMR, 1);
+  rowBlockPanels = std::max<int64_t>(tiling.mc / kMR, 1);
 
   // A task does at least kMinTaskFlops (a batch of tiny products, as
   // attention's when decoding, runs on one thread).
-  int64_t phaseUnits =
-      (dynamicBatch ? cBatchesStatic : cBatches) * nBlocks * mGroups;
-  int64_t grain = 1;
+  phaseUnits = (dynamicBatch ? cBatchesStatic : cBatches) * nBlocks * mGroups;
+  grain = 1;
   if (!dynamic) {
     double unitFlops = 2.0 * cBatches * s.m * s.n * s.k / phaseUnits;
     grain = std::max<int64_t>(
         1, static_cast<int64_t>(kMinTaskFlops / std::max(unitFlops, 1.0)));
   }
-  func::FuncOp fn = createPhase(b, module, tmpl, 1, abi, phaseUnits, grain);
-  if (dynamicBatch)
-    fn->setAttr(kUnitsPerAttr, b.getDenseI64ArrayAttr({phaseUnits, 1}));
-  // The micro-kernel and its epilogue are vector code as written; so is
-  // the packing of B, but for a quantized B's (a scalar loop).
-  if (!scheme)
-    fn->setAttr(kVectorCodeAttr, b.getUnitAttr());
-  if (inPlaceArg >= 0)
-    fn->setAttr(kInPlaceAttr, b.getI64IntegerAttr(inPlaceArg));
-  Block &entry = fn.getBody().front();
-  b.setInsertionPoint(entry.getTerminator());
-  auto arg = [&](unsigned i) { return entry.getArgument(2 + i); };
-  BSource src{arg(slotOf[bArg.getArgNumber()]),
-              scheme ? arg(slotOf[bArg.getArgNumber()] + 1) : Value(), scheme};
-  Value out = arg(abi.numInputs);
-  Value ws = workspaceArg(entry, abi);
-  setWorkspace(fn);
-  auto mv = mValues(entry);
-  Value packedA = memref::ViewOp::create(
-      b, loc, MemRefType::get({ShapedType::kDynamic}, f32), ws, cidx(b, loc, 0),
-      ValueRange{sized(mv.workspaceFloats, workspaceFloats)});
-  // On the heap, once per call (the calling thread's stack may be small),
-  // and aligned to a cache line, so that no row of a panel straddles two.
-  Value packedB = memref::AllocOp::create(
-      b, loc, MemRefType::get({kKC * ppb * kNR}, f32), ValueRange{},
-      b.getI64IntegerAttr(64));
-  Value zero = cidx(b, loc, 0), one = cidx(b, loc, 1);
-  Value zeroF = constantOf(b, loc, f32, 0.0);
-  Value zeroVec = constantOf(b, loc, vecT, 0.0);
-  // A row of NR lanes of a panel: whole when the panel is (`full`), masked
-  // (zeros past N) on the last one. Masked stores are microcoded and slow on
-  // AVX2 machines, and the branch goes the same way for a whole panel.
-  auto loadRow = [&](Value buf, Value idx, Value full, Value mask) -> Value {
-    auto ifFull = scf::IfOp::create(b, loc, TypeRange{vecT}, full, true);
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(&ifFull.getThenRegion().front());
-    scf::YieldOp::create(
-        b, loc, vector::LoadOp::create(b, loc, vecT, buf, ValueRange{idx})
-                    .getResult());
-    b.setInsertionPointToStart(&ifFull.getElseRegion().front());
-    scf::YieldOp::create(b, loc,
-                         vector::MaskedLoadOp::create(b, loc, vecT, buf,
-                                                      ValueRange{idx}, mask,
-                                                      zeroVec)
-                             .getResult());
-    return ifFull.getResult(0);
-  };
-  auto storeRow = [&](Value buf, Value idx, Value v, Value full, Value mask) {
-    auto ifFull = scf::IfOp::create(b, loc, TypeRange{}, full, true);
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(&ifFull.getThenRegion().front());
-    vector::StoreOp::create(b, loc, v, buf, ValueRange{idx});
-    b.setInsertionPointToStart(&ifFull.getElseRegion().front());
-    vector::MaskedStoreOp::create(b, loc, buf, ValueRange{idx}, mask, v);
-  };
+}
 
-  auto units =
-      scf::ForOp::create(b, loc, entry.getArgument(0), entry.getArgument(1), one);
+/// An argument of C's type that only the epilogue reads (an SGD update's
+/// weights) may share C's buffer when K is one slice: each tile reads its
+/// elements of it before it stores the same elements of C, and no partial
+/// sums are stored in C first. The runtime then writes C over it when it
+/// dies here, which saves the read of every line of C before its store.
+void MatmulPlan::findInPlaceArg(func::FuncOp tmpl) {
+  if (kSlices != 1)
+    return;
+  for (BlockArgument a : tmpl.getArguments())
+    if (a.getType() == cType && !a.use_empty() &&
+        llvm::all_of(a.getUsers(),
+                     [&](Operation *u) { return inEpilogue(u); })) {
+      inPlaceArg = a.getArgNumber();
+      break;
+    }
+}
+
+namespace {
+
+/// The sizes a phase reads at run time when the matmul has a dynamic form
+/// (M, its row panels, K, its slices, and what follows from them); null
+/// where static, and then each use makes its constant where it is used.
+struct RuntimeSizes {
+  Value m, mPanels, k, kSlices, packedAFloats, workspaceFloats;
+};
+
+/// What a work unit of phase 1 owns: batch `bc` of C, the column panels
+/// [pBegin, pEnd) and the row panels [rpBegin, rpEnd).
+struct WorkUnit {
+  Value unit; ///< its number
+  Value bc, pBegin, pEnd, rpBegin, rpEnd;
+  /// The batch's offsets in A and B (in whole matrices), then in each
+  /// argument.
+  SmallVector<Value> boffs;
+  Value aPackBase, bSrcBase, cBase;
+};
+
+/// A KC-deep slice of K: its number, its first k, its depth kb, and
+/// whether it is the first or the last.
+struct KSlice {
+  Value index, kc, kb, first, last;
+};
+
+/// The MR x NR tile of C at row panel `ir` and panel `p`.
+struct Tile {
+  Value p, n0, cols, colMask, fullPanel, bPanel, ir, aPanel;
+  /// Per row r of the tile: its row of C, whether that is inside M, and
+  /// where the tile's part of it starts in C.
+  SmallVector<Value> rowOf, rowValid, rowOffset;
+};
+
+/// Rows of a buffer that a tile asks for while its k loop runs.
+struct RowStream {
+  Value buf, base; ///< the tile's first row, at its first column
+  int64_t stride;  ///< between rows
+  bool write, lastSliceOnly;
+};
+
+/// A tile's share of the B that its work unit packs next (planBShare).
+struct BShare {
+  bool enabled = false; ///< not for a quantized B
+  int64_t lines = 0;    ///< lines the tile asks for
+  int64_t items = 0, perTile = 0, linesPerItem = 0;
+  Value t; ///< the tile's number in its unit
+  Value k0, col0, srcBase, valid, lastIdx;
+};
+
+/// What a tile asks for while its k loop runs (planTilePrefetch): a line
+/// of each row stream every 2^pfShift iterations (all of them before the
+/// loop when pfShift < 0), and its share of the next B.
+struct TilePrefetch {
+  SmallVector<RowStream> streams;
+  int64_t pfLines = 0, pfShift = -1, kSpan = 0;
+  BShare bShare;
+};
+
+/// Emits the phases of a planned matmul; the state its stages share.
+class MatmulEmitter {
+public:
+  MatmulEmitter(func::FuncOp tmpl, ModuleOp module, const MatmulPlan &plan)
+      : tmpl(tmpl), module(module), plan(plan), s(plan.s), kNR(plan.tiling.nr),
+        kMR(plan.tiling.mr), kKC(plan.tiling.kc), b(tmpl.getContext()),
+        loc(tmpl.getLoc()), abi(abiOf(tmpl, /*workspace=*/true)),
+        f32(b.getF32Type()), vecT(VectorType::get({kNR}, f32)),
+        maskT(VectorType::get({kNR}, b.getI1Type())) {}
+
+  LogicalResult packA();
+  LogicalResult multiplyBlocks();
+
+private:
+  func::FuncOp tmpl;
+  ModuleOp module;
+  const MatmulPlan &plan;
+  const MatmulShape &s;
+  const int64_t kNR, kMR, kKC;
+  OpBuilder b;
+  Location loc;
+  Abi abi;
+  Type f32;
+  VectorType vecT, maskT;
+  func::FuncOp phase0;
+
+  // Phase 1's function and what its stages share (beginPhase1).
+  func::FuncOp fn;
+  Block *entry = nullptr;
+  RuntimeSizes mv;
+  BSource src;
+  Value out, packedA, packedB;
+  Value zero, one, zeroF, zeroVec;
+
+  RuntimeSizes runtimeSizes(Block &entryBlock);
+  /// The dynamic value when there is one, else the constant.
+  Value sized(Value v, int64_t c) { return v ? v : cidx(b, loc, c); }
+  /// x * (the dynamic value, or the constant c).
+  Value mulSized(Value x, Value v, int64_t c) {
+    return v ? Value(arith::MulIOp::create(b, loc, x, v)) : mul(b, loc, x, c);
+  }
+  void setWorkspace(func::FuncOp phase);
+  Value arg(unsigned i) { return entry->getArgument(2 + i); }
+  Value loadRow(Value buf, Value idx, Value full, Value mask);
+  void storeRow(Value buf, Value idx, Value v, Value full, Value mask);
+
+  void beginPhase1();
+  WorkUnit splitWorkUnit(Value unit);
+  KSlice beginKSlice();
+  void packB(const WorkUnit &w, const KSlice &ks);
+  void packBBlocks(const KSlice &ks, const WorkUnit &w, Value n0,
+                   Value panelBase, Value kMain);
+  void packBRow(const WorkUnit &w, const KSlice &ks, Value n0, Value panelBase,
+                Value kk);
+  Tile openTile(const WorkUnit &w, const KSlice &ks);
+  BShare planBShare(const WorkUnit &w, const KSlice &ks, const Tile &t);
+  void prefetchBLine(const BShare &share, Value j);
+  void placeRows(const WorkUnit &w, Tile &t);
+  TilePrefetch planTilePrefetch(const WorkUnit &w, const Tile &t, BShare share);
+  void prefetchLines(const TilePrefetch &pf, const KSlice &ks, Value q);
+  SmallVector<Value> kSteps(const Tile &t, Value kk, ValueRange acc,
+                            int64_t steps);
+  scf::ForOp unrolledLoop(const Tile &t, Value from, Value to, ValueRange acc);
+  scf::ForOp microKernel(const Tile &t, const KSlice &ks,
+                         const TilePrefetch &pf);
+  LogicalResult storeTile(const WorkUnit &w, const KSlice &ks, const Tile &t,
+                          scf::ForOp kLoop);
+  FailureOr<Value> applyEpilogue(const WorkUnit &w, const Tile &t, Value row,
+                                 Value acc);
+};
+
+} // namespace
+
+/// M, its row panels and the sizes that follow, read or computed in
+/// `entryBlock` when the matmul is dynamic.
+RuntimeSizes MatmulEmitter::runtimeSizes(Block &entryBlock) {
+  RuntimeSizes v;
+  if (!plan.dynamic) {
+    // Static: each use makes its constant where it is used.
+    return v;
+  }
+  const int64_t aBatches = plan.aBatches, kSlices = plan.kSlices,
+                mPanels = plan.mPanels;
+  v.m = cidx(b, loc, s.m);
+  v.mPanels = cidx(b, loc, mPanels);
+  v.k = cidx(b, loc, s.k);
+  v.kSlices = cidx(b, loc, kSlices);
+  if (plan.dynamicM) {
+    v.m = dynamicSize(b, loc, entryBlock, abi);
+    v.mPanels = arith::DivUIOp::create(
+        b, loc, add(b, loc, v.m, cidx(b, loc, kMR - 1)), cidx(b, loc, kMR));
+    v.packedAFloats = mul(b, loc, v.mPanels, aBatches * kSlices * kKC * kMR);
+  } else if (plan.dynamicBatch) {
+    v.packedAFloats =
+        mul(b, loc, dynamicSize(b, loc, entryBlock, abi), plan.packedAFloats);
+  } else if (plan.dynamicK) {
+    v.k = dynamicSize(b, loc, entryBlock, abi);
+    v.kSlices = arith::DivUIOp::create(
+        b, loc, add(b, loc, v.k, cidx(b, loc, kKC - 1)), cidx(b, loc, kKC));
+    // At least one slice: an empty K still writes C (zeros, epilogue).
+    v.kSlices = arith::MaxUIOp::create(b, loc, v.kSlices, cidx(b, loc, 1));
+    v.packedAFloats = mul(b, loc, v.kSlices, aBatches * mPanels * kKC * kMR);
+  }
+  v.workspaceFloats =
+      add(b, loc, v.packedAFloats, cidx(b, loc, plan.aheadFloats));
+  return v;
+}
+
+/// The workspace of `phase`: packed A and what the micro-kernel reads
+/// ahead of it, in bytes (per unit of S when dynamic).
+void MatmulEmitter::setWorkspace(func::FuncOp phase) {
+  const int64_t aBatches = plan.aBatches, kSlices = plan.kSlices,
+                aheadFloats = plan.aheadFloats;
+  if (plan.dynamicM)
+    phase->setAttr(kWorkspacePerAttr,
+                   b.getDenseI64ArrayAttr({aBatches * kSlices * kKC * kMR * 4,
+                                           kMR, aheadFloats * 4}));
+  else if (plan.dynamicBatch)
+    phase->setAttr(
+        kWorkspacePerAttr,
+        b.getDenseI64ArrayAttr({plan.packedAFloats * 4, 1, aheadFloats * 4}));
+  else if (plan.dynamicK)
+    phase->setAttr(
+        kWorkspacePerAttr,
+        b.getDenseI64ArrayAttr(
+            {aBatches * plan.mPanels * kKC * kMR * 4, kKC, aheadFloats * 4}));
+  else
+    phase->setAttr(kWorkspaceAttr,
+                   b.getI64IntegerAttr(plan.workspaceFloats * 4));
+}
+
+//===--- Phase 0: pack A --------------------------------------------------===//
+
+/// Packs A into panels of MR rows, rows past M zero, each k slice of a
+/// panel k-major and the panels of one slice contiguous: a tile reads its
+/// A as one run, and a row block of A streams in order. A is packed once
+/// here, however many column blocks read it. Fails, erasing the phase,
+/// when the prologue cannot be evaluated on vectors.
+LogicalResult MatmulEmitter::packA() {
+  const int64_t kSlices = plan.kSlices, mPanels = plan.mPanels;
+  phase0 = createPhase(b, module, tmpl, 0, abi, plan.packUnits, plan.packGrain);
+  // Packing A (and its prologue) is vector code as written.
+  phase0->setAttr(kVectorCodeAttr, b.getUnitAttr());
+  setWorkspace(phase0);
+  // Dynamic M (one batch): ceil(S / (MR * group)) groups of row panels.
+  if (plan.dynamicM)
+    phase0->setAttr(kUnitsPerAttr,
+                    b.getDenseI64ArrayAttr({1, kMR * kRowPanelGroup}));
+  // Dynamic batch: S times the static batches' groups.
+  if (plan.dynamicBatch)
+    phase0->setAttr(kUnitsPerAttr, b.getDenseI64ArrayAttr({plan.packUnits, 1}));
+  Block &block = phase0.getBody().front();
+  b.setInsertionPoint(block.getTerminator());
+  RuntimeSizes sizes = runtimeSizes(block);
+  Value ws = workspaceArg(block, abi);
+  Value packed = memref::ViewOp::create(
+      b, loc, MemRefType::get({ShapedType::kDynamic}, f32), ws, cidx(b, loc, 0),
+      ValueRange{sized(sizes.packedAFloats, plan.packedAFloats)});
+  Value step = cidx(b, loc, 1);
+  auto units = scf::ForOp::create(b, loc, block.getArgument(0),
+                                  block.getArgument(1), step);
   b.setInsertionPointToStart(units.getBody());
   Value u = units.getInductionVar();
-  Value bc = arith::DivUIOp::create(b, loc, u, cidx(b, loc, nBlocks * mGroups));
+  Value ab =
+      plan.dynamicM
+          ? cidx(b, loc, 0)
+          : Value(arith::DivUIOp::create(b, loc, u, cidx(b, loc, plan.groups)));
+  Value rpFrom = mul(b, loc,
+                     plan.dynamicM ? u
+                                   : Value(arith::RemUIOp::create(
+                                         b, loc, u, cidx(b, loc, plan.groups))),
+                     kRowPanelGroup);
+  Value rpTo = minv(b, loc, add(b, loc, rpFrom, cidx(b, loc, kRowPanelGroup)),
+                    sized(sizes.mPanels, mPanels));
+  // Where the MR values of row panel rp at k go.
+  auto dstOf = [&](Value k, Value rp) {
+    Value ks = arith::DivUIOp::create(b, loc, k, cidx(b, loc, kKC));
+    Value kk = arith::RemUIOp::create(b, loc, k, cidx(b, loc, kKC));
+    return add(
+        b, loc,
+        mul(b, loc,
+            add(b, loc,
+                mulSized(add(b, loc, mulSized(ab, sizes.kSlices, kSlices), ks),
+                         sizes.mPanels, mPanels),
+                rp),
+            kKC * kMR),
+        mul(b, loc, kk, kMR));
+  };
+  if (failed(packPrologue(b, loc, block, plan.aValue, plan.aT,
+                          sized(sizes.m, s.m), sized(sizes.k, s.k), kMR, ab,
+                          rpFrom, rpTo, plan.aType.getShape().drop_back(2),
+                          plan.proLayouts, plan.slotOf, packed, dstOf))) {
+    phase0.erase();
+    return failure();
+  }
+  return success();
+}
+
+//===--- Phase 1: pack B slices, micro-kernel over the tiles --------------===//
+
+/// A work unit owns a block of columns of C (and, when there are too few
+/// of those for the threads, a group of row panels). For every KC-deep
+/// slice of K it packs its columns of B into panels of NR columns (one
+/// vector per row, masked on the last panel; 8x8 transposes, and gathers
+/// at the edges, when B is transposed; element by element when B is
+/// dequantized). Every row block of packed A then passes over that slice,
+/// and each panel of it stays in L1 while the MC/MR row panels of a row
+/// block run the micro-kernel against it. Fails, erasing both phases, when
+/// the epilogue cannot be evaluated on vectors.
+LogicalResult MatmulEmitter::multiplyBlocks() {
+  beginPhase1();
+  auto units = scf::ForOp::create(b, loc, entry->getArgument(0),
+                                  entry->getArgument(1), one);
+  b.setInsertionPointToStart(units.getBody());
+  WorkUnit w = splitWorkUnit(units.getInductionVar());
+  KSlice ks = beginKSlice();
+  packB(w, ks);
+  Tile t = openTile(w, ks);
+  BShare share = planBShare(w, ks, t);
+  placeRows(w, t);
+  TilePrefetch pf = planTilePrefetch(w, t, std::move(share));
+  scf::ForOp kLoop = microKernel(t, ks, pf);
+  if (failed(storeTile(w, ks, t, kLoop))) {
+    phase0.erase();
+    fn.erase();
+    return failure();
+  }
+  b.setInsertionPoint(entry->getTerminator());
+  memref::DeallocOp::create(b, loc, packedB);
+  return success();
+}
+
+/// Creates phase 1's function, and in it the buffers its stages share.
+void MatmulEmitter::beginPhase1() {
+  fn = createPhase(b, module, tmpl, 1, abi, plan.phaseUnits, plan.grain);
+  if (plan.dynamicBatch)
+    fn->setAttr(kUnitsPerAttr, b.getDenseI64ArrayAttr({plan.phaseUnits, 1}));
+  // The micro-kernel and its epilogue are vector code as written; so is
+  // the packing of B, but for a quantized B's (a scalar loop).
+  if (!plan.scheme)
+    fn->setAttr(kVectorCodeAttr, b.getUnitAttr());
+  if (plan.inPlaceArg >= 0)
+    fn->setAttr(kInPlaceAttr, b.getI64IntegerAttr(plan.inPlaceArg));
+  entry = &fn.getBody().front();
+  b.setInsertionPoint(entry->getTerminator());
+  unsigned bSlot = plan.slotOf[plan.bArg.getArgNumber()];
+  src =
+      BSource{arg(bSlot), plan.scheme ? arg(bSlot + 1) : Value(), plan.scheme};
+  out = arg(abi.numInputs);
+  Value ws = workspaceArg(*entry, abi);
+  setWorkspace(fn);
+  mv = runtimeSizes(*entry);
+  packedA = memref::ViewOp::create(
+      b, loc, MemRefType::get({ShapedType::kDynamic}, f32), ws, cidx(b, loc, 0),
+      ValueRange{sized(mv.workspaceFloats, plan.workspaceFloats)});
+  // On the heap, once per call (the calling thread's stack may be small),
+  // and aligned to a cache line, so that no row of a panel straddles two.
+  packedB = memref::AllocOp::create(
+      b, loc, MemRefType::get({kKC * plan.ppb * kNR}, f32), ValueRange{},
+      b.getI64IntegerAttr(64));
+  zero = cidx(b, loc, 0);
+  one = cidx(b, loc, 1);
+  zeroF = constantOf(b, loc, f32, 0.0);
+  zeroVec = constantOf(b, loc, vecT, 0.0);
+}
+
+/// A row of NR lanes of a panel: whole when the panel is (`full`), masked
+/// (zeros past N) on the last one. Masked stores are microcoded and slow on
+/// AVX2 machines, and the branch goes the same way for a whole panel.
+Value MatmulEmitter::loadRow(Value buf, Value idx, Value full, Value mask) {
+  auto ifFull = scf::IfOp::create(b, loc, TypeRange{vecT}, full, true);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(&ifFull.getThenRegion().front());
+  scf::YieldOp::create(
+      b, loc,
+      vector::LoadOp::create(b, loc, vecT, buf, ValueRange{idx}).getResult());
+  b.setInsertionPointToStart(&ifFull.getElseRegion().front());
+  scf::YieldOp::create(b, loc,
+                       vector::MaskedLoadOp::create(
+                           b, loc, vecT, buf, ValueRange{idx}, mask, zeroVec)
+                           .getResult());
+  return ifFull.getResult(0);
+}
+
+void MatmulEmitter::storeRow(Value buf, Value idx, Value v, Value full,
+                             Value mask) {
+  auto ifFull = scf::IfOp::create(b, loc, TypeRange{}, full, true);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(&ifFull.getThenRegion().front());
+  vector::StoreOp::create(b, loc, v, buf, ValueRange{idx});
+  b.setInsertionPointToStart(&ifFull.getElseRegion().front());
+  vector::MaskedStoreOp::create(b, loc, buf, ValueRange{idx}, mask, v);
+}
+
+/// The threading split of phase 1: what work unit `unit` owns. Units are
+/// numbered by batch, then column block, then group of row panels.
+WorkUnit MatmulEmitter::splitWorkUnit(Value unit) {
+  const int64_t nBlocks = plan.nBlocks, mGroups = plan.mGroups, ppb = plan.ppb,
+                rpPerGroup = plan.rpPerGroup, mPanels = plan.mPanels,
+                kSlices = plan.kSlices;
+  WorkUnit w;
+  w.unit = unit;
+  Value u = unit;
+  w.bc = arith::DivUIOp::create(b, loc, u, cidx(b, loc, nBlocks * mGroups));
   u = arith::RemUIOp::create(b, loc, u, cidx(b, loc, nBlocks * mGroups));
   Value nb = arith::DivUIOp::create(b, loc, u, cidx(b, loc, mGroups));
   Value mg = arith::RemUIOp::create(b, loc, u, cidx(b, loc, mGroups));
-  Value pBegin = mul(b, loc, nb, ppb);
-  Value pEnd = minv(b, loc, add(b, loc, pBegin, cidx(b, loc, ppb)),
-                    cidx(b, loc, panels));
+  w.pBegin = mul(b, loc, nb, ppb);
+  w.pEnd = minv(b, loc, add(b, loc, w.pBegin, cidx(b, loc, ppb)),
+                cidx(b, loc, plan.panels));
   Value rpPerGroupV =
-      dynamicM ? Value(arith::DivUIOp::create(
-                     b, loc, add(b, loc, mv.mPanels, cidx(b, loc, mGroups - 1)),
-                     cidx(b, loc, mGroups)))
-               : Value();
-  Value rpBegin = mulSized(mg, rpPerGroupV, rpPerGroup);
-  Value rpEnd =
-      minv(b, loc, add(b, loc, rpBegin, sized(rpPerGroupV, rpPerGroup)),
-           sized(mv.mPanels, mPanels));
-  SmallVector<SmallVector<int64_t>> batchStrides{s.aBatchStrides, s.bBatchStrides};
-  for (const Layout &l : layouts)
+      plan.dynamicM
+          ? Value(arith::DivUIOp::create(
+                b, loc, add(b, loc, mv.mPanels, cidx(b, loc, mGroups - 1)),
+                cidx(b, loc, mGroups)))
+          : Value();
+  w.rpBegin = mulSized(mg, rpPerGroupV, rpPerGroup);
+  w.rpEnd = minv(b, loc, add(b, loc, w.rpBegin, sized(rpPerGroupV, rpPerGroup)),
+                 sized(mv.mPanels, mPanels));
+  SmallVector<SmallVector<int64_t>> batchStrides{s.aBatchStrides,
+                                                 s.bBatchStrides};
+  for (const Layout &l : plan.layouts)
     batchStrides.push_back(l.strides.empty()
                                ? SmallVector<int64_t>(s.batch.size(), 0)
                                : SmallVector<int64_t>(l.strides.begin(),
                                                       l.strides.end() - 2));
-  SmallVector<Value> boffs = offsetsFromLinear(b, loc, bc, s.batch, batchStrides);
-  Value aPackBase =
-      dynamic ? Value(arith::MulIOp::create(
-                    b, loc, boffs[0],
-                    mul(b, loc,
-                        arith::MulIOp::create(b, loc, mv.mPanels, mv.kSlices),
-                        kKC * kMR)))
-              : mul(b, loc, boffs[0], kSlices * mPanels * kKC * kMR);
-  Value bSrcBase = dynamicK ? Value(arith::MulIOp::create(
-                                  b, loc, boffs[1], mul(b, loc, mv.k, s.n)))
-                            : mul(b, loc, boffs[1], s.k * s.n);
-  Value cBase =
-      dynamicM
-          ? Value(arith::MulIOp::create(b, loc, bc, mul(b, loc, mv.m, s.n)))
-          : mul(b, loc, bc, s.m * s.n);
+  w.boffs = offsetsFromLinear(b, loc, w.bc, s.batch, batchStrides);
+  w.aPackBase =
+      plan.dynamic
+          ? Value(arith::MulIOp::create(
+                b, loc, w.boffs[0],
+                mul(b, loc,
+                    arith::MulIOp::create(b, loc, mv.mPanels, mv.kSlices),
+                    kKC * kMR)))
+          : mul(b, loc, w.boffs[0], kSlices * mPanels * kKC * kMR);
+  w.bSrcBase = plan.dynamicK ? Value(arith::MulIOp::create(
+                                   b, loc, w.boffs[1], mul(b, loc, mv.k, s.n)))
+                             : mul(b, loc, w.boffs[1], s.k * s.n);
+  w.cBase =
+      plan.dynamicM
+          ? Value(arith::MulIOp::create(b, loc, w.bc, mul(b, loc, mv.m, s.n)))
+          : mul(b, loc, w.bc, s.m * s.n);
+  return w;
+}
 
+/// Opens the loop over the KC-deep slices of K.
+KSlice MatmulEmitter::beginKSlice() {
   auto kcLoop =
-      scf::ForOp::create(b, loc, zero, sized(mv.kSlices, kSlices), one);
+      scf::ForOp::create(b, loc, zero, sized(mv.kSlices, plan.kSlices), one);
   b.setInsertionPointToStart(kcLoop.getBody());
-  Value kc = mul(b, loc, kcLoop.getInductionVar(), kKC);
-  Value kb = minv(b, loc, cidx(b, loc, kKC),
-                  arith::SubIOp::create(b, loc, sized(mv.k, s.k), kc));
-  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                      kcLoop.getInductionVar(), zero);
-  Value last = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::eq, kcLoop.getInductionVar(),
-      dynamicK ? Value(arith::SubIOp::create(b, loc, mv.kSlices, one))
-               : cidx(b, loc, kSlices - 1));
+  KSlice ks;
+  ks.index = kcLoop.getInductionVar();
+  ks.kc = mul(b, loc, ks.index, kKC);
+  ks.kb = minv(b, loc, cidx(b, loc, kKC),
+               arith::SubIOp::create(b, loc, sized(mv.k, s.k), ks.kc));
+  ks.first =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, ks.index, zero);
+  ks.last = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq, ks.index,
+      plan.dynamicK ? Value(arith::SubIOp::create(b, loc, mv.kSlices, one))
+                    : cidx(b, loc, plan.kSlices - 1));
+  return ks;
+}
 
-  // Pack B[kc : kc + kb, this block's columns]. A row-major B is walked
-  // row by row across the block, each stored row read as one run; a
-  // transposed B panel by panel, each of its NR stored rows read along k.
-  {
-    OpBuilder::InsertionGuard g(b);
-    Value p, kk, n0, panelBase;
-    auto panelAt = [&](Value panel) {
-      p = panel;
-      n0 = mul(b, loc, p, kNR);
-      panelBase =
-          mul(b, loc, arith::SubIOp::create(b, loc, p, pBegin), kKC * kNR);
-    };
-    if (bT) {
-      // B is stored as [N, K]. On a whole panel, 8 x 8 blocks (8 stored
-      // rows, 8 consecutive k) are loaded as 8 vectors and transposed with
-      // shuffles; the k rows past the last whole block, and a partial
-      // panel, are gathered below.
-      auto pLoop = scf::ForOp::create(b, loc, pBegin, pEnd, one);
-      b.setInsertionPointToStart(pLoop.getBody());
-      panelAt(pLoop.getInductionVar());
-      Value whole = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::ule, add(b, loc, n0, cidx(b, loc, kNR)),
-          cidx(b, loc, s.n));
-      Value kMain = arith::SelectOp::create(
-          b, loc, whole,
-          arith::SubIOp::create(b, loc, kb,
-                                arith::RemUIOp::create(b, loc, kb, cidx(b, loc, 8))),
-          zero);
-      {
-        OpBuilder::InsertionGuard g2(b);
-        auto blkLoop = scf::ForOp::create(b, loc, zero, kMain, cidx(b, loc, 8));
-        b.setInsertionPointToStart(blkLoop.getBody());
-        Value k0 = blkLoop.getInductionVar();
-        auto row8 = VectorType::get({8}, f32);
-        for (int64_t c0 = 0; c0 < kNR; c0 += 8) {
-          SmallVector<Value> r;
-          for (int64_t i = 0; i < 8; ++i)
-            r.push_back(vector::LoadOp::create(
-                b, loc, row8, src.values,
-                ValueRange{add(b, loc, add(b, loc, bSrcBase, add(b, loc, kc, k0)),
-                               mul(b, loc, add(b, loc, n0, cidx(b, loc, c0 + i)),
-                                   s.k))}));
-          SmallVector<Value> t = transpose8x8(b, loc, r);
-          for (int64_t j = 0; j < 8; ++j)
-            vector::StoreOp::create(
-                b, loc, t[j], packedB,
-                ValueRange{add(b, loc, panelBase,
-                               add(b, loc, mul(b, loc, add(b, loc, k0, cidx(b, loc, j)),
-                                               kNR),
-                                   cidx(b, loc, c0)))});
-        }
-      }
-      auto kLoop = scf::ForOp::create(b, loc, kMain, kb, one);
-      b.setInsertionPointToStart(kLoop.getBody());
-      kk = kLoop.getInductionVar();
-    } else {
-      auto kLoop = scf::ForOp::create(b, loc, zero, kb, one);
-      b.setInsertionPointToStart(kLoop.getBody());
-      auto pLoop = scf::ForOp::create(b, loc, pBegin, pEnd, one);
-      b.setInsertionPointToStart(pLoop.getBody());
-      panelAt(pLoop.getInductionVar());
-      kk = kLoop.getInductionVar();
-    }
-    Value k = add(b, loc, kc, kk);
-    Value cols = minv(b, loc, cidx(b, loc, kNR),
-                      arith::SubIOp::create(b, loc, cidx(b, loc, s.n), n0));
-    Value rowDst = add(b, loc, panelBase, mul(b, loc, kk, kNR));
-    if (bT) {
-      // B is stored as [N, K]: a row of the panel gathers one element from
-      // each of NR stored rows. Columns past N read the last one and are
-      // zeroed: no branch.
-      Value lastCol = arith::SubIOp::create(b, loc, cols, one);
-      SmallVector<Value> lanes;
-      for (int64_t c = 0; c < kNR; ++c) {
-        Value col = minv(b, loc, cidx(b, loc, c), lastCol);
-        Value idx = add(b, loc, add(b, loc, bSrcBase, k),
-                        mul(b, loc, add(b, loc, n0, col), s.k));
-        Value v = memref::LoadOp::create(b, loc, src.values, idx);
-        Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                             cidx(b, loc, c), cols);
-        lanes.push_back(arith::SelectOp::create(b, loc, inside, v, zeroF));
-      }
-      vector::StoreOp::create(
-          b, loc, vector::FromElementsOp::create(b, loc, vecT, lanes), packedB,
-          ValueRange{rowDst});
-    } else {
-      Value rowSrc = add(b, loc, add(b, loc, bSrcBase, mul(b, loc, k, s.n)), n0);
-      if (!scheme) {
-        // A row of the panel is one vector: a plain load inside B, a masked
-        // one (zeros past N) on the last panel.
-        Value colMask =
-            vector::CreateMaskOp::create(b, loc, maskT, ValueRange{cols});
-        Value full = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                           cols, cidx(b, loc, kNR));
-        vector::StoreOp::create(b, loc,
-                                loadRow(src.values, rowSrc, full, colMask),
-                                packedB, ValueRange{rowDst});
-      } else {
-        auto cLoop = scf::ForOp::create(b, loc, zero, cidx(b, loc, kNR), one);
-        b.setInsertionPointToStart(cLoop.getBody());
-        Value c = cLoop.getInductionVar();
-        Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                             c, cols);
-        auto ifOp = scf::IfOp::create(b, loc, TypeRange{f32}, inside, true);
-        {
-          OpBuilder::InsertionGuard g2(b);
-          b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-          scf::YieldOp::create(b, loc,
-                               src.load(b, loc, add(b, loc, rowSrc, c)));
-          b.setInsertionPointToStart(&ifOp.getElseRegion().front());
-          scf::YieldOp::create(b, loc, zeroF);
-        }
-        memref::StoreOp::create(b, loc, ifOp.getResult(0), packedB,
-                                ValueRange{add(b, loc, rowDst, c)});
-      }
-    }
+/// Packs B[kc : kc + kb, the unit's columns]. A row-major B is walked row
+/// by row across the block, each stored row read as one run; a transposed
+/// B panel by panel, each of its NR stored rows read along k.
+void MatmulEmitter::packB(const WorkUnit &w, const KSlice &ks) {
+  OpBuilder::InsertionGuard g(b);
+  Value p, kk, n0, panelBase;
+  auto panelAt = [&](Value panel) {
+    p = panel;
+    n0 = mul(b, loc, p, kNR);
+    panelBase =
+        mul(b, loc, arith::SubIOp::create(b, loc, p, w.pBegin), kKC * kNR);
+  };
+  if (plan.bT) {
+    // B is stored as [N, K]. On a whole panel, 8 x 8 blocks (8 stored
+    // rows, 8 consecutive k) are loaded as 8 vectors and transposed with
+    // shuffles; the k rows past the last whole block, and a partial
+    // panel, are gathered below.
+    auto pLoop = scf::ForOp::create(b, loc, w.pBegin, w.pEnd, one);
+    b.setInsertionPointToStart(pLoop.getBody());
+    panelAt(pLoop.getInductionVar());
+    Value whole = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
+                                        add(b, loc, n0, cidx(b, loc, kNR)),
+                                        cidx(b, loc, s.n));
+    Value kMain = arith::SelectOp::create(
+        b, loc, whole,
+        arith::SubIOp::create(
+            b, loc, ks.kb,
+            arith::RemUIOp::create(b, loc, ks.kb, cidx(b, loc, 8))),
+        zero);
+    packBBlocks(ks, w, n0, panelBase, kMain);
+    auto kLoop = scf::ForOp::create(b, loc, kMain, ks.kb, one);
+    b.setInsertionPointToStart(kLoop.getBody());
+    kk = kLoop.getInductionVar();
+  } else {
+    auto kLoop = scf::ForOp::create(b, loc, zero, ks.kb, one);
+    b.setInsertionPointToStart(kLoop.getBody());
+    auto pLoop = scf::ForOp::create(b, loc, w.pBegin, w.pEnd, one);
+    b.setInsertionPointToStart(pLoop.getBody());
+    panelAt(pLoop.getInductionVar());
+    kk = kLoop.getInductionVar();
   }
+  packBRow(w, ks, n0, panelBase, kk);
+}
 
-  // Tiles: row blocks of MC rows, then every panel of the block, then every
-  // row panel of the row block.
-  auto rbLoop =
-      scf::ForOp::create(b, loc, rpBegin, rpEnd, cidx(b, loc, rowBlockPanels));
-  b.setInsertionPointToStart(rbLoop.getBody());
-  Value rbEnd = minv(b, loc,
-                     add(b, loc, rbLoop.getInductionVar(),
-                         cidx(b, loc, rowBlockPanels)),
-                     rpEnd);
-  auto pLoop = scf::ForOp::create(b, loc, pBegin, pEnd, one);
-  b.setInsertionPointToStart(pLoop.getBody());
-  Value p = pLoop.getInductionVar();
-  Value n0 = mul(b, loc, p, kNR);
+/// Packs the whole 8 x 8 blocks [0, kMain) of a panel of a transposed B
+/// (the panel starts at column n0 of B and at panelBase of packed B).
+void MatmulEmitter::packBBlocks(const KSlice &ks, const WorkUnit &w, Value n0,
+                                Value panelBase, Value kMain) {
+  OpBuilder::InsertionGuard g(b);
+  auto blkLoop = scf::ForOp::create(b, loc, zero, kMain, cidx(b, loc, 8));
+  b.setInsertionPointToStart(blkLoop.getBody());
+  Value k0 = blkLoop.getInductionVar();
+  auto row8 = VectorType::get({8}, f32);
+  for (int64_t c0 = 0; c0 < kNR; c0 += 8) {
+    SmallVector<Value> r;
+    for (int64_t i = 0; i < 8; ++i)
+      r.push_back(vector::LoadOp::create(
+          b, loc, row8, src.values,
+          ValueRange{
+              add(b, loc, add(b, loc, w.bSrcBase, add(b, loc, ks.kc, k0)),
+                  mul(b, loc, add(b, loc, n0, cidx(b, loc, c0 + i)), s.k))}));
+    SmallVector<Value> t = transpose8x8(b, loc, r);
+    for (int64_t j = 0; j < 8; ++j)
+      vector::StoreOp::create(
+          b, loc, t[j], packedB,
+          ValueRange{add(b, loc, panelBase,
+                         add(b, loc,
+                             mul(b, loc, add(b, loc, k0, cidx(b, loc, j)), kNR),
+                             cidx(b, loc, c0)))});
+  }
+}
+
+/// Packs row kk of the slice into a panel (starting at column n0 of B and
+/// at panelBase of packed B), zeros past N.
+void MatmulEmitter::packBRow(const WorkUnit &w, const KSlice &ks, Value n0,
+                             Value panelBase, Value kk) {
+  Value k = add(b, loc, ks.kc, kk);
   Value cols = minv(b, loc, cidx(b, loc, kNR),
                     arith::SubIOp::create(b, loc, cidx(b, loc, s.n), n0));
-  Value colMask = vector::CreateMaskOp::create(b, loc, maskT, ValueRange{cols});
+  Value rowDst = add(b, loc, panelBase, mul(b, loc, kk, kNR));
+  if (plan.bT) {
+    // B is stored as [N, K]: a row of the panel gathers one element from
+    // each of NR stored rows. Columns past N read the last one and are
+    // zeroed: no branch.
+    Value lastCol = arith::SubIOp::create(b, loc, cols, one);
+    SmallVector<Value> lanes;
+    for (int64_t c = 0; c < kNR; ++c) {
+      Value col = minv(b, loc, cidx(b, loc, c), lastCol);
+      Value idx = add(b, loc, add(b, loc, w.bSrcBase, k),
+                      mul(b, loc, add(b, loc, n0, col), s.k));
+      Value v = memref::LoadOp::create(b, loc, src.values, idx);
+      Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                           cidx(b, loc, c), cols);
+      lanes.push_back(arith::SelectOp::create(b, loc, inside, v, zeroF));
+    }
+    vector::StoreOp::create(b, loc,
+                            vector::FromElementsOp::create(b, loc, vecT, lanes),
+                            packedB, ValueRange{rowDst});
+    return;
+  }
+  Value rowSrc = add(b, loc, add(b, loc, w.bSrcBase, mul(b, loc, k, s.n)), n0);
+  if (!plan.scheme) {
+    // A row of the panel is one vector: a plain load inside B, a masked
+    // one (zeros past N) on the last panel.
+    Value colMask =
+        vector::CreateMaskOp::create(b, loc, maskT, ValueRange{cols});
+    Value full = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, cols,
+                                       cidx(b, loc, kNR));
+    vector::StoreOp::create(b, loc, loadRow(src.values, rowSrc, full, colMask),
+                            packedB, ValueRange{rowDst});
+    return;
+  }
+  auto cLoop = scf::ForOp::create(b, loc, zero, cidx(b, loc, kNR), one);
+  b.setInsertionPointToStart(cLoop.getBody());
+  Value c = cLoop.getInductionVar();
+  Value inside =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, c, cols);
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange{f32}, inside, true);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    scf::YieldOp::create(b, loc, src.load(b, loc, add(b, loc, rowSrc, c)));
+    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+    scf::YieldOp::create(b, loc, zeroF);
+  }
+  memref::StoreOp::create(b, loc, ifOp.getResult(0), packedB,
+                          ValueRange{add(b, loc, rowDst, c)});
+}
+
+/// Opens the loops over the unit's tiles: row blocks of MC rows, then
+/// every panel of the block, then every row panel of the row block.
+Tile MatmulEmitter::openTile(const WorkUnit &w, const KSlice &ks) {
+  const int64_t rowBlockPanels = plan.rowBlockPanels;
+  Tile t;
+  auto rbLoop = scf::ForOp::create(b, loc, w.rpBegin, w.rpEnd,
+                                   cidx(b, loc, rowBlockPanels));
+  b.setInsertionPointToStart(rbLoop.getBody());
+  Value rbEnd =
+      minv(b, loc,
+           add(b, loc, rbLoop.getInductionVar(), cidx(b, loc, rowBlockPanels)),
+           w.rpEnd);
+  auto pLoop = scf::ForOp::create(b, loc, w.pBegin, w.pEnd, one);
+  b.setInsertionPointToStart(pLoop.getBody());
+  t.p = pLoop.getInductionVar();
+  t.n0 = mul(b, loc, t.p, kNR);
+  t.cols = minv(b, loc, cidx(b, loc, kNR),
+                arith::SubIOp::create(b, loc, cidx(b, loc, s.n), t.n0));
+  t.colMask = vector::CreateMaskOp::create(b, loc, maskT, ValueRange{t.cols});
   // Rows of C and of the epilogue's operands are read and written whole on
   // every panel but the last.
-  Value fullPanel = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                          cols, cidx(b, loc, kNR));
-  Value bPanel = mul(b, loc, arith::SubIOp::create(b, loc, p, pBegin),
-                     kKC * kNR);
-  auto irLoop = scf::ForOp::create(b, loc, rbLoop.getInductionVar(), rbEnd, one);
+  t.fullPanel = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, t.cols,
+                                      cidx(b, loc, kNR));
+  t.bPanel =
+      mul(b, loc, arith::SubIOp::create(b, loc, t.p, w.pBegin), kKC * kNR);
+  auto irLoop =
+      scf::ForOp::create(b, loc, rbLoop.getInductionVar(), rbEnd, one);
   b.setInsertionPointToStart(irLoop.getBody());
-  Value ir = irLoop.getInductionVar();
-  Value aPanel =
-      add(b, loc, aPackBase,
+  t.ir = irLoop.getInductionVar();
+  t.aPanel =
+      add(b, loc, w.aPackBase,
           mul(b, loc,
-              add(b, loc,
-                  mulSized(kcLoop.getInductionVar(), mv.mPanels, mPanels), ir),
+              add(b, loc, mulSized(ks.index, mv.mPanels, plan.mPanels), t.ir),
               kKC * kMR));
+  return t;
+}
 
-  // The tiles of a k slice share out the B this unit packs next, so that
-  // packing it finds it in L2: this block's next k slice or, on the last
-  // slice, the first slice of the next unit this thread runs. Each tile
-  // asks for `perTile` of its rows (a transposed B: its columns), a line or
-  // two per chunk of its k loop (below): asked for at once, the misses of a
-  // tile's share fill the line fill buffers and stall the micro-kernel.
-  int64_t bShareLines = 0;
-  std::function<void(Value)> prefetchBLine;
-  if (!scheme) {
-    int64_t blockCols = ppb * kNR;
-    int64_t items = bT ? blockCols : kKC;
-    // (With a dynamic M, a row block's panels stand for the unit's.)
-    int64_t tiles = ppb * (dynamicM ? rowBlockPanels : rpPerGroup);
-    int64_t perTile = (items + tiles - 1) / tiles;
-    Value t = add(b, loc,
-                  arith::MulIOp::create(
-                      b, loc, arith::SubIOp::create(b, loc, p, pBegin),
-                      arith::SubIOp::create(b, loc, rpEnd, rpBegin)),
-                  arith::SubIOp::create(b, loc, ir, rpBegin));
-    Value nextUnit = add(b, loc, units.getInductionVar(), one);
-    Value nextIn = arith::RemUIOp::create(b, loc, nextUnit,
-                                          cidx(b, loc, nBlocks * mGroups));
-    Value nextBlock0 = mul(
-        b, loc,
-        mul(b, loc, arith::DivUIOp::create(b, loc, nextIn, cidx(b, loc, mGroups)),
-            ppb),
-        kNR);
-    Value nextSrcBase = arith::MulIOp::create(
-        b, loc,
-        offsetsFromLinear(
-            b, loc,
-            arith::DivUIOp::create(b, loc, nextUnit,
-                                   cidx(b, loc, nBlocks * mGroups)),
-            s.batch, {s.bBatchStrides})[0],
-        dynamicK ? mul(b, loc, mv.k, s.n) : cidx(b, loc, s.k * s.n));
-    auto pick = [&](Value ifLast, Value otherwise) -> Value {
-      return arith::SelectOp::create(b, loc, last, ifLast, otherwise);
-    };
-    Value k0 = pick(zero, add(b, loc, kc, cidx(b, loc, kKC)));
-    Value col0 = pick(nextBlock0, mul(b, loc, pBegin, kNR));
-    Value srcBase = pick(nextSrcBase, bSrcBase);
-    Value valid = pick(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                             nextUnit, entry.getArgument(1)),
-                       arith::ConstantIntOp::create(b, loc, 1, 1));
-    Value lastIdx =
-        dynamicK
-            ? Value(arith::SubIOp::create(
-                  b, loc,
-                  mul(b, loc, mv.k, s.n * std::max<int64_t>(1, s.bBatches)),
-                  one))
-        : dynamicBatch
-            ? Value(arith::SubIOp::create(
-                  b, loc,
-                  mul(b, loc, dynamicSize(b, loc, entry, abi),
-                      s.k * s.n * std::max<int64_t>(1, s.bBatches)),
-                  one))
-            : cidx(b, loc, s.k * s.n * std::max<int64_t>(1, s.bBatches) - 1);
-    int64_t span = bT ? std::min(kKC, s.k) : blockCols;
-    int64_t linesPerItem = (span + 15) / 16; // 64-byte lines
-    bShareLines = perTile * linesPerItem;
-    // Line j of this tile's share: item t * perTile + j / linesPerItem.
-    prefetchBLine = [=, &b](Value j) {
-      Value i =
-          add(b, loc, mul(b, loc, t, perTile),
-              arith::DivUIOp::create(b, loc, j, cidx(b, loc, linesPerItem)));
-      Value off = mul(
-          b, loc, arith::RemUIOp::create(b, loc, j, cidx(b, loc, linesPerItem)),
-          16);
-      Value inside =
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                bT ? add(b, loc, col0, i) : add(b, loc, k0, i),
-                                bT ? cidx(b, loc, s.n) : sized(mv.k, s.k));
-      Value want = arith::AndIOp::create(
-          b, loc, valid,
-          arith::AndIOp::create(
-              b, loc, inside,
-              arith::AndIOp::create(
-                  b, loc,
-                  arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, i,
-                                        cidx(b, loc, items)),
-                  arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, j,
-                                        cidx(b, loc, bShareLines)))));
-      OpBuilder::InsertionGuard g(b);
-      auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, want, false);
-      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-      Value start =
-          bT ? add(b, loc,
-                   add(b, loc, srcBase, mul(b, loc, add(b, loc, col0, i), s.k)),
-                   k0)
-             : add(b, loc,
-                   add(b, loc, srcBase, mul(b, loc, add(b, loc, k0, i), s.n)),
-                   col0);
-      memref::PrefetchOp::create(
-          b, loc, src.values,
-          ValueRange{minv(b, loc, add(b, loc, start, off), lastIdx)},
-          /*isWrite=*/false, /*localityHint=*/2, /*isDataCache=*/true);
-    };
-  }
-
-  // Row r of the tile lives at C[ir*MR + r, n0 : n0 + NR].
-  SmallVector<Value> rowOf, rowValid, rowOffset;
-  for (int64_t r = 0; r < kMR; ++r) {
-    Value row = add(b, loc, mul(b, loc, ir, kMR), cidx(b, loc, r));
-    rowOf.push_back(row);
-    rowValid.push_back(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                             row, sized(mv.m, s.m)));
-    rowOffset.push_back(
-        add(b, loc, add(b, loc, cBase, mul(b, loc, row, s.n)), n0));
-  }
-  // The accumulators start at zero. The tile's rows of C (partial sums of
-  // earlier K slices, read after the k loop; on every slice, lines about to
-  // be stored) and, on the last slice, the rows of the epilogue's operands
-  // are prefetched while the k loop runs, so that their cache misses
-  // overlap the FMAs: one line of each every 2^pfShift iterations, not all
-  // at once (32 misses at the start of a tile fill the line fill buffers
-  // and stall the micro-kernel's own loads). A slice too short for that
-  // asks for them all before its k loop.
-  SmallVector<Value> init(kMR, zeroVec);
-  struct RowStream {
-    Value buf, base; ///< the tile's first row, at its first column
-    int64_t stride;  ///< between rows
-    bool write, lastSliceOnly;
+/// The tiles of a k slice share out the B this unit packs next, so that
+/// packing it finds it in L2: this block's next k slice or, on the last
+/// slice, the first slice of the next unit this thread runs. Each tile
+/// asks for `perTile` of its rows (a transposed B: its columns), a line or
+/// two per chunk of its k loop (microKernel): asked for at once, the
+/// misses of a tile's share fill the line fill buffers and stall the
+/// micro-kernel. None for a quantized B.
+BShare MatmulEmitter::planBShare(const WorkUnit &w, const KSlice &ks,
+                                 const Tile &t) {
+  BShare share;
+  if (plan.scheme)
+    return share;
+  const int64_t ppb = plan.ppb, nBlocks = plan.nBlocks, mGroups = plan.mGroups;
+  const bool bT = plan.bT;
+  int64_t blockCols = ppb * kNR;
+  share.items = bT ? blockCols : kKC;
+  // (With a dynamic M, a row block's panels stand for the unit's.)
+  int64_t tiles = ppb * (plan.dynamicM ? plan.rowBlockPanels : plan.rpPerGroup);
+  share.perTile = (share.items + tiles - 1) / tiles;
+  share.t = add(b, loc,
+                arith::MulIOp::create(
+                    b, loc, arith::SubIOp::create(b, loc, t.p, w.pBegin),
+                    arith::SubIOp::create(b, loc, w.rpEnd, w.rpBegin)),
+                arith::SubIOp::create(b, loc, t.ir, w.rpBegin));
+  Value nextUnit = add(b, loc, w.unit, one);
+  Value nextIn =
+      arith::RemUIOp::create(b, loc, nextUnit, cidx(b, loc, nBlocks * mGroups));
+  Value nextBlock0 = mul(
+      b, loc,
+      mul(b, loc, arith::DivUIOp::create(b, loc, nextIn, cidx(b, loc, mGroups)),
+          ppb),
+      kNR);
+  Value nextSrcBase = arith::MulIOp::create(
+      b, loc,
+      offsetsFromLinear(b, loc,
+                        arith::DivUIOp::create(b, loc, nextUnit,
+                                               cidx(b, loc, nBlocks * mGroups)),
+                        s.batch, {s.bBatchStrides})[0],
+      plan.dynamicK ? mul(b, loc, mv.k, s.n) : cidx(b, loc, s.k * s.n));
+  auto pick = [&](Value ifLast, Value otherwise) -> Value {
+    return arith::SelectOp::create(b, loc, ks.last, ifLast, otherwise);
   };
-  SmallVector<RowStream> streams;
-  streams.push_back({out, rowOffset[0], s.n, true, false});
-  for (unsigned i : epilogueArgs) {
-    const Layout &l = layouts[i];
+  share.k0 = pick(zero, add(b, loc, ks.kc, cidx(b, loc, kKC)));
+  share.col0 = pick(nextBlock0, mul(b, loc, w.pBegin, kNR));
+  share.srcBase = pick(nextSrcBase, w.bSrcBase);
+  share.valid = pick(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                           nextUnit, entry->getArgument(1)),
+                     arith::ConstantIntOp::create(b, loc, 1, 1));
+  share.lastIdx =
+      plan.dynamicK
+          ? Value(arith::SubIOp::create(
+                b, loc,
+                mul(b, loc, mv.k, s.n * std::max<int64_t>(1, s.bBatches)), one))
+      : plan.dynamicBatch
+          ? Value(arith::SubIOp::create(
+                b, loc,
+                mul(b, loc, dynamicSize(b, loc, *entry, abi),
+                    s.k * s.n * std::max<int64_t>(1, s.bBatches)),
+                one))
+          : cidx(b, loc, s.k * s.n * std::max<int64_t>(1, s.bBatches) - 1);
+  int64_t span = bT ? std::min(kKC, s.k) : blockCols;
+  share.linesPerItem = (span + 15) / 16; // 64-byte lines
+  share.lines = share.perTile * share.linesPerItem;
+  share.enabled = true;
+  return share;
+}
+
+/// Asks for line j of the tile's share of the next B: item
+/// t * perTile + j / linesPerItem.
+void MatmulEmitter::prefetchBLine(const BShare &share, Value j) {
+  const bool bT = plan.bT;
+  Value i =
+      add(b, loc, mul(b, loc, share.t, share.perTile),
+          arith::DivUIOp::create(b, loc, j, cidx(b, loc, share.linesPerItem)));
+  Value off = mul(
+      b, loc,
+      arith::RemUIOp::create(b, loc, j, cidx(b, loc, share.linesPerItem)), 16);
+  Value inside = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ult,
+      bT ? add(b, loc, share.col0, i) : add(b, loc, share.k0, i),
+      bT ? cidx(b, loc, s.n) : sized(mv.k, s.k));
+  Value want = arith::AndIOp::create(
+      b, loc, share.valid,
+      arith::AndIOp::create(
+          b, loc, inside,
+          arith::AndIOp::create(
+              b, loc,
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, i,
+                                    cidx(b, loc, share.items)),
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, j,
+                                    cidx(b, loc, share.lines)))));
+  OpBuilder::InsertionGuard g(b);
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, want, false);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  Value start = bT ? add(b, loc,
+                         add(b, loc, share.srcBase,
+                             mul(b, loc, add(b, loc, share.col0, i), s.k)),
+                         share.k0)
+                   : add(b, loc,
+                         add(b, loc, share.srcBase,
+                             mul(b, loc, add(b, loc, share.k0, i), s.n)),
+                         share.col0);
+  memref::PrefetchOp::create(
+      b, loc, src.values,
+      ValueRange{minv(b, loc, add(b, loc, start, off), share.lastIdx)},
+      /*isWrite=*/false, /*localityHint=*/2, /*isDataCache=*/true);
+}
+
+/// Row r of the tile lives at C[ir*MR + r, n0 : n0 + NR].
+void MatmulEmitter::placeRows(const WorkUnit &w, Tile &t) {
+  for (int64_t r = 0; r < kMR; ++r) {
+    Value row = add(b, loc, mul(b, loc, t.ir, kMR), cidx(b, loc, r));
+    t.rowOf.push_back(row);
+    t.rowValid.push_back(arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::ult, row, sized(mv.m, s.m)));
+    t.rowOffset.push_back(
+        add(b, loc, add(b, loc, w.cBase, mul(b, loc, row, s.n)), t.n0));
+  }
+}
+
+/// The accumulators start at zero. The tile's rows of C (partial sums of
+/// earlier K slices, read after the k loop; on every slice, lines about to
+/// be stored) and, on the last slice, the rows of the epilogue's operands
+/// are prefetched while the k loop runs, so that their cache misses
+/// overlap the FMAs: one line of each every 2^pfShift iterations, not all
+/// at once (32 misses at the start of a tile fill the line fill buffers
+/// and stall the micro-kernel's own loads). A slice too short for that
+/// asks for them all before its k loop.
+TilePrefetch MatmulEmitter::planTilePrefetch(const WorkUnit &w, const Tile &t,
+                                             BShare share) {
+  TilePrefetch pf;
+  pf.bShare = std::move(share);
+  pf.streams.push_back({out, t.rowOffset[0], s.n, true, false});
+  for (unsigned i : plan.epilogueArgs) {
+    const Layout &l = plan.layouts[i];
     int64_t stride = l.strides[l.strides.size() - 2];
-    streams.push_back({arg(slotOf[i]),
-                       add(b, loc, add(b, loc, boffs[2 + i],
-                                       mul(b, loc, rowOf[0], stride)),
-                           n0),
-                       stride, false, true});
+    pf.streams.push_back(
+        {arg(plan.slotOf[i]),
+         add(b, loc,
+             add(b, loc, w.boffs[2 + i], mul(b, loc, t.rowOf[0], stride)),
+             t.n0),
+         stride, false, true});
   }
   // Two lines per row: its first and last element. They are asked for two
   // per chunk in the first half of the k loop, so that the last of them,
   // from memory when C is a large update written in place, arrive before
   // the tile's rows are stored (one per chunk over all of it, the last
   // rows' loads stalled the store of a weight update's tiles).
-  int64_t pfLines = 2 * kMR;
-  int64_t kSpan = dynamicK ? kKC : std::min(kKC, s.k);
-  int64_t pfIters = std::max<int64_t>(kSpan / kUnroll, 1);
-  int64_t pfShift = -1;
-  if (pfIters >= pfLines) {
-    pfShift = 0;
-    while ((pfLines << (pfShift + 1)) <= pfIters)
-      ++pfShift;
+  pf.pfLines = 2 * kMR;
+  pf.kSpan = plan.dynamicK ? kKC : std::min(kKC, s.k);
+  int64_t pfIters = std::max<int64_t>(pf.kSpan / kUnroll, 1);
+  if (pfIters >= pf.pfLines) {
+    pf.pfShift = 0;
+    while ((pf.pfLines << (pf.pfShift + 1)) <= pfIters)
+      ++pf.pfShift;
   }
-  // Asks for line q of each stream (all lines when q is null).
-  auto prefetchLines = [&](Value q) {
-    for (const RowStream &st : streams) {
-      OpBuilder::InsertionGuard g(b);
-      if (st.lastSliceOnly) {
-        auto ifLast = scf::IfOp::create(b, loc, TypeRange{}, last, false);
-        b.setInsertionPointToStart(&ifLast.getThenRegion().front());
-      }
-      auto one = [&](Value row, Value col) {
-        memref::PrefetchOp::create(
-            b, loc, st.buf,
-            ValueRange{add(b, loc, add(b, loc, st.base,
-                                       arith::MulIOp::create(
-                                           b, loc, row,
-                                           cidx(b, loc, st.stride))),
-                           col)},
-            st.write, /*localityHint=*/3, /*isDataCache=*/true);
-      };
-      if (!q) {
-        for (int64_t r = 0; r < kMR; ++r)
-          for (int64_t off : {int64_t(0), kNR - 1})
-            one(cidx(b, loc, r), cidx(b, loc, off));
-        continue;
-      }
-      Value row = arith::DivUIOp::create(b, loc, q, cidx(b, loc, 2));
-      Value col = mul(b, loc, arith::RemUIOp::create(b, loc, q, cidx(b, loc, 2)),
-                      kNR - 1);
-      one(row, col);
+  return pf;
+}
+
+/// Asks for line q of each row stream (all lines when q is null).
+void MatmulEmitter::prefetchLines(const TilePrefetch &pf, const KSlice &ks,
+                                  Value q) {
+  for (const RowStream &st : pf.streams) {
+    OpBuilder::InsertionGuard g(b);
+    if (st.lastSliceOnly) {
+      auto ifLast = scf::IfOp::create(b, loc, TypeRange{}, ks.last, false);
+      b.setInsertionPointToStart(&ifLast.getThenRegion().front());
     }
-  };
+    auto ask = [&](Value row, Value col) {
+      memref::PrefetchOp::create(
+          b, loc, st.buf,
+          ValueRange{add(
+              b, loc,
+              add(b, loc, st.base,
+                  arith::MulIOp::create(b, loc, row, cidx(b, loc, st.stride))),
+              col)},
+          st.write, /*localityHint=*/3, /*isDataCache=*/true);
+    };
+    if (!q) {
+      for (int64_t r = 0; r < kMR; ++r)
+        for (int64_t off : {int64_t(0), kNR - 1})
+          ask(cidx(b, loc, r), cidx(b, loc, off));
+      continue;
+    }
+    Value row = arith::DivUIOp::create(b, loc, q, cidx(b, loc, 2));
+    Value col = mul(b, loc, arith::RemUIOp::create(b, loc, q, cidx(b, loc, 2)),
+                    kNR - 1);
+    ask(row, col);
+  }
+}
+
+/// The micro-kernel's FMAs for `steps` k steps from kk: per step, one
+/// vector of the packed B panel, and for each of the MR rows one broadcast
+/// of packed A and one FMA into its accumulator.
+SmallVector<Value> MatmulEmitter::kSteps(const Tile &t, Value kk,
+                                         ValueRange acc, int64_t steps) {
+  SmallVector<Value> next(acc.begin(), acc.end());
+  if (steps == kUnroll) {
+    // Packed A streams from L2 (a tile reads its panel once): ask for it
+    // into L1 kAPrefetchSteps ahead, one line per 16 floats this
+    // iteration reads. The next panel follows this one, so the stream
+    // runs on across tiles.
+    Value ahead =
+        add(b, loc, t.aPanel,
+            mul(b, loc, add(b, loc, kk, cidx(b, loc, kAPrefetchSteps)), kMR));
+    for (int64_t off = 0; off < kUnroll * kMR; off += 16)
+      memref::PrefetchOp::create(
+          b, loc, packedA, ValueRange{add(b, loc, ahead, cidx(b, loc, off))},
+          /*isWrite=*/false, /*localityHint=*/3,
+          /*isDataCache=*/true);
+  }
+  for (int64_t j = 0; j < steps; ++j) {
+    Value kj = add(b, loc, kk, cidx(b, loc, j));
+    Value bIdx = add(b, loc, t.bPanel, mul(b, loc, kj, kNR));
+    Value bv = vector::LoadOp::create(b, loc, vecT, packedB, ValueRange{bIdx});
+    Value aIdx = add(b, loc, t.aPanel, mul(b, loc, kj, kMR));
+    for (int64_t r = 0; r < kMR; ++r) {
+      Value a = memref::LoadOp::create(
+          b, loc, packedA, ValueRange{add(b, loc, aIdx, cidx(b, loc, r))});
+      Value av = vector::BroadcastOp::create(b, loc, vecT, a);
+      next[r] = vector::FMAOp::create(b, loc, vecT, av, bv, next[r]);
+    }
+  }
+  return next;
+}
+
+/// Runs [from, to) kUnroll steps per iteration.
+scf::ForOp MatmulEmitter::unrolledLoop(const Tile &t, Value from, Value to,
+                                       ValueRange acc) {
+  auto loop = scf::ForOp::create(b, loc, from, to, cidx(b, loc, kUnroll), acc);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(loop.getBody());
+  scf::YieldOp::create(
+      b, loc,
+      kSteps(t, loop.getInductionVar(), loop.getRegionIterArgs(), kUnroll));
+  return loop;
+}
+
+/// The register-tiled micro-kernel over the slice: MR accumulators of NR
+/// lanes, run kUnroll steps per iteration (so that its counter and branch
+/// take fewer of the cycles the FMA ports need), then the rest of the
+/// slice one step at a time. Chunks of kUnroll << pfShift steps each ask
+/// first for one line of each row stream and their lines of the tile's
+/// share of the next B. Returns the loop whose results are the sums.
+scf::ForOp MatmulEmitter::microKernel(const Tile &t, const KSlice &ks,
+                                      const TilePrefetch &pf) {
+  const int64_t pfShift = pf.pfShift;
+  const BShare &share = pf.bShare;
+  SmallVector<Value> init(kMR, zeroVec);
   if (pfShift < 0) {
-    prefetchLines(Value());
-    if (prefetchBLine) {
+    prefetchLines(pf, ks, Value());
+    if (share.enabled) {
       auto all =
-          scf::ForOp::create(b, loc, zero, cidx(b, loc, bShareLines), one);
+          scf::ForOp::create(b, loc, zero, cidx(b, loc, share.lines), one);
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(all.getBody());
-      prefetchBLine(all.getInductionVar());
+      prefetchBLine(share, all.getInductionVar());
     }
   }
-  // The k loop runs kUnroll steps per iteration (so that its counter and
-  // branch take fewer of the cycles the FMA ports need), then the rest of
-  // the slice one step at a time.
-  auto kSteps = [&](Value kk, ValueRange acc, int64_t steps) {
-    SmallVector<Value> next(acc.begin(), acc.end());
-    if (steps == kUnroll) {
-      // Packed A streams from L2 (a tile reads its panel once): ask for it
-      // into L1 kAPrefetchSteps ahead, one line per 16 floats this
-      // iteration reads. The next panel follows this one, so the stream
-      // runs on across tiles.
-      Value ahead =
-          add(b, loc, aPanel,
-              mul(b, loc, add(b, loc, kk, cidx(b, loc, kAPrefetchSteps)), kMR));
-      for (int64_t off = 0; off < kUnroll * kMR; off += 16)
-        memref::PrefetchOp::create(
-            b, loc, packedA, ValueRange{add(b, loc, ahead, cidx(b, loc, off))},
-            /*isWrite=*/false, /*localityHint=*/3,
-            /*isDataCache=*/true);
-    }
-    for (int64_t j = 0; j < steps; ++j) {
-      Value kj = add(b, loc, kk, cidx(b, loc, j));
-      Value bIdx = add(b, loc, bPanel, mul(b, loc, kj, kNR));
-      Value bv = vector::LoadOp::create(b, loc, vecT, packedB, ValueRange{bIdx});
-      Value aIdx = add(b, loc, aPanel, mul(b, loc, kj, kMR));
-      for (int64_t r = 0; r < kMR; ++r) {
-        Value a = memref::LoadOp::create(
-            b, loc, packedA, ValueRange{add(b, loc, aIdx, cidx(b, loc, r))});
-        Value av = vector::BroadcastOp::create(b, loc, vecT, a);
-        next[r] = vector::FMAOp::create(b, loc, vecT, av, bv, next[r]);
-      }
-    }
-    return next;
-  };
   // Chunks of kUnroll << pfShift steps, each asking for one line of each
   // row stream and then running its steps kUnroll at a time; whole groups
   // of kUnroll steps after the last chunk; then single steps.
   int64_t chunk = kUnroll << std::max<int64_t>(pfShift, 0);
   Value kbChunks = arith::SubIOp::create(
-      b, loc, kb, arith::RemUIOp::create(b, loc, kb, cidx(b, loc, chunk)));
+      b, loc, ks.kb,
+      arith::RemUIOp::create(b, loc, ks.kb, cidx(b, loc, chunk)));
   Value kbMain = arith::SubIOp::create(
-      b, loc, kb, arith::RemUIOp::create(b, loc, kb, cidx(b, loc, kUnroll)));
-  // Runs [from, to) kUnroll steps per iteration.
-  auto unrolledLoop = [&](Value from, Value to, ValueRange acc) {
-    auto loop =
-        scf::ForOp::create(b, loc, from, to, cidx(b, loc, kUnroll), acc);
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(loop.getBody());
-    scf::YieldOp::create(
-        b, loc,
-        kSteps(loop.getInductionVar(), loop.getRegionIterArgs(), kUnroll));
-    return loop;
-  };
+      b, loc, ks.kb,
+      arith::RemUIOp::create(b, loc, ks.kb, cidx(b, loc, kUnroll)));
   ValueRange accs = init;
   Value mainFrom = zero;
   if (pfShift >= 0) {
     auto chunkLoop =
         scf::ForOp::create(b, loc, zero, kbChunks, cidx(b, loc, chunk), init);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(chunkLoop.getBody());
+    Value kk = chunkLoop.getInductionVar();
+    Value q = arith::DivUIOp::create(b, loc, kk, cidx(b, loc, chunk));
     {
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(chunkLoop.getBody());
-      Value kk = chunkLoop.getInductionVar();
-      Value q = arith::DivUIOp::create(b, loc, kk, cidx(b, loc, chunk));
-      {
-        OpBuilder::InsertionGuard g2(b);
-        auto early = scf::IfOp::create(
-            b, loc, TypeRange{},
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, q,
-                                  cidx(b, loc, pfLines / 2)),
-            false);
-        b.setInsertionPointToStart(&early.getThenRegion().front());
-        prefetchLines(mul(b, loc, q, 2));
-        prefetchLines(add(b, loc, mul(b, loc, q, 2), cidx(b, loc, 1)));
-      }
-      if (prefetchBLine) {
-        // This chunk's lines of the tile's share of the next B.
-        int64_t chunks = std::max<int64_t>(kSpan / chunk, 1);
-        int64_t perChunk = (bShareLines + chunks - 1) / chunks;
-        Value from = mul(b, loc, q, perChunk);
-        auto lines = scf::ForOp::create(
-            b, loc, from, add(b, loc, from, cidx(b, loc, perChunk)), one);
-        OpBuilder::InsertionGuard g2(b);
-        b.setInsertionPointToStart(lines.getBody());
-        prefetchBLine(lines.getInductionVar());
-      }
-      scf::YieldOp::create(
-          b, loc,
-          unrolledLoop(kk, add(b, loc, kk, cidx(b, loc, chunk)),
-                       chunkLoop.getRegionIterArgs())
-              .getResults());
+      OpBuilder::InsertionGuard g2(b);
+      auto early = scf::IfOp::create(
+          b, loc, TypeRange{},
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, q,
+                                cidx(b, loc, pf.pfLines / 2)),
+          false);
+      b.setInsertionPointToStart(&early.getThenRegion().front());
+      prefetchLines(pf, ks, mul(b, loc, q, 2));
+      prefetchLines(pf, ks, add(b, loc, mul(b, loc, q, 2), cidx(b, loc, 1)));
     }
+    if (share.enabled) {
+      // This chunk's lines of the tile's share of the next B.
+      int64_t chunks = std::max<int64_t>(pf.kSpan / chunk, 1);
+      int64_t perChunk = (share.lines + chunks - 1) / chunks;
+      Value from = mul(b, loc, q, perChunk);
+      auto lines = scf::ForOp::create(
+          b, loc, from, add(b, loc, from, cidx(b, loc, perChunk)), one);
+      OpBuilder::InsertionGuard g2(b);
+      b.setInsertionPointToStart(lines.getBody());
+      prefetchBLine(share, lines.getInductionVar());
+    }
+    scf::YieldOp::create(b, loc,
+                         unrolledLoop(t, kk,
+                                      add(b, loc, kk, cidx(b, loc, chunk)),
+                                      chunkLoop.getRegionIterArgs())
+                             .getResults());
     accs = chunkLoop.getResults();
     mainFrom = kbChunks;
   }
-  auto kMainLoop = unrolledLoop(mainFrom, kbMain, accs);
+  auto kMainLoop = unrolledLoop(t, mainFrom, kbMain, accs);
   auto kLoop =
-      scf::ForOp::create(b, loc, kbMain, kb, one, kMainLoop.getResults());
-  {
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(kLoop.getBody());
-    scf::YieldOp::create(
-        b, loc, kSteps(kLoop.getInductionVar(), kLoop.getRegionIterArgs(), 1));
-  }
+      scf::ForOp::create(b, loc, kbMain, ks.kb, one, kMainLoop.getResults());
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(kLoop.getBody());
+  scf::YieldOp::create(
+      b, loc, kSteps(t, kLoop.getInductionVar(), kLoop.getRegionIterArgs(), 1));
+  return kLoop;
+}
 
-  // Store each valid row: raw partial sums, or the epilogue on the last
-  // slice.
+/// Stores each valid row of the tile: raw partial sums, or the epilogue
+/// on the last slice. Rows are loaded and stored whole on every panel but
+/// the last, which is masked.
+LogicalResult MatmulEmitter::storeTile(const WorkUnit &w, const KSlice &ks,
+                                       const Tile &t, scf::ForOp kLoop) {
   for (int64_t r = 0; r < kMR; ++r) {
-    auto ifValid = scf::IfOp::create(b, loc, TypeRange{}, rowValid[r], false);
+    auto ifValid = scf::IfOp::create(b, loc, TypeRange{}, t.rowValid[r], false);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(&ifValid.getThenRegion().front());
     Value acc = kLoop.getResult(r);
     {
-      auto ifFirst = scf::IfOp::create(b, loc, TypeRange{vecT}, first, true);
+      // The partial sums of earlier slices are added after the k loop.
+      auto ifFirst = scf::IfOp::create(b, loc, TypeRange{vecT}, ks.first, true);
       OpBuilder::InsertionGuard g2(b);
       b.setInsertionPointToStart(&ifFirst.getThenRegion().front());
       scf::YieldOp::create(b, loc, acc);
       b.setInsertionPointToStart(&ifFirst.getElseRegion().front());
-      Value partial = loadRow(out, rowOffset[r], fullPanel, colMask);
+      Value partial = loadRow(out, t.rowOffset[r], t.fullPanel, t.colMask);
       scf::YieldOp::create(
           b, loc, arith::AddFOp::create(b, loc, acc, partial).getResult());
       acc = ifFirst.getResult(0);
     }
-    auto ifLast = scf::IfOp::create(b, loc, TypeRange{vecT}, last, true);
+    auto ifLast = scf::IfOp::create(b, loc, TypeRange{vecT}, ks.last, true);
     {
       OpBuilder::InsertionGuard g2(b);
       b.setInsertionPointToStart(&ifLast.getThenRegion().front());
-      Value row = rowOf[r];
-      Evaluator ev(b, loc, [&](BlockArgument a) -> Value {
-        unsigned i = a.getArgNumber();
-        const Layout &l = layouts[i];
-        Value base = add(b, loc, boffs[2 + i],
-                         mul(b, loc, row, l.strides[l.strides.size() - 2]));
-        Value buf = arg(slotOf[i]);
-        Type et = llvm::cast<MemRefType>(buf.getType()).getElementType();
-        if (l.strides.back() != 0)
-          return et == vecT.getElementType()
-                     ? loadRow(buf, add(b, loc, base, n0), fullPanel, colMask)
-                     : loadLanes(b, loc, buf, add(b, loc, base, n0), kNR,
-                                 colMask);
-        Value scalar = memref::LoadOp::create(b, loc, buf, base);
-        return vector::BroadcastOp::create(b, loc, VectorType::get({kNR}, et),
-                                           scalar);
-      });
-      ev.setVectorWidth(kNR);
-      ev.bind(mm.getResult(), acc);
-      FailureOr<Value> v = ev.eval(root);
-      if (failed(v)) {
-        module.lookupSymbol<func::FuncOp>(
-                  (tmpl.getName() + "__p0").str())
-            .erase();
-        fn.erase();
+      FailureOr<Value> v = applyEpilogue(w, t, t.rowOf[r], acc);
+      if (failed(v))
         return failure();
-      }
       scf::YieldOp::create(b, loc, *v);
       b.setInsertionPointToStart(&ifLast.getElseRegion().front());
       scf::YieldOp::create(b, loc, acc);
     }
-    storeRow(out, rowOffset[r], ifLast.getResult(0), fullPanel, colMask);
+    storeRow(out, t.rowOffset[r], ifLast.getResult(0), t.fullPanel, t.colMask);
   }
-  b.setInsertionPoint(entry.getTerminator());
-  memref::DeallocOp::create(b, loc, packedB);
   return success();
+}
+
+/// The epilogue (bias, activation, residual...) on row `row` of the tile,
+/// whose sums are `acc`, in registers, so that it costs no pass over
+/// memory: its operands' rows are loaded as vectors (whole but on the last
+/// panel), or broadcast when they are constant along the row.
+FailureOr<Value> MatmulEmitter::applyEpilogue(const WorkUnit &w, const Tile &t,
+                                              Value row, Value acc) {
+  Evaluator ev(b, loc, [&](BlockArgument a) -> Value {
+    unsigned i = a.getArgNumber();
+    const Layout &l = plan.layouts[i];
+    Value base = add(b, loc, w.boffs[2 + i],
+                     mul(b, loc, row, l.strides[l.strides.size() - 2]));
+    Value buf = arg(plan.slotOf[i]);
+    Type et = llvm::cast<MemRefType>(buf.getType()).getElementType();
+    if (l.strides.back() != 0)
+      return et == vecT.getElementType()
+                 ? loadRow(buf, add(b, loc, base, t.n0), t.fullPanel, t.colMask)
+                 : loadLanes(b, loc, buf, add(b, loc, base, t.n0), kNR,
+                             t.colMask);
+    Value scalar = memref::LoadOp::create(b, loc, buf, base);
+    return vector::BroadcastOp::create(b, loc, VectorType::get({kNR}, et),
+                                       scalar);
+  });
+  ev.setVectorWidth(kNR);
+  MatmulOp mm = plan.mm;
+  ev.bind(mm.getResult(), acc);
+  return ev.eval(plan.root);
+}
+
+LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
+                                        const MatmulTiling &tiling) {
+  if (generateMergedRows(tmpl, module, tiling))
+    return success();
+  // A few rows of A: B streamed once rather than packed.
+  if (succeeded(generateGemv(tmpl, module, tiling.nr / 2 * 32)))
+    return success();
+  MatmulPlan plan;
+  switch (plan.build(tmpl, tiling)) {
+  case MatmulVerdict::Unsupported:
+    return failure();
+  case MatmulVerdict::Generic:
+    return generateGeneric(tmpl, module);
+  case MatmulVerdict::Tiled:
+    break;
+  }
+  MatmulEmitter emitter(tmpl, module, plan);
+  if (failed(emitter.packA()))
+    return generateGeneric(tmpl, module);
+  return emitter.multiplyBlocks();
 }
