@@ -275,54 +275,79 @@ LogicalResult generateSplitRows(func::FuncOp tmpl, ModuleOp module, Value root,
   return success();
 }
 
-LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
-                           ArrayRef<int64_t> full, ArrayRef<int64_t> axes,
-                           bool streamStores) {
-  size_t r = full.size(), nax = axes.size();
-  // A dynamic size S may be the leading dim, outside the row: S times
-  // `rows` rows, counted at run time (the code does not depend on S).
-  const bool dynamic = ShapedType::isDynamicShape(full);
-  auto dynamicOnlyLeading = [&](ArrayRef<int64_t> shape) {
+/// The static elements of `shape`, and whether the dynamic size S is a
+/// factor.
+std::pair<int64_t, bool> staticNumel(ArrayRef<int64_t> shape) {
+  int64_t n = 1;
+  bool withS = false;
+  for (int64_t d : shape) {
+    if (ShapedType::isDynamic(d))
+      withS = true;
+    else
+      n *= d;
+  }
+  return std::make_pair(n, withS);
+}
+
+/// Where the operands of a row kernel over `full` (its last `nax` dims
+/// reduced) read their elements.
+struct RowLayout {
+  RowLayout(ArrayRef<int64_t> full, size_t nax)
+      : full(full), r(full.size()), nax(nax),
+        dynamic(ShapedType::isDynamicShape(full)),
+        dynamicLen(dynamic && nax == r) {}
+
+  /// Lays out the template's arguments. Fails on a dynamic dim other than
+  /// the leading one, a quantized argument, or one partly broadcast inside
+  /// a row.
+  LogicalResult layOut(func::FuncOp tmpl);
+
+  /// Whether S is at most the leading dim of `shape` (right-aligned
+  /// against the full shape).
+  bool dynamicOnlyLeading(ArrayRef<int64_t> shape) const {
     for (size_t d = 0; d < shape.size(); ++d)
       if (ShapedType::isDynamic(shape[d]) && d + r - shape.size() != 0)
         return false;
     return true;
-  };
-  // S inside the row: a reduction over every dim (a full sum over the
-  // batch), split into parts of a length computed at run time.
-  const bool dynamicLen = dynamic && nax == r;
+  }
+
+  /// A value is per-row when it has one element per row.
+  bool isRowValue(Value v) const {
+    return shapeOf(v) != full &&
+           staticNumel(shapeOf(v)) ==
+               std::make_pair(rows, dynamic && !dynamicLen);
+  }
+
+  ArrayRef<int64_t> full;
+  size_t r, nax;
+  /// A dynamic size S may be the leading dim, outside the row: S times
+  /// `rows` rows, counted at run time (the code does not depend on S).
+  bool dynamic;
+  /// S inside the row: a reduction over every dim (a full sum over the
+  /// batch), split into parts of a length computed at run time.
+  bool dynamicLen;
+  SmallVector<int64_t> outerExt;
+  /// The static rows and row length.
+  int64_t rows = 1, len = 1;
+  /// Per argument: its strides along the rows, and whether it varies
+  /// along the row (else it is one element per row).
+  SmallVector<SmallVector<int64_t>> outerStrides;
+  SmallVector<bool> innerFull;
+};
+
+LogicalResult RowLayout::layOut(func::FuncOp tmpl) {
   if (dynamic && (!dynamicOnlyLeading(full) || nax > r))
     return failure();
-  SmallVector<int64_t> outerExt(full.begin(), full.end() - nax);
-  int64_t rows = 1, len = 1;
+  outerExt.assign(full.begin(), full.end() - nax);
   for (int64_t d : outerExt)
     if (!ShapedType::isDynamic(d))
       rows *= d;
   for (size_t d = r - nax; d < r; ++d)
     if (!ShapedType::isDynamic(full[d]))
       len *= full[d];
-  // Static elements, and whether S is a factor.
-  auto numel = [](ArrayRef<int64_t> s) {
-    int64_t n = 1;
-    bool withS = false;
-    for (int64_t d : s) {
-      if (ShapedType::isDynamic(d))
-        withS = true;
-      else
-        n *= d;
-    }
-    return std::make_pair(n, withS);
-  };
-  // A value is per-row when it has one element per row.
-  auto isRowValue = [&](Value v) {
-    return shapeOf(v) != full &&
-           numel(shapeOf(v)) == std::make_pair(rows, dynamic && !dynamicLen);
-  };
 
   // Operand layouts against the full shape; per-row operands without
   // keepdim are padded with trailing 1s.
-  SmallVector<SmallVector<int64_t>> outerStrides;
-  SmallVector<bool> innerFull;
   for (BlockArgument a : tmpl.getArguments()) {
     auto t = llvm::cast<RankedTensorType>(a.getType());
     if (getQuantScheme(t) || (!dynamic && !t.hasStaticShape()) ||
@@ -354,54 +379,147 @@ LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
     outerStrides.push_back(
         SmallVector<int64_t>(l.strides.begin(), l.strides.begin() + (r - nax)));
   }
+  return success();
+}
 
-  // Few long rows, one reduction, a per-row result: split the rows.
-  SmallVector<Operation *> reductions;
-  for (Operation &op : tmpl.getBody().front().without_terminator())
-    if (isFusibleReduction(&op))
-      reductions.push_back(&op);
-  bool oneReduction = reductions.size() == 1 && shapeOf(root) != full;
-  if (dynamicLen && !oneReduction)
-    return failure();
-  if (dynamicLen || (!dynamic && rows < kSplitBelowRows &&
-                     len >= 2 * kMinSplitPart && oneReduction)) {
-    return generateSplitRows(tmpl, module, root, reductions.front(), rows, len,
-                             dynamicLen, outerExt, outerStrides, innerFull);
+/// The operand of the last reduction when it is also what the output is
+/// made of (softmax: exp(x - max)), else null. The last reduction loop
+/// then keeps it, and the write loop reads it back instead of evaluating
+/// it (and its exp) a second time.
+Value cachedOperand(Operation *lastReduction, Value root,
+                    ArrayRef<int64_t> full) {
+  if (!lastReduction || shapeOf(root) != full)
+    return Value();
+  Value v = lastReduction->getOperand(0);
+  bool feedsRoot = false;
+  SmallVector<Value> work{root};
+  llvm::DenseSet<Value> seen;
+  while (!work.empty() && !feedsRoot) {
+    Value w = work.pop_back_val();
+    if (!seen.insert(w).second)
+      continue;
+    if (w == v) {
+      feedsRoot = true;
+      break;
+    }
+    if (Operation *def = w.getDefiningOp())
+      if (!isFusibleReduction(def))
+        work.append(def->operand_begin(), def->operand_end());
   }
+  if (feedsRoot && shapeOf(v) == full &&
+      storageElementOf(v.getType()) == storageElementOf(root.getType()) &&
+      v.getDefiningOp() && !llvm::isa<BlockArgument>(v))
+    return v;
+  return Value();
+}
 
-  OpBuilder b(tmpl.getContext());
-  Location loc = tmpl.getLoc();
-  Abi abi = abiOf(tmpl, false);
+/// Emits a row kernel of one phase, a row per work unit (see the file
+/// comment); the state its stages share.
+class RowEmitter {
+public:
+  RowEmitter(func::FuncOp tmpl, ModuleOp module, Value root,
+             const RowLayout &layout, Operation *lastReduction)
+      : tmpl(tmpl), module(module), root(root), layout(layout),
+        full(layout.full), rows(layout.rows), len(layout.len),
+        dynamic(layout.dynamic), lastReduction(lastReduction),
+        b(tmpl.getContext()), loc(tmpl.getLoc()), abi(abiOf(tmpl, false)),
+        rowEval(b, loc, [this](BlockArgument a) { return loadRowScalar(a); }) {}
+
+  /// Emits the kernel; fails, creating nothing, when one of its values
+  /// cannot be evaluated.
+  LogicalResult emit(bool streamStores);
+
+private:
+  func::FuncOp tmpl;
+  ModuleOp module;
+  Value root;
+  const RowLayout &layout;
+  ArrayRef<int64_t> full;
+  const int64_t rows, len;
+  const bool dynamic;
+  Operation *lastReduction;
+  OpBuilder b;
+  Location loc;
+  Abi abi;
+
+  // The phase and its loop over rows (beginPhase, openRowLoop).
+  func::FuncOp fn;
+  Block *entry = nullptr;
+  Value outBuf, zero, one, lenV, lastRow, outNumel;
+  bool manyRows = false;
+  scf::ForOp rowLoop;
+  Value row;
+  SmallVector<Value> offsets, nextOffsets;
+  // The value kept for the write loop (keepCached).
+  Value cached, outOffset, scratch;
+  /// Per-row values computed so far, shared by every loop over the row.
+  llvm::DenseMap<Value, Value> rowValues;
+  /// Evaluates per-row values.
+  Evaluator rowEval;
+
+  Value argBuf(unsigned i) { return entry->getArgument(2 + i); }
+  Value loadRowScalar(BlockArgument a) {
+    return loadOperand(b, loc, *entry, {}, offsets, a, Value());
+  }
+  void beginPhase();
+  void openRowLoop();
+  void prefetchNext(Value from, int64_t span);
+  Evaluator elementEvaluator(Value j);
+  void keepCached();
+  std::pair<Value, Value> cachedAt(Value j);
+  LogicalResult reduceRow();
+  LogicalResult storeResult(bool streamStores);
+};
+
+LogicalResult RowEmitter::emit(bool streamStores) {
+  beginPhase();
+  openRowLoop();
+  keepCached();
+  if (failed(reduceRow()) || failed(storeResult(streamStores))) {
+    fn.erase();
+    return failure();
+  }
+  return success();
+}
+
+/// Creates the phase function, a row per work unit, and the values its
+/// loops share.
+void RowEmitter::beginPhase() {
   int64_t grain = std::max<int64_t>(1, 8192 / std::max<int64_t>(1, len));
-  func::FuncOp fn = createPhase(b, module, tmpl, 0, abi, rows, grain);
+  fn = createPhase(b, module, tmpl, 0, abi, rows, grain);
   if (dynamic)
     fn->setAttr(kUnitsPerAttr, b.getDenseI64ArrayAttr({rows, 1}));
-  Block &entry = fn.getBody().front();
-  b.setInsertionPoint(entry.getTerminator());
-  auto argBuf = [&](unsigned i) { return entry.getArgument(2 + i); };
-  Value outBuf = argBuf(abi.numInputs);
-  Value zero = cidx(b, loc, 0), one = cidx(b, loc, 1), lenV = cidx(b, loc, len);
+  entry = &fn.getBody().front();
+  b.setInsertionPoint(entry->getTerminator());
+  outBuf = argBuf(abi.numInputs);
+  zero = cidx(b, loc, 0);
+  one = cidx(b, loc, 1);
+  lenV = cidx(b, loc, len);
   // The rows of this call: S * rows when dynamic.
-  Value lastRow = cidx(b, loc, rows - 1);
+  lastRow = cidx(b, loc, rows - 1);
   if (dynamic)
     lastRow = arith::SubIOp::create(
         b, loc,
-        arith::MulIOp::create(b, loc, dynamicSize(b, loc, entry, abi),
+        arith::MulIOp::create(b, loc, dynamicSize(b, loc, *entry, abi),
                               cidx(b, loc, rows)),
         one);
-  const bool manyRows = dynamic || rows > 1;
+  manyRows = dynamic || rows > 1;
   // The output's elements, for the choice of its stores.
-  Value outNumel = cidx(b, loc, rows * len);
+  outNumel = cidx(b, loc, rows * len);
   if (dynamic)
-    outNumel = arith::MulIOp::create(b, loc, dynamicSize(b, loc, entry, abi),
+    outNumel = arith::MulIOp::create(b, loc, dynamicSize(b, loc, *entry, abi),
                                      outNumel);
+}
 
-  auto rowLoop =
-      scf::ForOp::create(b, loc, entry.getArgument(0), entry.getArgument(1), one);
+/// Opens the loop over the unit's rows, with the offsets of this row's
+/// operands and of the next row's.
+void RowEmitter::openRowLoop() {
+  rowLoop = scf::ForOp::create(b, loc, entry->getArgument(0),
+                               entry->getArgument(1), one);
   b.setInsertionPointToStart(rowLoop.getBody());
-  Value row = rowLoop.getInductionVar();
-  SmallVector<Value> offsets =
-      offsetsFromLinear(b, loc, row, outerExt, outerStrides);
+  row = rowLoop.getInductionVar();
+  offsets =
+      offsetsFromLinear(b, loc, row, layout.outerExt, layout.outerStrides);
   // The next row's operands are requested into L2 while this row is
   // computed: the loops over a row are compute, and without it each row's
   // first loop waited on memory (layer_norm at one thread took its memory
@@ -413,83 +531,54 @@ LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
   // burst at the row's start (it filled the core's miss buffers), 12.2 ms
   // spread over the last loop, 13.6 ms asking for every fourth line, and
   // 14.6 ms spread over the first loop.
-  SmallVector<Value> nextOffsets;
   if (manyRows) {
     Value next = arith::MinUIOp::create(
         b, loc, arith::AddIOp::create(b, loc, row, one), lastRow);
-    nextOffsets = offsetsFromLinear(b, loc, next, outerExt, outerStrides);
+    nextOffsets =
+        offsetsFromLinear(b, loc, next, layout.outerExt, layout.outerStrides);
   }
-  // Asks for the lines of [from, from + span) of the next row of each
-  // operand that is full along the row (span in elements).
-  auto prefetchNext = [&](Value from, int64_t span) {
-    for (auto [i, a] : llvm::enumerate(tmpl.getArguments())) {
-      if (!innerFull[i])
-        continue;
-      Type e = storageElementOf(a.getType());
-      int64_t bytes = std::max<int64_t>(1, e.getIntOrFloatBitWidth() / 8);
-      int64_t lineElems = std::max<int64_t>(1, 64 / bytes);
-      for (int64_t at = 0; at < std::min(span, len); at += lineElems) {
-        Value j = arith::MinUIOp::create(
-            b, loc, arith::AddIOp::create(b, loc, from, cidx(b, loc, at)),
-            cidx(b, loc, len - 1));
-        memref::PrefetchOp::create(
-            b, loc, argBuf(i),
-            ValueRange{arith::AddIOp::create(b, loc, nextOffsets[i], j)},
-            /*isWrite=*/false, /*localityHint=*/2, /*isDataCache=*/true);
-      }
-    }
-  };
+}
 
-  // Per-row values computed so far, shared by every loop over the row.
-  llvm::DenseMap<Value, Value> rowValues;
-  auto loadRowScalar = [&](BlockArgument a) {
-    return loadOperand(b, loc, entry, {}, offsets, a, Value());
-  };
-  // Evaluates full-shape values at position j of the row.
-  auto elementEvaluator = [&](Value j) {
-    Evaluator ev(b, loc, [&, j](BlockArgument a) {
-      return loadOperand(b, loc, entry, innerFull, offsets, a, j);
-    });
-    for (auto [k, v] : rowValues)
-      ev.bind(k, v);
-    return ev;
-  };
-
-  // The operand of the last reduction is often what the output is made of
-  // (softmax: exp(x - max)). The last reduction loop then stores it in the
-  // output row, which is still in cache, and the write loop reads it back
-  // instead of evaluating it (and its exp) a second time.
-  Operation *lastReduction = reductions.empty() ? nullptr : reductions.back();
-  Value cached;
-  if (lastReduction && shapeOf(root) == full) {
-    Value v = lastReduction->getOperand(0);
-    bool feedsRoot = false;
-    SmallVector<Value> work{root};
-    llvm::DenseSet<Value> seen;
-    while (!work.empty() && !feedsRoot) {
-      Value w = work.pop_back_val();
-      if (!seen.insert(w).second)
-        continue;
-      if (w == v) {
-        feedsRoot = true;
-        break;
-      }
-      if (Operation *def = w.getDefiningOp())
-        if (!isFusibleReduction(def))
-          work.append(def->operand_begin(), def->operand_end());
+/// Asks for the lines of [from, from + span) of the next row of each
+/// operand that is full along the row (span in elements).
+void RowEmitter::prefetchNext(Value from, int64_t span) {
+  for (auto [i, a] : llvm::enumerate(tmpl.getArguments())) {
+    if (!layout.innerFull[i])
+      continue;
+    Type e = storageElementOf(a.getType());
+    int64_t bytes = std::max<int64_t>(1, e.getIntOrFloatBitWidth() / 8);
+    int64_t lineElems = std::max<int64_t>(1, 64 / bytes);
+    for (int64_t at = 0; at < std::min(span, len); at += lineElems) {
+      Value j = arith::MinUIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, from, cidx(b, loc, at)),
+          cidx(b, loc, len - 1));
+      memref::PrefetchOp::create(
+          b, loc, argBuf(i),
+          ValueRange{arith::AddIOp::create(b, loc, nextOffsets[i], j)},
+          /*isWrite=*/false, /*localityHint=*/2, /*isDataCache=*/true);
     }
-    if (feedsRoot && shapeOf(v) == full &&
-        storageElementOf(v.getType()) == storageElementOf(root.getType()) &&
-        v.getDefiningOp() && !llvm::isa<BlockArgument>(v))
-      cached = v;
   }
-  Value outOffset = arith::MulIOp::create(b, loc, row, lenV);
-  // The cached value goes to a row of scratch (allocated once per call of
-  // the phase, it stays in L1 or L2), not to the output row: a store to an
-  // output line that is not in cache reads it from memory first, and the
-  // output can then be written past the caches. A row too long for L2
-  // keeps it in the output row.
-  Value scratch;
+}
+
+/// Evaluates full-shape values at position j of the row.
+Evaluator RowEmitter::elementEvaluator(Value j) {
+  Evaluator ev(b, loc, [this, j](BlockArgument a) {
+    return loadOperand(b, loc, *entry, layout.innerFull, offsets, a, j);
+  });
+  for (auto [k, v] : rowValues)
+    ev.bind(k, v);
+  return ev;
+}
+
+/// The last reduction loop stores the cached value (cachedOperand) to a
+/// row of scratch (allocated once per call of the phase, it stays in L1 or
+/// L2), not to the output row: a store to an output line that is not in
+/// cache reads it from memory first, and the output can then be written
+/// past the caches. A row too long for L2 keeps it in the output row,
+/// which is still in cache when the write loop reads it back.
+void RowEmitter::keepCached() {
+  cached = cachedOperand(lastReduction, root, full);
+  outOffset = arith::MulIOp::create(b, loc, row, lenV);
   Type cachedElement = cached ? storageElementOf(cached.getType()) : Type();
   if (cached &&
       len * std::max<int64_t>(1, cachedElement.getIntOrFloatBitWidth() / 8) <=
@@ -499,17 +588,22 @@ LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
     scratch =
         memref::AllocOp::create(b, loc, MemRefType::get({len}, cachedElement),
                                 ValueRange{}, b.getI64IntegerAttr(64));
-    b.setInsertionPoint(entry.getTerminator());
+    b.setInsertionPoint(entry->getTerminator());
     memref::DeallocOp::create(b, loc, scratch);
   }
-  // Where element j of the row of the cached value is kept.
-  auto cachedAt = [&](Value j) -> std::pair<Value, Value> {
-    if (scratch)
-      return {scratch, j};
-    return {outBuf, arith::AddIOp::create(b, loc, outOffset, j)};
-  };
+}
 
-  Evaluator rowEval(b, loc, loadRowScalar);
+/// Where element j of the row of the cached value is kept.
+std::pair<Value, Value> RowEmitter::cachedAt(Value j) {
+  if (scratch)
+    return {scratch, j};
+  return {outBuf, arith::AddIOp::create(b, loc, outOffset, j)};
+}
+
+/// Runs the template's ops over the row in order: a reduction is a loop
+/// over the row, a per-row op runs once on the reduced values, and
+/// full-shape values are left to the loops that read them.
+LogicalResult RowEmitter::reduceRow() {
   for (Operation &op : tmpl.getBody().front().without_terminator()) {
     if (isFusibleReduction(&op)) {
       Type storage = storageElementOf(op.getResult(0).getType());
@@ -529,39 +623,35 @@ LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
             }
             return v;
           });
-      if (failed(result)) {
-        fn.erase();
+      if (failed(result))
         return failure();
-      }
       Value reduced = narrowTo(b, loc, *result, storage);
       rowValues[op.getResult(0)] = reduced;
       rowEval.bind(op.getResult(0), reduced);
       continue;
     }
-    if (llvm::isa<ConstantOp>(op) || !isRowValue(op.getResult(0)))
+    if (llvm::isa<ConstantOp>(op) || !layout.isRowValue(op.getResult(0)))
       continue; // constants are splats; full values are evaluated lazily
     FailureOr<Value> v = rowEval.eval(op.getResult(0));
-    if (failed(v)) {
-      fn.erase();
+    if (failed(v))
       return failure();
-    }
     rowValues[op.getResult(0)] = *v;
   }
+  return success();
+}
 
-  if (isRowValue(root) || shapeOf(root) != full) {
-    if (!isRowValue(root)) {
-      fn.erase();
+/// Stores the row's result: a per-row value, or the full row written by a
+/// last loop that reads the cached value back.
+LogicalResult RowEmitter::storeResult(bool streamStores) {
+  if (layout.isRowValue(root) || shapeOf(root) != full) {
+    if (!layout.isRowValue(root))
       return failure();
-    }
     FailureOr<Value> v = rowEval.eval(root);
-    if (failed(v)) {
-      fn.erase();
+    if (failed(v))
       return failure();
-    }
     memref::StoreOp::create(b, loc, *v, outBuf, ValueRange{row});
     return success();
   }
-  Value outOff = outOffset;
   Type element = storageElementOf(root.getType());
   // Element j of the root, reading the cached value back.
   auto rootAt = [&](Value j) -> FailureOr<Value> {
@@ -573,13 +663,39 @@ LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
     return ev.eval(root);
   };
   // Nothing reads the output row back: it can go past the caches.
-  if (failed(emitOutputStores(b, loc, fn, module, outBuf, outOff, zero, lenV,
-                              element, outNumel,
-                              streamStores && (!cached || scratch), rootAt))) {
-    fn.erase();
+  return emitOutputStores(b, loc, fn, module, outBuf, outOffset, zero, lenV,
+                          element, outNumel,
+                          streamStores && (!cached || scratch), rootAt);
+}
+
+/// A row kernel: reductions over trailing axes (`axes` of `full`), a row
+/// per work unit, or split into parts (generateSplitRows) when there are
+/// few long rows.
+LogicalResult generateRows(func::FuncOp tmpl, ModuleOp module, Value root,
+                           ArrayRef<int64_t> full, ArrayRef<int64_t> axes,
+                           bool streamStores) {
+  RowLayout layout(full, axes.size());
+  if (failed(layout.layOut(tmpl)))
     return failure();
+
+  // Few long rows, one reduction, a per-row result: split the rows.
+  SmallVector<Operation *> reductions;
+  for (Operation &op : tmpl.getBody().front().without_terminator())
+    if (isFusibleReduction(&op))
+      reductions.push_back(&op);
+  bool oneReduction = reductions.size() == 1 && shapeOf(root) != full;
+  if (layout.dynamicLen && !oneReduction)
+    return failure();
+  if (layout.dynamicLen || (!layout.dynamic && layout.rows < kSplitBelowRows &&
+                            layout.len >= 2 * kMinSplitPart && oneReduction)) {
+    return generateSplitRows(tmpl, module, root, reductions.front(),
+                             layout.rows, layout.len, layout.dynamicLen,
+                             layout.outerExt, layout.outerStrides,
+                             layout.innerFull);
   }
-  return success();
+  RowEmitter emitter(tmpl, module, root, layout,
+                     reductions.empty() ? nullptr : reductions.back());
+  return emitter.emit(streamStores);
 }
 
 LogicalResult generateColumns(func::FuncOp tmpl, ModuleOp module,
