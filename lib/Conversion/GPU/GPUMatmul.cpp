@@ -26,6 +26,10 @@
 // activation, residual...) runs once per element in a coalesced loop over
 // the tile, reading its other operands and writing C once.
 //
+// planMatmul reads the template; MatmulEmitter emits the launch: per slice
+// stageTiles, then mmaSlice or simtSlice; then stageAccumulators and
+// applyEpilogue.
+//
 //===----------------------------------------------------------------------===//
 
 #include "GPUKernelGen.h"
@@ -131,97 +135,154 @@ std::pair<Value, Value> splitTf32(OpBuilder &b, Location loc, Value x) {
   return {hi, lo};
 }
 
-} // namespace
+/// What the GPU matmul of a template reads: A an f32 argument, B an f32 or
+/// a dequantized argument, and the epilogue's operands laid out against C.
+struct MatmulPlan {
+  MatmulOp mm;
+  Value root; ///< what the template returns: C, or its epilogue
+  BlockArgument aArg, bArg;
+  QuantSchemeAttr scheme; ///< B's, when B is dequantized
+  SmallVector<int64_t> batch;
+  int64_t m = 0, n = 0, k = 0, cBatches = 0;
+  /// Batch strides (in elements) of A, B, then each argument.
+  SmallVector<SmallVector<int64_t>> batchStrides;
+  /// Per argument, against C; empty for a quantized one.
+  SmallVector<Layout> layouts;
+};
 
-LogicalResult gpugen::generateMatmul(func::FuncOp tmpl,
-                                     const Options &options) {
+/// Plans the template's matmul; fails for one the GPU kernel does not take.
+LogicalResult planMatmul(func::FuncOp tmpl, MatmulPlan &plan) {
   MatmulOp mm;
   tmpl.walk([&](MatmulOp op) { mm = op; });
   auto ret = llvm::cast<func::ReturnOp>(tmpl.getBody().front().getTerminator());
   if (!mm || ret.getNumOperands() != 1)
     return failure();
-  Value root = ret.getOperand(0);
+  plan.mm = mm;
+  plan.root = ret.getOperand(0);
   auto cType = llvm::cast<RankedTensorType>(mm.getType());
   auto aType = mm.getLhs().getType();
   if (!cType.getElementType().isF32() || !aType.getElementType().isF32() ||
-      root.getType() != cType)
+      plan.root.getType() != cType)
     return failure();
 
-  auto aArg = llvm::dyn_cast<BlockArgument>(mm.getLhs());
-  BlockArgument bArg;
-  QuantSchemeAttr scheme;
+  plan.aArg = llvm::dyn_cast<BlockArgument>(mm.getLhs());
   if (auto deq = mm.getRhs().getDefiningOp<DequantizeOp>()) {
-    bArg = llvm::dyn_cast<BlockArgument>(deq.getInput());
-    scheme = getQuantScheme(deq.getInput().getType());
+    plan.bArg = llvm::dyn_cast<BlockArgument>(deq.getInput());
+    plan.scheme = getQuantScheme(deq.getInput().getType());
   } else {
-    bArg = llvm::dyn_cast<BlockArgument>(mm.getRhs());
+    plan.bArg = llvm::dyn_cast<BlockArgument>(mm.getRhs());
     if (!mm.getRhs().getType().getElementType().isF32())
       return failure();
   }
-  if (!aArg || !bArg)
+  if (!plan.aArg || !plan.bArg)
     return failure();
 
   ArrayRef<int64_t> cs = cType.getShape();
-  SmallVector<int64_t> batch(cs.begin(), cs.end() - 2);
+  SmallVector<int64_t> &batch = plan.batch;
+  batch.assign(cs.begin(), cs.end() - 2);
   int64_t m = cs[cs.size() - 2], n = cs.back(), k = aType.getShape().back();
+  plan.m = m;
+  plan.n = n;
+  plan.k = k;
   auto bShape = llvm::cast<RankedTensorType>(mm.getRhs().getType()).getShape();
-  int64_t cBatches = numElements(batch);
-  if (cBatches > 65535)
+  plan.cBatches = numElements(batch);
+  if (plan.cBatches > 65535)
     return failure(); // beyond the grid's z dim
 
   // Batch strides (in elements) of A, B and the epilogue's operands.
-  SmallVector<SmallVector<int64_t>> batchStrides;
   auto batchStridesOf = [&](ArrayRef<int64_t> matrixShape, int64_t perMatrix) {
     Layout l = layoutOf(matrixShape.drop_back(2), batch);
     for (int64_t &s : l.strides)
       s *= perMatrix;
     return l.strides;
   };
-  batchStrides.push_back(batchStridesOf(aType.getShape(), m * k));
-  batchStrides.push_back(batchStridesOf(bShape, k * n));
-  SmallVector<Layout> layouts;
+  plan.batchStrides.push_back(batchStridesOf(aType.getShape(), m * k));
+  plan.batchStrides.push_back(batchStridesOf(bShape, k * n));
   for (BlockArgument a : tmpl.getArguments()) {
     auto t = llvm::cast<RankedTensorType>(a.getType());
     if (getQuantScheme(t) || t.getRank() > cType.getRank()) {
-      layouts.push_back({});
-      batchStrides.push_back(SmallVector<int64_t>(batch.size(), 0));
+      plan.layouts.push_back({});
+      plan.batchStrides.push_back(SmallVector<int64_t>(batch.size(), 0));
       continue;
     }
-    layouts.push_back(layoutOf(t.getShape(), cs));
-    batchStrides.push_back(SmallVector<int64_t>(
-        layouts.back().strides.begin(), layouts.back().strides.end() - 2));
+    plan.layouts.push_back(layoutOf(t.getShape(), cs));
+    plan.batchStrides.push_back(
+        SmallVector<int64_t>(plan.layouts.back().strides.begin(),
+                             plan.layouts.back().strides.end() - 2));
   }
+  return success();
+}
 
-  OpBuilder b(tmpl.getContext());
-  Location loc = tmpl.getLoc();
-  HostFunction host = createHostFunction(b, tmpl, 0);
-  if (m == 0 || n == 0 || cBatches == 0)
-    return success();
-  int64_t gridN = (n + kTileN - 1) / kTileN, gridM = (m + kTileM - 1) / kTileM;
-  gpu::LaunchOp launch =
-      createLaunch(b, host, {gridN, gridM, cBatches}, {kThreads, 1, 1});
-  Type f32 = b.getF32Type();
-  Value sa = addSharedBuffer(launch, f32, kTileM * kPitchA);
-  Value sb = addSharedBuffer(launch, f32, kTileK * kPitchB);
-  Value sc = addSharedBuffer(launch, f32, kTileM * kPitchC);
-  Idx ix{b, loc};
-  Value tid = launch.getThreadIds().x;
-  Value m0 = ix.mul(launch.getBlockIds().y, kTileM);
-  Value n0 = ix.mul(launch.getBlockIds().x, kTileN);
-  Value bc = launch.getBlockIds().z;
-  SmallVector<Value> boffs = offsetsFromLinear(b, loc, bc, batch, batchStrides);
-  Value aBuf = host.inputs[host.slotOf[aArg.getArgNumber()]];
-  unsigned bSlot = host.slotOf[bArg.getArgNumber()];
-  BSource bsrc{host.inputs[bSlot], scheme ? host.inputs[bSlot + 1] : Value(),
-               scheme};
+/// Emits the launch of a planned matmul into its host function: a block of
+/// kThreads threads per 64x64 tile of C; the state its stages share.
+class MatmulEmitter {
+public:
+  MatmulEmitter(OpBuilder &b, Location loc, const MatmulPlan &plan,
+                HostFunction &host, bool mma)
+      : b(b), loc(loc), ix{b, loc}, plan(plan), host(host), mma(mma),
+        f32(b.getF32Type()) {}
 
-  bool mma = options.useMma();
+  /// Fails when the epilogue cannot be evaluated.
+  LogicalResult emit();
+
+private:
+  OpBuilder &b;
+  Location loc;
+  Idx ix;
+  const MatmulPlan &plan;
+  HostFunction &host;
+  const bool mma;
+  Type f32;
+
+  // The launch and what its threads share (emit).
+  gpu::LaunchOp launch;
+  Value sa, sb, sc; ///< shared tiles of A, B and C
+  Value tid, m0, n0, bc;
+  SmallVector<Value> boffs;
+  Value aBuf;
+  BSource bsrc;
   // MMA: warp (wm, wn) of a 2x2 grid; lane = 4 * g + t4.
-  Value warp = ix.div(tid, 32), lane = ix.rem(tid, 32);
-  Value wm = ix.div(warp, 2), wn = ix.rem(warp, 2);
-  Value g = ix.div(lane, 4), t4 = ix.rem(lane, 4);
+  Value wm, wn, g, t4;
   // SIMT: thread (ty, tx) of an 8x16 grid.
-  Value ty = ix.div(tid, 16), tx = ix.rem(tid, 16);
+  Value ty, tx;
+
+  Value loadShared(Value buf, Value at) {
+    return memref::LoadOp::create(b, loc, buf, ValueRange{at});
+  }
+  void stageTiles(Value k0);
+  void mmaSlice(SmallVector<Value> &acc);
+  SmallVector<std::pair<Value, Value>> aFragments(int64_t kk);
+  SmallVector<std::pair<Value, Value>> bFragments(int64_t kk);
+  void simtSlice(SmallVector<Value> &acc);
+  void stageAccumulators(scf::ForOp kLoop);
+  LogicalResult applyEpilogue();
+};
+
+LogicalResult MatmulEmitter::emit() {
+  const int64_t m = plan.m, n = plan.n, k = plan.k;
+  int64_t gridN = (n + kTileN - 1) / kTileN, gridM = (m + kTileM - 1) / kTileM;
+  launch =
+      createLaunch(b, host, {gridN, gridM, plan.cBatches}, {kThreads, 1, 1});
+  sa = addSharedBuffer(launch, f32, kTileM * kPitchA);
+  sb = addSharedBuffer(launch, f32, kTileK * kPitchB);
+  sc = addSharedBuffer(launch, f32, kTileM * kPitchC);
+  tid = launch.getThreadIds().x;
+  m0 = ix.mul(launch.getBlockIds().y, kTileM);
+  n0 = ix.mul(launch.getBlockIds().x, kTileN);
+  bc = launch.getBlockIds().z;
+  boffs = offsetsFromLinear(b, loc, bc, plan.batch, plan.batchStrides);
+  aBuf = host.inputs[host.slotOf[plan.aArg.getArgNumber()]];
+  unsigned bSlot = host.slotOf[plan.bArg.getArgNumber()];
+  bsrc = BSource{host.inputs[bSlot],
+                 plan.scheme ? host.inputs[bSlot + 1] : Value(), plan.scheme};
+
+  Value warp = ix.div(tid, 32), lane = ix.rem(tid, 32);
+  wm = ix.div(warp, 2);
+  wn = ix.rem(warp, 2);
+  g = ix.div(lane, 4);
+  t4 = ix.rem(lane, 4);
+  ty = ix.div(tid, 16);
+  tx = ix.rem(tid, 16);
 
   auto accType = VectorType::get({2, 2}, f32);
   SmallVector<Value> init;
@@ -234,117 +295,141 @@ LogicalResult gpugen::generateMatmul(func::FuncOp tmpl,
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(kLoop.getBody());
-    Value k0 = ix.mul(kLoop.getInductionVar(), kTileK);
-    // Stage the tiles: 8 elements of each per thread, consecutive threads
-    // on consecutive addresses.
-    for (int64_t i = 0; i < kTileM * kTileK / kThreads; ++i) {
-      Value e = ix.add(tid, i * kThreads);
-      Value row = ix.div(e, kTileK), col = ix.rem(e, kTileK);
-      Value gm = ix.add(m0, row), gk = ix.add(k0, col);
-      stageElement(
-          b, loc, ix.both(ix.lt(gm, m), ix.lt(gk, k)),
-          [&] {
-            Value at = ix.add(ix.add(boffs[0], ix.mul(gm, k)), gk);
-            return memref::LoadOp::create(b, loc, aBuf, at).getResult();
-          },
-          sa, ix.add(ix.mul(row, kPitchA), col));
-    }
-    for (int64_t i = 0; i < kTileK * kTileN / kThreads; ++i) {
-      Value e = ix.add(tid, i * kThreads);
-      Value row = ix.div(e, kTileN), col = ix.rem(e, kTileN);
-      Value gk = ix.add(k0, row), gn = ix.add(n0, col);
-      stageElement(
-          b, loc, ix.both(ix.lt(gk, k), ix.lt(gn, n)),
-          [&] {
-            return bsrc.load(b, loc,
-                             ix.add(ix.add(boffs[1], ix.mul(gk, n)), gn));
-          },
-          sb, ix.add(ix.mul(row, kPitchB), col));
-    }
-    gpu::BarrierOp::create(b, loc);
-
+    stageTiles(ix.mul(kLoop.getInductionVar(), kTileK));
     SmallVector<Value> acc(kLoop.getRegionIterArgs());
-    auto loadShared = [&](Value buf, Value at) -> Value {
-      return memref::LoadOp::create(b, loc, buf, ValueRange{at});
-    };
-    if (mma) {
-      for (int64_t kk = 0; kk < kTileK; kk += 8) {
-        SmallVector<std::pair<Value, Value>> aFrag, bFrag; // (hi, lo)
-        for (int64_t mi = 0; mi < 2; ++mi) {
-          Value r0 = ix.add(ix.add(ix.mul(wm, 32), mi * 16), g);
-          SmallVector<Value> hi, lo;
-          // a0 (g, t4), a1 (g + 8, t4), a2 (g, t4 + 4), a3 (g + 8, t4 + 4).
-          for (auto [dr, dc] : {std::pair<int64_t, int64_t>{0, 0},
-                                {8, 0},
-                                {0, 4},
-                                {8, 4}}) {
-            Value at = ix.add(ix.add(ix.mul(ix.add(r0, dr), kPitchA), kk + dc),
-                              t4);
-            auto [h, l] = splitTf32(b, loc, loadShared(sa, at));
-            hi.push_back(h);
-            lo.push_back(l);
-          }
-          auto t = VectorType::get({4, 1}, f32);
-          aFrag.push_back({vector::FromElementsOp::create(b, loc, t, hi),
-                           vector::FromElementsOp::create(b, loc, t, lo)});
-        }
-        for (int64_t ni = 0; ni < 4; ++ni) {
-          Value col = ix.add(ix.add(ix.mul(wn, 32), ni * 8), g);
-          SmallVector<Value> hi, lo;
-          // b0 (k = t4, n = g), b1 (k = t4 + 4, n = g).
-          for (int64_t dk : {0, 4}) {
-            Value at =
-                ix.add(ix.mul(ix.add(t4, kk + dk), kPitchB), col);
-            auto [h, l] = splitTf32(b, loc, loadShared(sb, at));
-            hi.push_back(h);
-            lo.push_back(l);
-          }
-          auto t = VectorType::get({2, 1}, f32);
-          bFrag.push_back({vector::FromElementsOp::create(b, loc, t, hi),
-                           vector::FromElementsOp::create(b, loc, t, lo)});
-        }
-        for (int64_t mi = 0; mi < 2; ++mi)
-          for (int64_t ni = 0; ni < 4; ++ni) {
-            Value &c = acc[mi * 4 + ni];
-            auto mmaOp = [&](Value x, Value y) {
-              c = nvgpu::MmaSyncOp::create(b, loc, x, y, c,
-                                           ArrayRef<int64_t>{16, 8, 8},
-                                           /*tf32Enabled=*/true);
-            };
-            // Small terms first, so that they are not lost against the
-            // large one.
-            mmaOp(aFrag[mi].second, bFrag[ni].first);
-            mmaOp(aFrag[mi].first, bFrag[ni].second);
-            mmaOp(aFrag[mi].first, bFrag[ni].first);
-          }
-      }
-    } else {
-      auto inner = scf::ForOp::create(b, loc, ix.c(0), ix.c(kTileK), ix.c(1),
-                                      acc);
-      OpBuilder::InsertionGuard g2(b);
-      b.setInsertionPointToStart(inner.getBody());
-      Value kk = inner.getInductionVar();
-      SmallVector<Value> av, bv, next;
-      for (int64_t i = 0; i < 8; ++i)
-        av.push_back(loadShared(
-            sa, ix.add(ix.mul(ix.add(ty, 8 * i), kPitchA), kk)));
-      for (int64_t j = 0; j < 4; ++j)
-        bv.push_back(loadShared(
-            sb, ix.add(ix.mul(kk, kPitchB), ix.add(tx, 16 * j))));
-      for (int64_t i = 0; i < 8; ++i)
-        for (int64_t j = 0; j < 4; ++j)
-          next.push_back(math::FmaOp::create(
-              b, loc, av[i], bv[j], inner.getRegionIterArg(i * 4 + j)));
-      scf::YieldOp::create(b, loc, next);
-      b.setInsertionPointAfter(inner);
-      acc.assign(inner.getResults().begin(), inner.getResults().end());
-    }
+    if (mma)
+      mmaSlice(acc);
+    else
+      simtSlice(acc);
     // The next slice overwrites the tiles.
     gpu::BarrierOp::create(b, loc);
     scf::YieldOp::create(b, loc, acc);
   }
+  stageAccumulators(kLoop);
+  return applyEpilogue();
+}
 
-  // Stage the accumulators as a 64x64 tile.
+/// Stages the slice of A and B from k0 in shared memory: 8 elements of
+/// each per thread, consecutive threads on consecutive addresses.
+void MatmulEmitter::stageTiles(Value k0) {
+  const int64_t m = plan.m, n = plan.n, k = plan.k;
+  for (int64_t i = 0; i < kTileM * kTileK / kThreads; ++i) {
+    Value e = ix.add(tid, i * kThreads);
+    Value row = ix.div(e, kTileK), col = ix.rem(e, kTileK);
+    Value gm = ix.add(m0, row), gk = ix.add(k0, col);
+    stageElement(
+        b, loc, ix.both(ix.lt(gm, m), ix.lt(gk, k)),
+        [&] {
+          Value at = ix.add(ix.add(boffs[0], ix.mul(gm, k)), gk);
+          return memref::LoadOp::create(b, loc, aBuf, at).getResult();
+        },
+        sa, ix.add(ix.mul(row, kPitchA), col));
+  }
+  for (int64_t i = 0; i < kTileK * kTileN / kThreads; ++i) {
+    Value e = ix.add(tid, i * kThreads);
+    Value row = ix.div(e, kTileN), col = ix.rem(e, kTileN);
+    Value gk = ix.add(k0, row), gn = ix.add(n0, col);
+    stageElement(
+        b, loc, ix.both(ix.lt(gk, k), ix.lt(gn, n)),
+        [&] {
+          return bsrc.load(b, loc, ix.add(ix.add(boffs[1], ix.mul(gk, n)), gn));
+        },
+        sb, ix.add(ix.mul(row, kPitchB), col));
+  }
+  gpu::BarrierOp::create(b, loc);
+}
+
+/// The warp's A fragments of its two 16-row tiles at step kk, each split
+/// into (hi, lo) TF32 parts.
+SmallVector<std::pair<Value, Value>> MatmulEmitter::aFragments(int64_t kk) {
+  SmallVector<std::pair<Value, Value>> aFrag;
+  for (int64_t mi = 0; mi < 2; ++mi) {
+    Value r0 = ix.add(ix.add(ix.mul(wm, 32), mi * 16), g);
+    SmallVector<Value> hi, lo;
+    // a0 (g, t4), a1 (g + 8, t4), a2 (g, t4 + 4), a3 (g + 8, t4 + 4).
+    for (auto [dr, dc] :
+         {std::pair<int64_t, int64_t>{0, 0}, {8, 0}, {0, 4}, {8, 4}}) {
+      Value at = ix.add(ix.add(ix.mul(ix.add(r0, dr), kPitchA), kk + dc), t4);
+      auto [h, l] = splitTf32(b, loc, loadShared(sa, at));
+      hi.push_back(h);
+      lo.push_back(l);
+    }
+    auto t = VectorType::get({4, 1}, f32);
+    aFrag.push_back({vector::FromElementsOp::create(b, loc, t, hi),
+                     vector::FromElementsOp::create(b, loc, t, lo)});
+  }
+  return aFrag;
+}
+
+/// The warp's B fragments of its four 8-column tiles at step kk, each split
+/// into (hi, lo) TF32 parts.
+SmallVector<std::pair<Value, Value>> MatmulEmitter::bFragments(int64_t kk) {
+  SmallVector<std::pair<Value, Value>> bFrag;
+  for (int64_t ni = 0; ni < 4; ++ni) {
+    Value col = ix.add(ix.add(ix.mul(wn, 32), ni * 8), g);
+    SmallVector<Value> hi, lo;
+    // b0 (k = t4, n = g), b1 (k = t4 + 4, n = g).
+    for (int64_t dk : {0, 4}) {
+      Value at = ix.add(ix.mul(ix.add(t4, kk + dk), kPitchB), col);
+      auto [h, l] = splitTf32(b, loc, loadShared(sb, at));
+      hi.push_back(h);
+      lo.push_back(l);
+    }
+    auto t = VectorType::get({2, 1}, f32);
+    bFrag.push_back({vector::FromElementsOp::create(b, loc, t, hi),
+                     vector::FromElementsOp::create(b, loc, t, lo)});
+  }
+  return bFrag;
+}
+
+/// Tensor cores: the warp's 32x32 quarter of the tile as 2x4 m16n8k8 TF32
+/// tiles per 8-deep step, each product as lo*hi + hi*lo + hi*hi.
+void MatmulEmitter::mmaSlice(SmallVector<Value> &acc) {
+  for (int64_t kk = 0; kk < kTileK; kk += 8) {
+    SmallVector<std::pair<Value, Value>> aFrag = aFragments(kk);
+    SmallVector<std::pair<Value, Value>> bFrag = bFragments(kk);
+    for (int64_t mi = 0; mi < 2; ++mi)
+      for (int64_t ni = 0; ni < 4; ++ni) {
+        Value &c = acc[mi * 4 + ni];
+        auto mmaOp = [&](Value x, Value y) {
+          c = nvgpu::MmaSyncOp::create(b, loc, x, y, c,
+                                       ArrayRef<int64_t>{16, 8, 8},
+                                       /*tf32Enabled=*/true);
+        };
+        // Small terms first, so that they are not lost against the
+        // large one.
+        mmaOp(aFrag[mi].second, bFrag[ni].first);
+        mmaOp(aFrag[mi].first, bFrag[ni].second);
+        mmaOp(aFrag[mi].first, bFrag[ni].first);
+      }
+  }
+}
+
+/// Without tensor cores: the thread's 8x4 outputs (rows ty + 8i, columns
+/// tx + 16j) by FMAs from shared memory.
+void MatmulEmitter::simtSlice(SmallVector<Value> &acc) {
+  auto inner = scf::ForOp::create(b, loc, ix.c(0), ix.c(kTileK), ix.c(1), acc);
+  OpBuilder::InsertionGuard g2(b);
+  b.setInsertionPointToStart(inner.getBody());
+  Value kk = inner.getInductionVar();
+  SmallVector<Value> av, bv, next;
+  for (int64_t i = 0; i < 8; ++i)
+    av.push_back(
+        loadShared(sa, ix.add(ix.mul(ix.add(ty, 8 * i), kPitchA), kk)));
+  for (int64_t j = 0; j < 4; ++j)
+    bv.push_back(
+        loadShared(sb, ix.add(ix.mul(kk, kPitchB), ix.add(tx, 16 * j))));
+  for (int64_t i = 0; i < 8; ++i)
+    for (int64_t j = 0; j < 4; ++j)
+      next.push_back(math::FmaOp::create(b, loc, av[i], bv[j],
+                                         inner.getRegionIterArg(i * 4 + j)));
+  scf::YieldOp::create(b, loc, next);
+  b.setInsertionPointAfter(inner);
+  acc.assign(inner.getResults().begin(), inner.getResults().end());
+}
+
+/// Stages the accumulators as a 64x64 tile in shared memory.
+void MatmulEmitter::stageAccumulators(scf::ForOp kLoop) {
   if (mma) {
     for (int64_t mi = 0; mi < 2; ++mi)
       for (int64_t ni = 0; ni < 4; ++ni)
@@ -352,51 +437,75 @@ LogicalResult gpugen::generateMatmul(func::FuncOp tmpl,
           // c0 (g, 2 t4), c1 (g, 2 t4 + 1), c2 (g + 8, 2 t4), c3 (g + 8,
           // 2 t4 + 1).
           Value row = ix.add(ix.add(ix.mul(wm, 32), mi * 16 + (e / 2) * 8), g);
-          Value col = ix.add(ix.add(ix.mul(wn, 32), ni * 8 + e % 2),
-                             ix.mul(t4, 2));
+          Value col =
+              ix.add(ix.add(ix.mul(wn, 32), ni * 8 + e % 2), ix.mul(t4, 2));
           Value v = vector::ExtractOp::create(b, loc,
                                               kLoop.getResult(mi * 4 + ni),
                                               ArrayRef<int64_t>{e / 2, e % 2});
-          memref::StoreOp::create(b, loc, v, sc,
-                                  ValueRange{ix.add(ix.mul(row, kPitchC), col)});
+          memref::StoreOp::create(
+              b, loc, v, sc, ValueRange{ix.add(ix.mul(row, kPitchC), col)});
         }
   } else {
     for (int64_t i = 0; i < 8; ++i)
       for (int64_t j = 0; j < 4; ++j) {
-        Value at = ix.add(ix.mul(ix.add(ty, 8 * i), kPitchC), ix.add(tx, 16 * j));
+        Value at =
+            ix.add(ix.mul(ix.add(ty, 8 * i), kPitchC), ix.add(tx, 16 * j));
         memref::StoreOp::create(b, loc, kLoop.getResult(i * 4 + j), sc,
                                 ValueRange{at});
       }
   }
   gpu::BarrierOp::create(b, loc);
+}
 
-  // The epilogue, once per element of the tile.
-  auto eLoop = scf::ForOp::create(b, loc, tid, ix.c(kTileM * kTileN),
-                                  ix.c(kThreads));
+/// The epilogue, once per element of the tile in a coalesced loop: reads
+/// the element's sum and its other operands, and writes C once.
+LogicalResult MatmulEmitter::applyEpilogue() {
+  const int64_t m = plan.m, n = plan.n;
+  auto eLoop =
+      scf::ForOp::create(b, loc, tid, ix.c(kTileM * kTileN), ix.c(kThreads));
   b.setInsertionPointToStart(eLoop.getBody());
   Value e = eLoop.getInductionVar();
   Value row = ix.div(e, kTileN), col = ix.rem(e, kTileN);
   Value gm = ix.add(m0, row), gn = ix.add(n0, col);
-  auto inside = scf::IfOp::create(b, loc, ix.both(ix.lt(gm, m), ix.lt(gn, n)),
-                                  false);
+  auto inside =
+      scf::IfOp::create(b, loc, ix.both(ix.lt(gm, m), ix.lt(gn, n)), false);
   b.setInsertionPointToStart(&inside.getThenRegion().front());
   Value accV = memref::LoadOp::create(
       b, loc, sc, ValueRange{ix.add(ix.mul(row, kPitchC), col)});
   Evaluator ev(b, loc, [&](BlockArgument a) -> Value {
     unsigned i = a.getArgNumber();
-    const Layout &l = layouts[i];
+    const Layout &l = plan.layouts[i];
     size_t r = l.strides.size();
     Value at = ix.add(ix.add(boffs[2 + i], ix.mul(gm, l.strides[r - 2])),
                       ix.mul(gn, l.strides[r - 1]));
     return memref::LoadOp::create(b, loc, host.inputs[host.slotOf[i]], at);
   });
+  MatmulOp mm = plan.mm;
   ev.bind(mm.getResult(), accV);
-  FailureOr<Value> v = ev.eval(root);
-  if (failed(v)) {
+  FailureOr<Value> v = ev.eval(plan.root);
+  if (failed(v))
+    return failure();
+  Value cAt = ix.add(ix.add(ix.mul(bc, m * n), ix.mul(gm, n)), gn);
+  memref::StoreOp::create(b, loc, *v, host.outputs[0], ValueRange{cAt});
+  return success();
+}
+
+} // namespace
+
+LogicalResult gpugen::generateMatmul(func::FuncOp tmpl,
+                                     const Options &options) {
+  MatmulPlan plan;
+  if (failed(planMatmul(tmpl, plan)))
+    return failure();
+  OpBuilder b(tmpl.getContext());
+  Location loc = tmpl.getLoc();
+  HostFunction host = createHostFunction(b, tmpl, 0);
+  if (plan.m == 0 || plan.n == 0 || plan.cBatches == 0)
+    return success();
+  MatmulEmitter emitter(b, loc, plan, host, options.useMma());
+  if (failed(emitter.emit())) {
     host.fn.erase();
     return failure();
   }
-  Value cAt = ix.add(ix.add(ix.mul(bc, m * n), ix.mul(gm, n)), gn);
-  memref::StoreOp::create(b, loc, *v, host.outputs[0], ValueRange{cAt});
   return success();
 }
