@@ -41,12 +41,13 @@ void usage(std::FILE *to) {
       "                    overhead python ew_ops (Flex, each op alone)\n"
       "  --backends LIST   flex,cpu,cuda (default all; cuda rows are\n"
       "                    skipped, with the reason, when no GPU is there)\n"
-      "  --threads LIST    thread counts (default 1 and all cores)\n"
+      "  --threads LIST    thread counts (default 1 and all cores,\n"
+      "                    --quick: 1)\n"
       "  --runs N          timed runs per row after warm-up (default 5)\n"
       "  --warmup N        untimed runs after the checked run (default 1)\n"
       "  --compile-runs N  fresh processes per compile row (default 5,\n"
       "                    --quick: 1)\n"
-      "  --quick           small sizes: a smoke test in a few seconds\n"
+      "  --quick           small sizes and one thread: a smoke test\n"
       "  --json FILE       also write every row as a JSON array\n");
 }
 
@@ -132,9 +133,10 @@ Parsed parse(int argc, char **argv) {
     if (b != "flex" && b != "cpu" && b != "cuda")
       fail("unknown backend '" + b + "' (flex, cpu, cuda)");
   if (o.threads.empty()) {
+    // A --quick run checks that the tool works: one thread count is enough.
     int all = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     o.threads = {1};
-    if (all > 1)
+    if (all > 1 && !o.quick)
       o.threads.push_back(all);
   }
   // Each thread count once, in order.
