@@ -4,12 +4,15 @@
 usage: check-layering.py ROOT
 
 The areas of include/kiln/ and lib/, from the bottom up, are Support,
-Dialect, Transforms, Conversion, Runtime, Engine and API. A file may include
-the kiln headers of its own area and of the areas below it, with these
-limits:
+Dialect, Transforms, Conversion, Runtime, Target, Engine and API. A file may
+include the kiln headers of its own area and of the areas below it, with
+these limits:
   - Support includes nothing but the C++ standard library and itself;
   - Conversion does not include Transforms (the kernel contract and the
     per-op facts are the dialect's);
+  - the Runtime includes no MLIR header and nothing of the dialect, the
+    Transforms or Conversion: it loads and runs artifacts, the targets
+    compile them;
   - the API includes only the API, the Engine and Support, and its public
     headers include no MLIR or LLVM header;
   - a private header (under lib/) is included only from its own directory,
@@ -22,7 +25,7 @@ import re
 import sys
 
 AREAS = ["Support", "Dialect", "Transforms", "Conversion", "Runtime",
-         "Engine", "API"]
+         "Target", "Engine", "API"]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 
 
@@ -70,6 +73,8 @@ def check(rel, area, inc):
     if area == "Support" and (inc.startswith("mlir/") or
                               inc.startswith("llvm/")):
         return "Support depends on the C++ standard library only"
+    if area == "Runtime" and inc.startswith("mlir/"):
+        return "the Runtime includes no MLIR header"
     if area == "API" and rel.startswith("include/") and (
             inc.startswith("mlir/") or inc.startswith("llvm/")):
         return "a public header includes MLIR or LLVM"
@@ -85,6 +90,8 @@ def check(rel, area, inc):
         return "Support depends on nothing else"
     if area == "Conversion" and dep == "Transforms":
         return "Conversion does not depend on Transforms"
+    if area == "Runtime" and dep in ("Dialect", "Transforms", "Conversion"):
+        return "the Runtime runs artifacts; compiling is the targets'"
     if area == "API" and dep not in ("API", "Engine", "Support"):
         return "the API depends on the Engine and Support only"
     return None

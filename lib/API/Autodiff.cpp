@@ -39,7 +39,7 @@ DispatchTensor::requireGrad(std::optional<CheckpointingStrategy> strategy) {
 }
 
 DispatchTensor DispatchTensor::detach() const {
-  Recorder r("kiln.detach", {this});
+  Recorder r(ops::Detach::name, {this});
   DispatchTensor t = r.make(r.dtype(0), r.shape(0));
   t.kind.node->checkpointing.reset();
   t.checkpointing.reset();
@@ -98,7 +98,7 @@ Gradients kiln::backward(const DispatchTensor &loss) {
     if (n != root && isLeaf(*n)) {
       if (n->dtype.isFloat()) {
         auto g = makeNode();
-        g->op = "kiln.grad";
+        g->op = ops::Grad::name;
         g->inputs = {root, n};
         g->dtype = n->dtype;
         g->shape = n->shape;

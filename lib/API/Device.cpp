@@ -105,6 +105,8 @@ BackendCounters kiln::backendCounters(const DispatchDevice &device) {
   out.compiles = c.compiles;
   out.cacheHits = c.cacheHits;
   out.diskHits = c.diskHits;
+  out.graphPasses = c.graphPasses;
+  out.mlirModules = c.mlirModules;
   return out;
 }
 

@@ -26,12 +26,14 @@ int distributed::rank() { return jobRank(); }
 int distributed::size() { return jobSize(); }
 
 DispatchTensor distributed::allReduce(const DispatchTensor &t, ReduceOp op) {
-  Recorder r("kiln.all_reduce", {&t});
+  Recorder r(ops::AllReduce::name, {&t});
   if (op == ReduceOp::Mean && !r.dtype(0).isFloat())
     r.fail("the mean of " + r.dtype(0).str() +
            " values is not defined; all-reduce their sum instead");
-  return r.make(r.dtype(0), r.shape(0),
-                {NodeAttr::enumeration("kind", op == ReduceOp::Mean ? 1 : 0)});
+  return r.make(
+      r.dtype(0), r.shape(0),
+      {ops::AllReduce::kind(op == ReduceOp::Mean ? ops::AllReduceKind::Mean
+                                                 : ops::AllReduceKind::Sum)});
 }
 
 Gradients distributed::averageGradients(const Gradients &grads) {

@@ -43,24 +43,25 @@ DispatchTensor scalarLike(const char *op, const DispatchTensor &x,
       scalarNode(value, n->dtype, DispatchDevice(n->device, n->deviceIndex)));
 }
 
-Tensor unary(const char *op, const Tensor &x,
-             std::vector<NodeAttr> attrs = {}) {
-  Recorder r(op, {&x});
+template <typename Op>
+Tensor unary(const Tensor &x, std::vector<NodeAttr> attrs = {}) {
+  Recorder r(Op::name, {&x});
   return r.make(r.dtype(0), r.shape(0), std::move(attrs));
 }
 
-Tensor binary(const char *op, const Tensor &x, const Tensor &y,
-              bool boolResult = false) {
-  Recorder r(op, {&x, &y});
+template <typename Op>
+Tensor binary(const Tensor &x, const Tensor &y, bool boolResult = false) {
+  Recorder r(Op::name, {&x, &y});
   r.requireSameDType(0, 1);
   Dims out;
   r.check(rules::broadcast(r.shape(0), r.shape(1), out));
   return r.make(boolResult ? DType::Bool : r.dtype(0), vec(out));
 }
 
-Tensor reduction(const char *op, const Tensor &x, std::vector<int64_t> axes,
-                 bool keepdim, std::optional<DType> result = {}) {
-  Recorder r(op, {&x});
+template <typename Op>
+Tensor reduction(const Tensor &x, std::vector<int64_t> axes, bool keepdim,
+                 std::optional<DType> result = {}) {
+  Recorder r(Op::name, {&x});
   if (axes.empty()) {
     axes.resize(r.rank(0));
     std::iota(axes.begin(), axes.end(), 0);
@@ -71,32 +72,32 @@ Tensor reduction(const char *op, const Tensor &x, std::vector<int64_t> axes,
   std::sort(axes.begin(), axes.end());
   Dims out;
   r.check(rules::reduce(r.shape(0), axes, keepdim, out));
-  if (opHasFact(op, "NeedsElements"))
+  if constexpr (Op::needsElements)
     r.check(rules::reduceNonEmpty(r.shape(0), axes));
-  std::vector<NodeAttr> attrs{NodeAttr::array("axes", axes)};
+  std::vector<NodeAttr> attrs{Op::axes(axes)};
   if (keepdim)
-    attrs.push_back(NodeAttr::unit("keepdim"));
+    attrs.push_back(Op::keepdim());
   return r.make(result.value_or(r.dtype(0)), vec(out), attrs);
 }
 
-Tensor argReduction(const char *op, const Tensor &x, int64_t axis,
-                    bool keepdim) {
-  Recorder r(op, {&x});
+template <typename Op>
+Tensor argReduction(const Tensor &x, int64_t axis, bool keepdim) {
+  Recorder r(Op::name, {&x});
   axis = r.axis(axis, r.rank(0));
   Dims out;
   r.check(rules::reduce(r.shape(0), {axis}, keepdim, out));
-  if (opHasFact(op, "NeedsElements"))
+  if constexpr (Op::needsElements)
     r.check(rules::reduceNonEmpty(r.shape(0), {axis}));
-  std::vector<NodeAttr> attrs{NodeAttr::i64("axis", axis)};
+  std::vector<NodeAttr> attrs{Op::axis(axis)};
   if (keepdim)
-    attrs.push_back(NodeAttr::unit("keepdim"));
+    attrs.push_back(Op::keepdim());
   return r.make(DType::I64, vec(out), attrs);
 }
 
-Tensor axisOp(const char *op, const Tensor &x, int64_t axis) {
-  Recorder r(op, {&x});
+template <typename Op> Tensor axisOp(const Tensor &x, int64_t axis) {
+  Recorder r(Op::name, {&x});
   axis = r.axis(axis, r.rank(0));
-  return r.make(r.dtype(0), r.shape(0), {NodeAttr::i64("axis", axis)});
+  return r.make(r.dtype(0), r.shape(0), {Op::axis(axis)});
 }
 
 /// Fills missing per-dim slice arguments and resolves negative indices.
@@ -128,43 +129,107 @@ void normalizeSlice(const Recorder &r, const std::vector<int64_t> &shape,
 // Elementwise
 //===----------------------------------------------------------------------===//
 
-Tensor kiln::detail::recordUnary(const char *op, const Tensor &x) {
-  return unary(op, x);
+// Operand dtypes are checked against each op's ODS constraints, binary
+// operands broadcast, and a comparison gives bool: an elementwise op is one
+// line here.
+Tensor kiln::neg(const Tensor &x) { return unary<ops::Neg>(x); }
+Tensor kiln::abs(const Tensor &x) { return unary<ops::Abs>(x); }
+Tensor kiln::exp(const Tensor &x) { return unary<ops::Exp>(x); }
+Tensor kiln::log(const Tensor &x) { return unary<ops::Log>(x); }
+Tensor kiln::log1p(const Tensor &x) { return unary<ops::Log1p>(x); }
+Tensor kiln::sqrt(const Tensor &x) { return unary<ops::Sqrt>(x); }
+Tensor kiln::rsqrt(const Tensor &x) { return unary<ops::Rsqrt>(x); }
+Tensor kiln::recip(const Tensor &x) { return unary<ops::Recip>(x); }
+Tensor kiln::sin(const Tensor &x) { return unary<ops::Sin>(x); }
+Tensor kiln::cos(const Tensor &x) { return unary<ops::Cos>(x); }
+Tensor kiln::tan(const Tensor &x) { return unary<ops::Tan>(x); }
+Tensor kiln::tanh(const Tensor &x) { return unary<ops::Tanh>(x); }
+Tensor kiln::sigmoid(const Tensor &x) { return unary<ops::Sigmoid>(x); }
+Tensor kiln::erf(const Tensor &x) { return unary<ops::Erf>(x); }
+Tensor kiln::relu(const Tensor &x) { return unary<ops::Relu>(x); }
+Tensor kiln::silu(const Tensor &x) { return unary<ops::Silu>(x); }
+Tensor kiln::floor(const Tensor &x) { return unary<ops::Floor>(x); }
+Tensor kiln::ceil(const Tensor &x) { return unary<ops::Ceil>(x); }
+Tensor kiln::round(const Tensor &x) { return unary<ops::Round>(x); }
+Tensor kiln::sign(const Tensor &x) { return unary<ops::Sign>(x); }
+Tensor kiln::logicalNot(const Tensor &x) { return unary<ops::Not>(x); }
+Tensor kiln::add(const Tensor &x, const Tensor &y) {
+  return binary<ops::Add>(x, y);
 }
-Tensor kiln::detail::recordBinary(const char *op, const Tensor &x,
-                                  const Tensor &y) {
-  return binary(op, x, y);
+Tensor kiln::sub(const Tensor &x, const Tensor &y) {
+  return binary<ops::Sub>(x, y);
 }
-Tensor kiln::detail::recordComparison(const char *op, const Tensor &x,
-                                      const Tensor &y) {
-  return binary(op, x, y, /*boolResult=*/true);
+Tensor kiln::mul(const Tensor &x, const Tensor &y) {
+  return binary<ops::Mul>(x, y);
+}
+Tensor kiln::div(const Tensor &x, const Tensor &y) {
+  return binary<ops::Div>(x, y);
+}
+Tensor kiln::pow(const Tensor &x, const Tensor &y) {
+  return binary<ops::Pow>(x, y);
+}
+Tensor kiln::maximum(const Tensor &x, const Tensor &y) {
+  return binary<ops::Max>(x, y);
+}
+Tensor kiln::minimum(const Tensor &x, const Tensor &y) {
+  return binary<ops::Min>(x, y);
+}
+Tensor kiln::rem(const Tensor &x, const Tensor &y) {
+  return binary<ops::Rem>(x, y);
+}
+Tensor kiln::atan2(const Tensor &y, const Tensor &x) {
+  return binary<ops::Atan2>(y, x);
+}
+Tensor kiln::eq(const Tensor &x, const Tensor &y) {
+  return binary<ops::Eq>(x, y, /*boolResult=*/true);
+}
+Tensor kiln::ne(const Tensor &x, const Tensor &y) {
+  return binary<ops::Ne>(x, y, /*boolResult=*/true);
+}
+Tensor kiln::lt(const Tensor &x, const Tensor &y) {
+  return binary<ops::Lt>(x, y, /*boolResult=*/true);
+}
+Tensor kiln::le(const Tensor &x, const Tensor &y) {
+  return binary<ops::Le>(x, y, /*boolResult=*/true);
+}
+Tensor kiln::gt(const Tensor &x, const Tensor &y) {
+  return binary<ops::Gt>(x, y, /*boolResult=*/true);
+}
+Tensor kiln::ge(const Tensor &x, const Tensor &y) {
+  return binary<ops::Ge>(x, y, /*boolResult=*/true);
+}
+Tensor kiln::logicalAnd(const Tensor &x, const Tensor &y) {
+  return binary<ops::And>(x, y);
+}
+Tensor kiln::logicalOr(const Tensor &x, const Tensor &y) {
+  return binary<ops::Or>(x, y);
 }
 
 Tensor kiln::gelu(const Tensor &x, bool tanhApprox) {
   std::vector<NodeAttr> attrs;
   if (tanhApprox)
-    attrs.push_back(NodeAttr::enumeration("approximate", 1));
-  return unary("kiln.gelu", x, attrs);
+    attrs.push_back(ops::Gelu::approximate(ops::GeluApprox::Tanh));
+  return unary<ops::Gelu>(x, attrs);
 }
 Tensor kiln::clamp(const Tensor &x, double min, double max) {
-  Recorder r("kiln.clamp", {&x});
+  Recorder r(ops::Clamp::name, {&x});
   if (std::isnan(min) || std::isnan(max) || min > max)
     r.fail("min " + std::to_string(min) + " is greater than max " +
            std::to_string(max));
   return r.make(r.dtype(0), r.shape(0),
-                {NodeAttr::f64("min", min), NodeAttr::f64("max", max)});
+                {ops::Clamp::min(min), ops::Clamp::max(max)});
 }
 Tensor kiln::isNan(const Tensor &x) {
-  Recorder r("kiln.is_nan", {&x});
+  Recorder r(ops::IsNan::name, {&x});
   return r.make(DType::Bool, r.shape(0));
 }
 
 Tensor kiln::pow(const Tensor &x, double y) {
-  return pow(x, scalarLike("kiln.pow", x, y));
+  return pow(x, scalarLike(ops::Pow::name, x, y));
 }
 
 Tensor kiln::where(const Tensor &cond, const Tensor &x, const Tensor &y) {
-  Recorder r("kiln.where", {&cond, &x, &y});
+  Recorder r(ops::Where::name, {&cond, &x, &y});
   r.requireSameDType(1, 2);
   Dims a, out;
   r.check(rules::broadcast(r.shape(0), r.shape(1), a));
@@ -172,11 +237,11 @@ Tensor kiln::where(const Tensor &cond, const Tensor &x, const Tensor &y) {
   return r.make(r.dtype(1), vec(out));
 }
 Tensor kiln::where(const Tensor &cond, const Tensor &x, double y) {
-  return where(cond, x, scalarLike("kiln.where", x, y));
+  return where(cond, x, scalarLike(ops::Where::name, x, y));
 }
 
 Tensor kiln::cast(const Tensor &x, DType dtype) {
-  Recorder r("kiln.cast", {&x});
+  Recorder r(ops::Cast::name, {&x});
   if (dtype.isQuantized())
     r.fail("cannot cast to " + dtype.str() + "; use quantize()");
   if (dtype == r.dtype(0))
@@ -189,44 +254,44 @@ Tensor kiln::cast(const Tensor &x, DType dtype) {
 //===----------------------------------------------------------------------===//
 
 Tensor kiln::sum(const Tensor &x, std::vector<int64_t> axes, bool keepdim) {
-  return reduction("kiln.sum", x, std::move(axes), keepdim);
+  return reduction<ops::Sum>(x, std::move(axes), keepdim);
 }
 Tensor kiln::mean(const Tensor &x, std::vector<int64_t> axes, bool keepdim) {
-  return reduction("kiln.mean", x, std::move(axes), keepdim);
+  return reduction<ops::Mean>(x, std::move(axes), keepdim);
 }
 Tensor kiln::prod(const Tensor &x, std::vector<int64_t> axes, bool keepdim) {
-  return reduction("kiln.prod", x, std::move(axes), keepdim);
+  return reduction<ops::Prod>(x, std::move(axes), keepdim);
 }
 Tensor kiln::max(const Tensor &x, std::vector<int64_t> axes, bool keepdim) {
-  return reduction("kiln.reduce_max", x, std::move(axes), keepdim);
+  return reduction<ops::ReduceMax>(x, std::move(axes), keepdim);
 }
 Tensor kiln::min(const Tensor &x, std::vector<int64_t> axes, bool keepdim) {
-  return reduction("kiln.reduce_min", x, std::move(axes), keepdim);
+  return reduction<ops::ReduceMin>(x, std::move(axes), keepdim);
 }
 Tensor kiln::any(const Tensor &x, std::vector<int64_t> axes, bool keepdim) {
-  return reduction("kiln.any", x, std::move(axes), keepdim);
+  return reduction<ops::Any>(x, std::move(axes), keepdim);
 }
 Tensor kiln::all(const Tensor &x, std::vector<int64_t> axes, bool keepdim) {
-  return reduction("kiln.all", x, std::move(axes), keepdim);
+  return reduction<ops::All>(x, std::move(axes), keepdim);
 }
 Tensor kiln::argmax(const Tensor &x, int64_t axis, bool keepdim) {
-  return argReduction("kiln.argmax", x, axis, keepdim);
+  return argReduction<ops::Argmax>(x, axis, keepdim);
 }
 Tensor kiln::argmin(const Tensor &x, int64_t axis, bool keepdim) {
-  return argReduction("kiln.argmin", x, axis, keepdim);
+  return argReduction<ops::Argmin>(x, axis, keepdim);
 }
 Tensor kiln::cumsum(const Tensor &x, int64_t axis) {
-  return axisOp("kiln.cumsum", x, axis);
+  return axisOp<ops::Cumsum>(x, axis);
 }
 Tensor kiln::softmax(const Tensor &x, int64_t axis) {
-  return axisOp("kiln.softmax", x, axis);
+  return axisOp<ops::Softmax>(x, axis);
 }
 Tensor kiln::logSoftmax(const Tensor &x, int64_t axis) {
-  return axisOp("kiln.log_softmax", x, axis);
+  return axisOp<ops::LogSoftmax>(x, axis);
 }
 Tensor kiln::logsumexp(const Tensor &x, std::vector<int64_t> axes,
                        bool keepdim) {
-  return reduction("kiln.logsumexp", x, std::move(axes), keepdim);
+  return reduction<ops::Logsumexp>(x, std::move(axes), keepdim);
 }
 
 //===----------------------------------------------------------------------===//
@@ -234,12 +299,13 @@ Tensor kiln::logsumexp(const Tensor &x, std::vector<int64_t> axes,
 //===----------------------------------------------------------------------===//
 
 Tensor kiln::matmul(const Tensor &a, const Tensor &b) {
-  const NodePtr &na = nodeOf(a, "kiln.matmul");
-  const NodePtr &nb = nodeOf(b, "kiln.matmul");
+  const NodePtr &na = nodeOf(a, ops::Matmul::name);
+  const NodePtr &nb = nodeOf(b, ops::Matmul::name);
   // numpy: a 1-D operand is a row (lhs) or column (rhs) vector.
   if (na->shape.size() == 1 || nb->shape.size() == 1) {
     if (na->shape.empty() || nb->shape.empty())
-      Recorder("kiln.matmul", {&a, &b}).fail("operands must have rank >= 1");
+      Recorder(ops::Matmul::name, {&a, &b})
+          .fail("operands must have rank >= 1");
     Tensor a2 = na->shape.size() == 1 ? unsqueeze(a, {0}) : a;
     Tensor b2 = nb->shape.size() == 1 ? unsqueeze(b, {1}) : b;
     Tensor c = matmul(a2, b2);
@@ -251,7 +317,7 @@ Tensor kiln::matmul(const Tensor &a, const Tensor &b) {
       drop.push_back(r - 1);
     return squeeze(c, drop);
   }
-  Recorder r("kiln.matmul", {&a, &b});
+  Recorder r(ops::Matmul::name, {&a, &b});
   r.requireSameDType(0, 1);
   Dims out;
   r.check(rules::matmul(r.shape(0), r.shape(1), out));
@@ -263,16 +329,16 @@ Tensor kiln::matmul(const Tensor &a, const Tensor &b) {
 //===----------------------------------------------------------------------===//
 
 Tensor kiln::reshape(const Tensor &x, Shape shape) {
-  Recorder r("kiln.reshape", {&x});
+  Recorder r(ops::Reshape::name, {&x});
   Dims out;
   r.check(rules::reshape(r.shape(0), shape.dims(), out));
   if (vec(out) == r.shape(0))
     return x;
-  return r.make(r.dtype(0), vec(out), {NodeAttr::array("shape", vec(out))});
+  return r.make(r.dtype(0), vec(out), {ops::Reshape::shape(vec(out))});
 }
 
 Tensor kiln::permute(const Tensor &x, std::vector<int64_t> dims) {
-  Recorder r("kiln.permute", {&x});
+  Recorder r(ops::Permute::name, {&x});
   if ((int64_t)dims.size() != r.rank(0))
     r.fail("permutation " + rules::formatDims(dims) + " does not match rank " +
            std::to_string(r.rank(0)));
@@ -285,13 +351,13 @@ Tensor kiln::permute(const Tensor &x, std::vector<int64_t> dims) {
     identity &= dims[i] == (int64_t)i;
   if (identity)
     return x;
-  return r.make(r.dtype(0), vec(out), {NodeAttr::array("dims", dims)});
+  return r.make(r.dtype(0), vec(out), {ops::Permute::dims(dims)});
 }
 
 Tensor kiln::transpose(const Tensor &x, int64_t d0, int64_t d1) {
-  const NodePtr &n = nodeOf(x, "kiln.permute");
+  const NodePtr &n = nodeOf(x, ops::Permute::name);
   int64_t rank = n->shape.size();
-  Recorder r("kiln.permute", {&x});
+  Recorder r(ops::Permute::name, {&x});
   d0 = r.axis(d0, rank);
   d1 = r.axis(d1, rank);
   std::vector<int64_t> dims(rank);
@@ -301,44 +367,42 @@ Tensor kiln::transpose(const Tensor &x, int64_t d0, int64_t d1) {
 }
 
 Tensor kiln::expand(const Tensor &x, Shape shape) {
-  Recorder r("kiln.expand", {&x});
+  Recorder r(ops::Expand::name, {&x});
   Dims out;
   r.check(rules::expand(r.shape(0), shape.dims(), out));
   if (vec(out) == r.shape(0))
     return x;
-  return r.make(r.dtype(0), vec(out), {NodeAttr::array("shape", vec(out))});
+  return r.make(r.dtype(0), vec(out), {ops::Expand::shape(vec(out))});
 }
 
 Tensor kiln::slice(const Tensor &x, std::vector<int64_t> starts,
                    std::vector<int64_t> ends, std::vector<int64_t> steps) {
-  Recorder r("kiln.slice", {&x});
+  Recorder r(ops::Slice::name, {&x});
   normalizeSlice(r, r.shape(0), starts, ends, steps);
   Dims out;
   r.check(rules::slice(r.shape(0), starts, ends, steps, out));
   return r.make(r.dtype(0), vec(out),
-                {NodeAttr::array("starts", starts),
-                 NodeAttr::array("ends", ends),
-                 NodeAttr::array("steps", steps)});
+                {ops::Slice::starts(starts), ops::Slice::ends(ends),
+                 ops::Slice::steps(steps)});
 }
 
 Tensor kiln::sliceAssign(const Tensor &dest, const Tensor &value,
                          std::vector<int64_t> starts, std::vector<int64_t> ends,
                          std::vector<int64_t> steps) {
-  Recorder r("kiln.slice_assign", {&value, &dest});
+  Recorder r(ops::SliceAssign::name, {&value, &dest});
   r.requireSameDType(0, 1);
   normalizeSlice(r, r.shape(1), starts, ends, steps);
   r.check(rules::sliceAssign(r.shape(1), r.shape(0), starts, ends, steps));
   return r.make(r.dtype(1), r.shape(1),
-                {NodeAttr::array("starts", starts),
-                 NodeAttr::array("ends", ends),
-                 NodeAttr::array("steps", steps)});
+                {ops::SliceAssign::starts(starts), ops::SliceAssign::ends(ends),
+                 ops::SliceAssign::steps(steps)});
 }
 
 Tensor kiln::concat(const std::vector<Tensor> &xs, int64_t axis) {
   std::vector<const Tensor *> ptrs;
   for (const Tensor &t : xs)
     ptrs.push_back(&t);
-  Recorder r("kiln.concat", ptrs);
+  Recorder r(ops::Concat::name, ptrs);
   if (xs.empty())
     r.fail("needs at least one tensor");
   for (size_t i = 1; i < xs.size(); ++i)
@@ -351,12 +415,12 @@ Tensor kiln::concat(const std::vector<Tensor> &xs, int64_t axis) {
     shapes.push_back(r.shape(i));
   Dims out;
   r.check(rules::concat(shapes, axis, out));
-  return r.make(r.dtype(0), vec(out), {NodeAttr::i64("axis", axis)});
+  return r.make(r.dtype(0), vec(out), {ops::Concat::axis(axis)});
 }
 
 std::vector<Tensor> kiln::split(const Tensor &x, std::vector<int64_t> sizes,
                                 int64_t axis) {
-  Recorder r("kiln.split", {&x});
+  Recorder r(ops::Split::name, {&x});
   axis = r.axis(axis, r.rank(0));
   std::vector<Dims> outs;
   r.check(rules::split(r.shape(0), sizes, axis, outs));
@@ -374,18 +438,18 @@ std::vector<Tensor> kiln::split(const Tensor &x, std::vector<int64_t> sizes,
 }
 
 Tensor kiln::squeeze(const Tensor &x, std::vector<int64_t> axes) {
-  Recorder r("kiln.squeeze", {&x});
+  Recorder r(ops::Squeeze::name, {&x});
   axes = r.axes(axes, r.rank(0));
   std::sort(axes.begin(), axes.end());
   if (axes.empty())
     return x;
   Dims out;
   r.check(rules::squeeze(r.shape(0), axes, out));
-  return r.make(r.dtype(0), vec(out), {NodeAttr::array("axes", axes)});
+  return r.make(r.dtype(0), vec(out), {ops::Squeeze::axes(axes)});
 }
 
 Tensor kiln::unsqueeze(const Tensor &x, std::vector<int64_t> axes) {
-  Recorder r("kiln.unsqueeze", {&x});
+  Recorder r(ops::Unsqueeze::name, {&x});
   int64_t rank = r.rank(0) + axes.size();
   axes = r.axes(axes, rank);
   std::sort(axes.begin(), axes.end());
@@ -393,37 +457,37 @@ Tensor kiln::unsqueeze(const Tensor &x, std::vector<int64_t> axes) {
     return x;
   Dims out;
   r.check(rules::unsqueeze(r.shape(0), axes, out));
-  return r.make(r.dtype(0), vec(out), {NodeAttr::array("axes", axes)});
+  return r.make(r.dtype(0), vec(out), {ops::Unsqueeze::axes(axes)});
 }
 
 Tensor kiln::flip(const Tensor &x, std::vector<int64_t> axes) {
-  Recorder r("kiln.flip", {&x});
+  Recorder r(ops::Flip::name, {&x});
   axes = r.axes(axes, r.rank(0));
   std::sort(axes.begin(), axes.end());
   if (axes.empty())
     return x;
-  return r.make(r.dtype(0), r.shape(0), {NodeAttr::array("axes", axes)});
+  return r.make(r.dtype(0), r.shape(0), {ops::Flip::axes(axes)});
 }
 
 Tensor kiln::repeat(const Tensor &x, std::vector<int64_t> repeats) {
-  Recorder r("kiln.repeat", {&x});
+  Recorder r(ops::Repeat::name, {&x});
   Dims out;
   r.check(rules::repeat(r.shape(0), repeats, out));
-  return r.make(r.dtype(0), vec(out), {NodeAttr::array("repeats", repeats)});
+  return r.make(r.dtype(0), vec(out), {ops::Repeat::repeats(repeats)});
 }
 
 Tensor kiln::pad(const Tensor &x, std::vector<int64_t> low,
                  std::vector<int64_t> high, double value) {
-  Recorder r("kiln.pad", {&x});
+  Recorder r(ops::Pad::name, {&x});
   Dims out;
   r.check(rules::pad(r.shape(0), low, high, out));
   if (r.dtype(0).isBool() && value != 0 && value != 1)
     r.fail("pad value " + std::to_string(value) + " is not a bool (0 or 1)");
   if (r.dtype(0).isInteger() && value != std::trunc(value))
     r.fail("pad value " + std::to_string(value) + " is not an integer");
-  return r.make(r.dtype(0), vec(out),
-                {NodeAttr::array("low", low), NodeAttr::array("high", high),
-                 NodeAttr::f64("value", value)});
+  return r.make(
+      r.dtype(0), vec(out),
+      {ops::Pad::low(low), ops::Pad::high(high), ops::Pad::value(value)});
 }
 
 //===----------------------------------------------------------------------===//
@@ -431,46 +495,46 @@ Tensor kiln::pad(const Tensor &x, std::vector<int64_t> low,
 //===----------------------------------------------------------------------===//
 
 Tensor kiln::gather(const Tensor &x, int64_t axis, const Tensor &indices) {
-  Recorder r("kiln.gather", {&x, &indices});
+  Recorder r(ops::Gather::name, {&x, &indices});
   r.requireIndex(1);
   axis = r.axis(axis, r.rank(0));
   Dims out;
   r.check(rules::gather(r.shape(0), r.shape(1), axis, out));
   r.checkIndices(1, r.shape(0)[axis], Shape(vec(out)).numel());
-  return r.make(r.dtype(0), vec(out), {NodeAttr::i64("axis", axis)});
+  return r.make(r.dtype(0), vec(out), {ops::Gather::axis(axis)});
 }
 
 Tensor kiln::scatterAdd(const Tensor &x, int64_t axis, const Tensor &indices,
                         const Tensor &updates) {
-  Recorder r("kiln.scatter_add", {&updates, &x, &indices});
+  Recorder r(ops::ScatterAdd::name, {&updates, &x, &indices});
   r.requireSameDType(0, 1);
   r.requireIndex(2);
   axis = r.axis(axis, r.rank(1));
   r.check(rules::scatterAdd(r.shape(1), r.shape(2), r.shape(0), axis));
   r.checkIndices(2, r.shape(1)[axis], Shape(r.shape(0)).numel());
-  return r.make(r.dtype(1), r.shape(1), {NodeAttr::i64("axis", axis)});
+  return r.make(r.dtype(1), r.shape(1), {ops::ScatterAdd::axis(axis)});
 }
 
 Tensor kiln::indexSelect(const Tensor &x, int64_t axis, const Tensor &indices) {
-  Recorder r("kiln.index_select", {&x, &indices});
+  Recorder r(ops::IndexSelect::name, {&x, &indices});
   r.requireIndex(1);
   axis = r.axis(axis, r.rank(0));
   Dims out;
   r.check(rules::indexSelect(r.shape(0), r.shape(1), axis, out));
   r.checkIndices(1, r.shape(0)[axis], Shape(vec(out)).numel());
-  return r.make(r.dtype(0), vec(out), {NodeAttr::i64("axis", axis)});
+  return r.make(r.dtype(0), vec(out), {ops::IndexSelect::axis(axis)});
 }
 
 Tensor kiln::maskFill(const Tensor &x, const Tensor &mask, double value) {
-  Recorder r("kiln.mask_fill", {&x, &mask});
+  Recorder r(ops::MaskFill::name, {&x, &mask});
   Dims unused;
   r.check(rules::expand(r.shape(1), r.shape(0), unused));
-  (void)scalarLike("kiln.mask_fill", x, value); // checks that it fits
-  return r.make(r.dtype(0), r.shape(0), {NodeAttr::f64("value", value)});
+  (void)scalarLike(ops::MaskFill::name, x, value); // checks that it fits
+  return r.make(r.dtype(0), r.shape(0), {ops::MaskFill::value(value)});
 }
 
 Tensor kiln::oneHot(const Tensor &indices, int64_t numClasses, DType dtype) {
-  Recorder r("kiln.one_hot", {&indices});
+  Recorder r(ops::OneHot::name, {&indices});
   r.requireIndex(0);
   if (numClasses < 1)
     r.fail("numClasses must be >= 1, got " + std::to_string(numClasses));
@@ -482,7 +546,7 @@ Tensor kiln::oneHot(const Tensor &indices, int64_t numClasses, DType dtype) {
 }
 
 Tensor kiln::embedding(const Tensor &weight, const Tensor &indices) {
-  Recorder r("kiln.embedding", {&weight, &indices});
+  Recorder r(ops::Embedding::name, {&weight, &indices});
   r.requireIndex(1);
   Dims out;
   r.check(rules::embedding(r.shape(0), r.shape(1), out));
@@ -494,14 +558,15 @@ Tensor kiln::embedding(const Tensor &weight, const Tensor &indices) {
 // Neural-network ops
 //===----------------------------------------------------------------------===//
 
-static Tensor convImpl(const char *op, const Tensor &x, const Tensor &w,
+template <typename Op>
+static Tensor convImpl(const Tensor &x, const Tensor &w,
                        const std::optional<Tensor> &bias, ConvOptions o,
                        size_t spatial) {
-  std::vector<const Tensor *> ops{&x, &w};
+  std::vector<const Tensor *> operands{&x, &w};
   if (bias)
-    ops.push_back(&*bias);
-  Recorder r(op, ops);
-  for (size_t i = 1; i < ops.size(); ++i)
+    operands.push_back(&*bias);
+  Recorder r(Op::name, operands);
+  for (size_t i = 1; i < operands.size(); ++i)
     r.requireSameDType(0, i);
   if (o.stride.empty())
     o.stride.assign(spatial, 1);
@@ -514,61 +579,60 @@ static Tensor convImpl(const char *op, const Tensor &x, const Tensor &w,
   r.check(rules::conv(r.shape(0), r.shape(1), bias ? &biasShape : nullptr,
                       o.stride, o.padding, o.dilation, o.groups, out));
   return r.make(r.dtype(0), vec(out),
-                {NodeAttr::array("stride", o.stride),
-                 NodeAttr::array("padding", o.padding),
-                 NodeAttr::array("dilation", o.dilation),
-                 NodeAttr::i64("groups", o.groups)});
+                {Op::stride(o.stride), Op::padding(o.padding),
+                 Op::dilation(o.dilation), Op::groups(o.groups)});
 }
 
 Tensor kiln::conv2d(const Tensor &x, const Tensor &weight,
                     const std::optional<Tensor> &bias, ConvOptions options) {
-  return convImpl("kiln.conv2d", x, weight, bias, std::move(options), 2);
+  return convImpl<ops::Conv2d>(x, weight, bias, std::move(options), 2);
 }
 
 Tensor kiln::conv1d(const Tensor &x, const Tensor &weight,
                     const std::optional<Tensor> &bias, ConvOptions options) {
-  return convImpl("kiln.conv1d", x, weight, bias, std::move(options), 1);
+  return convImpl<ops::Conv1d>(x, weight, bias, std::move(options), 1);
 }
 
-static Tensor poolImpl(const char *op, const Tensor &x,
-                       std::vector<int64_t> kernel, std::vector<int64_t> stride,
+template <typename Op>
+static Tensor poolImpl(const Tensor &x, std::vector<int64_t> kernel,
+                       std::vector<int64_t> stride,
                        std::vector<int64_t> padding, bool countIncludePad) {
-  Recorder r(op, {&x});
+  Recorder r(Op::name, {&x});
   if (stride.empty())
     stride = kernel;
   Dims out;
   r.check(rules::pool2d(r.shape(0), kernel, stride, padding, out));
-  std::vector<NodeAttr> attrs{NodeAttr::array("kernel", kernel),
-                              NodeAttr::array("stride", stride),
-                              NodeAttr::array("padding", padding)};
-  if (countIncludePad)
-    attrs.push_back(NodeAttr::unit("count_include_pad"));
+  std::vector<NodeAttr> attrs{Op::kernel(kernel), Op::stride(stride),
+                              Op::padding(padding)};
+  if constexpr (std::is_same_v<Op, ops::AvgPool2d>)
+    if (countIncludePad)
+      attrs.push_back(Op::countIncludePad());
   return r.make(r.dtype(0), vec(out), attrs);
 }
 
 Tensor kiln::maxPool2d(const Tensor &x, std::vector<int64_t> kernel,
                        std::vector<int64_t> stride,
                        std::vector<int64_t> padding) {
-  return poolImpl("kiln.max_pool2d", x, std::move(kernel), std::move(stride),
-                  std::move(padding), false);
+  return poolImpl<ops::MaxPool2d>(x, std::move(kernel), std::move(stride),
+                                  std::move(padding), false);
 }
 
 Tensor kiln::avgPool2d(const Tensor &x, std::vector<int64_t> kernel,
                        std::vector<int64_t> stride,
                        std::vector<int64_t> padding, bool countIncludePad) {
-  return poolImpl("kiln.avg_pool2d", x, std::move(kernel), std::move(stride),
-                  std::move(padding), countIncludePad);
+  return poolImpl<ops::AvgPool2d>(x, std::move(kernel), std::move(stride),
+                                  std::move(padding), countIncludePad);
 }
 
 Tensor kiln::layerNorm(const Tensor &x, const std::optional<Tensor> &weight,
                        const std::optional<Tensor> &bias, double eps) {
-  std::vector<const Tensor *> ops{&x};
+  std::vector<const Tensor *> operands{&x};
   if (weight)
-    ops.push_back(&*weight);
+    operands.push_back(&*weight);
   if (bias)
-    ops.push_back(&*bias);
-  Recorder r("kiln.layer_norm", ops);
-  for (size_t i = 1; i < ops.size(); ++i)
+    operands.push_back(&*bias);
+  Recorder r(ops::LayerNorm::name, operands);
+  for (size_t i = 1; i < operands.size(); ++i)
     r.requireSameDType(0, i);
   if (!(eps >= 0))
     r.fail("eps must be >= 0, got " + std::to_string(eps));
@@ -578,21 +642,21 @@ Tensor kiln::layerNorm(const Tensor &x, const std::optional<Tensor> &weight,
   r.check(rules::layerNorm(r.shape(0), weight ? &ws : nullptr,
                            bias ? &bs : nullptr));
   return r.make(r.dtype(0), r.shape(0),
-                {NodeAttr::f64("eps", eps),
+                {ops::LayerNorm::eps(eps),
                  NodeAttr::segments({1, weight ? 1 : 0, bias ? 1 : 0})});
 }
 
 Tensor kiln::dropout(const Tensor &x, double p, uint64_t seed) {
-  Recorder r("kiln.dropout", {&x});
+  Recorder r(ops::Dropout::name, {&x});
   if (!(p >= 0 && p < 1))
     r.fail("p must be in [0, 1), got " + std::to_string(p));
-  return r.make(r.dtype(0), r.shape(0),
-                {NodeAttr::f64("p", p),
-                 NodeAttr::i64("seed", static_cast<int64_t>(seed))});
+  return r.make(
+      r.dtype(0), r.shape(0),
+      {ops::Dropout::p(p), ops::Dropout::seed(static_cast<int64_t>(seed))});
 }
 
 Tensor kiln::crossEntropy(const Tensor &logits, const Tensor &labels) {
-  Recorder r("kiln.cross_entropy", {&logits, &labels});
+  Recorder r(ops::CrossEntropy::name, {&logits, &labels});
   r.requireIndex(1);
   Dims out;
   r.check(rules::crossEntropy(r.shape(0), r.shape(1), out));
@@ -605,7 +669,7 @@ Tensor kiln::crossEntropy(const Tensor &logits, const Tensor &labels) {
 //===----------------------------------------------------------------------===//
 
 Tensor kiln::quantize(const Tensor &x, QuantScheme scheme) {
-  Recorder r("kiln.quantize", {&x});
+  Recorder r(ops::Quantize::name, {&x});
   DType scale(scheme.scale);
   if (!scale.isFloat())
     r.fail("the scale dtype must be a float, not " + scale.str());
@@ -625,7 +689,7 @@ Tensor kiln::quantize(const Tensor &x, QuantScheme scheme) {
 }
 
 Tensor kiln::dequantize(const Tensor &q, DType dtype) {
-  Recorder r("kiln.dequantize", {&q});
+  Recorder r(ops::Dequantize::name, {&q});
   if (!r.dtype(0).isQuantized())
     r.fail("operand is " + r.dtype(0).str() + ", not quantized");
   if (!dtype.isFloat())
@@ -644,31 +708,31 @@ Tensor kiln::operator*(const Tensor &x, const Tensor &y) { return mul(x, y); }
 Tensor kiln::operator/(const Tensor &x, const Tensor &y) { return div(x, y); }
 Tensor kiln::operator%(const Tensor &x, const Tensor &y) { return rem(x, y); }
 Tensor kiln::operator+(const Tensor &x, double y) {
-  return add(x, scalarLike("kiln.add", x, y));
+  return add(x, scalarLike(ops::Add::name, x, y));
 }
 Tensor kiln::operator-(const Tensor &x, double y) {
-  return sub(x, scalarLike("kiln.sub", x, y));
+  return sub(x, scalarLike(ops::Sub::name, x, y));
 }
 Tensor kiln::operator*(const Tensor &x, double y) {
-  return mul(x, scalarLike("kiln.mul", x, y));
+  return mul(x, scalarLike(ops::Mul::name, x, y));
 }
 Tensor kiln::operator/(const Tensor &x, double y) {
-  return div(x, scalarLike("kiln.div", x, y));
+  return div(x, scalarLike(ops::Div::name, x, y));
 }
 Tensor kiln::operator%(const Tensor &x, double y) {
-  return rem(x, scalarLike("kiln.rem", x, y));
+  return rem(x, scalarLike(ops::Rem::name, x, y));
 }
 Tensor kiln::operator+(double x, const Tensor &y) {
-  return add(scalarLike("kiln.add", y, x), y);
+  return add(scalarLike(ops::Add::name, y, x), y);
 }
 Tensor kiln::operator-(double x, const Tensor &y) {
-  return sub(scalarLike("kiln.sub", y, x), y);
+  return sub(scalarLike(ops::Sub::name, y, x), y);
 }
 Tensor kiln::operator*(double x, const Tensor &y) {
-  return mul(scalarLike("kiln.mul", y, x), y);
+  return mul(scalarLike(ops::Mul::name, y, x), y);
 }
 Tensor kiln::operator/(double x, const Tensor &y) {
-  return div(scalarLike("kiln.div", y, x), y);
+  return div(scalarLike(ops::Div::name, y, x), y);
 }
 Tensor kiln::operator==(const Tensor &x, const Tensor &y) { return eq(x, y); }
 Tensor kiln::operator!=(const Tensor &x, const Tensor &y) { return ne(x, y); }
@@ -677,22 +741,22 @@ Tensor kiln::operator<=(const Tensor &x, const Tensor &y) { return le(x, y); }
 Tensor kiln::operator>(const Tensor &x, const Tensor &y) { return gt(x, y); }
 Tensor kiln::operator>=(const Tensor &x, const Tensor &y) { return ge(x, y); }
 Tensor kiln::operator==(const Tensor &x, double y) {
-  return eq(x, scalarLike("kiln.eq", x, y));
+  return eq(x, scalarLike(ops::Eq::name, x, y));
 }
 Tensor kiln::operator!=(const Tensor &x, double y) {
-  return ne(x, scalarLike("kiln.ne", x, y));
+  return ne(x, scalarLike(ops::Ne::name, x, y));
 }
 Tensor kiln::operator<(const Tensor &x, double y) {
-  return lt(x, scalarLike("kiln.lt", x, y));
+  return lt(x, scalarLike(ops::Lt::name, x, y));
 }
 Tensor kiln::operator<=(const Tensor &x, double y) {
-  return le(x, scalarLike("kiln.le", x, y));
+  return le(x, scalarLike(ops::Le::name, x, y));
 }
 Tensor kiln::operator>(const Tensor &x, double y) {
-  return gt(x, scalarLike("kiln.gt", x, y));
+  return gt(x, scalarLike(ops::Gt::name, x, y));
 }
 Tensor kiln::operator>=(const Tensor &x, double y) {
-  return ge(x, scalarLike("kiln.ge", x, y));
+  return ge(x, scalarLike(ops::Ge::name, x, y));
 }
 Tensor kiln::operator&(const Tensor &x, const Tensor &y) {
   return logicalAnd(x, y);
@@ -729,7 +793,7 @@ Tensor DispatchTensor::slice(std::vector<int64_t> starts,
 }
 Tensor DispatchTensor::narrow(int64_t axis, int64_t start,
                               int64_t length) const {
-  Recorder r("kiln.slice", {this});
+  Recorder r(ops::Slice::name, {this});
   axis = r.axis(axis, r.rank(0));
   std::vector<int64_t> starts(r.rank(0), 0), ends = r.shape(0);
   starts[axis] = start;

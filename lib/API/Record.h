@@ -12,6 +12,7 @@
 #include "kiln/Engine/Devices.h"
 #include "kiln/Engine/Engine.h"
 #include "kiln/Engine/OpSignatures.h"
+#include "kiln/Engine/OpVocabulary.h"
 #include "kiln/Support/ShapeRules.h"
 
 namespace kiln::detail {

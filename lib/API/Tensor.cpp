@@ -108,10 +108,9 @@ DispatchTensor DispatchTensor::full(Shape shape, double value, DType dtype,
   DispatchTensor s(scalarNode(value, dtype, device));
   if (shape.rank() == 0)
     return tracked(s, device);
-  Recorder r("kiln.expand", {&s});
+  Recorder r(ops::Expand::name, {&s});
   return tracked(
-      r.make(dtype, shape.dims(), {NodeAttr::array("shape", shape.dims())}),
-      device);
+      r.make(dtype, shape.dims(), {ops::Expand::shape(shape.dims())}), device);
 }
 
 DispatchTensor DispatchTensor::zeros(Shape shape, DType dtype,
@@ -142,11 +141,11 @@ DispatchTensor DispatchTensor::arange(double start, double end, double step,
     throw Error("arange: start and step must be integers for " + dtype.str());
   double count = std::ceil((end - start) / step);
   int64_t n = count > 0 ? static_cast<int64_t>(count) : 0;
-  Recorder r = creationRecorder("kiln.arange", device);
-  return tracked(
-      r.make(dtype, {n},
-             {NodeAttr::f64("start", start), NodeAttr::f64("step", step)}, {}),
-      device);
+  Recorder r = creationRecorder(ops::Arange::name, device);
+  return tracked(r.make(dtype, {n},
+                        {ops::Arange::start(start), ops::Arange::step(step)},
+                        {}),
+                 device);
 }
 
 DispatchTensor DispatchTensor::arange(int64_t n, DType dtype,
@@ -166,14 +165,16 @@ DispatchTensor DispatchTensor::eye(int64_t n, int64_t m, DType dtype,
                 std::to_string(m));
   if (dtype.isQuantized())
     throw Error("eye: dtype cannot be " + dtype.str());
-  Recorder r = creationRecorder("kiln.eye", device);
+  Recorder r = creationRecorder(ops::Eye::name, device);
   return tracked(r.make(dtype, {n, m}, {}, {}), device);
 }
 
-static DispatchTensor randomTensor(const char *op, Shape shape, DType dtype,
+/// kiln.rand or kiln.randn, whose two parameters are `ab`.
+template <typename Op>
+static DispatchTensor randomTensor(Shape shape, DType dtype,
                                    const DispatchDevice &device, uint64_t seed,
-                                   const char *aName, double a,
-                                   const char *bName, double b) {
+                                   std::vector<NodeAttr> ab) {
+  const char *op = Op::name;
   for (int64_t d : shape)
     if (d < 0)
       throw Error(std::string(op) + ": negative dim in shape " + shape.str());
@@ -182,8 +183,8 @@ static DispatchTensor randomTensor(const char *op, Shape shape, DType dtype,
                 dtype.str());
   Recorder r = creationRecorder(op, device);
   return tracked(r.make(dtype, shape.dims(),
-                        {NodeAttr::i64("seed", static_cast<int64_t>(seed)),
-                         NodeAttr::f64(aName, a), NodeAttr::f64(bName, b)},
+                        {Op::seed(static_cast<int64_t>(seed)), std::move(ab[0]),
+                         std::move(ab[1])},
                         {}),
                  device);
 }
@@ -194,8 +195,8 @@ DispatchTensor DispatchTensor::rand(Shape shape, DType dtype,
   if (!(low < high))
     throw Error("rand: needs low < high, got [" + std::to_string(low) + ", " +
                 std::to_string(high) + ")");
-  return randomTensor("kiln.rand", std::move(shape), dtype, device, seed, "low",
-                      low, "high", high);
+  return randomTensor<ops::Rand>(std::move(shape), dtype, device, seed,
+                                 {ops::Rand::low(low), ops::Rand::high(high)});
 }
 
 DispatchTensor DispatchTensor::randn(Shape shape, DType dtype,
@@ -204,8 +205,9 @@ DispatchTensor DispatchTensor::randn(Shape shape, DType dtype,
   if (!(std >= 0))
     throw Error("randn: standard deviation must be >= 0, got " +
                 std::to_string(std));
-  return randomTensor("kiln.randn", std::move(shape), dtype, device, seed,
-                      "mean", mean, "std", std);
+  return randomTensor<ops::Randn>(
+      std::move(shape), dtype, device, seed,
+      {ops::Randn::mean(mean), ops::Randn::std(std)});
 }
 
 //===----------------------------------------------------------------------===//

@@ -10,7 +10,10 @@
 #include "kiln/Dialect/Kiln/IR/KilnBuilders.h"
 #include "kiln/Dialect/Kiln/IR/KilnDTypes.h"
 #include "kiln/Dialect/Kiln/IR/KilnOps.h"
+#include "kiln/Engine/OpVocabulary.h"
+#include "kiln/Runtime/KernelCache.h"
 #include "kiln/Support/Env.h"
+#include "kiln/Target/Target.h"
 #include "kiln/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -122,21 +125,21 @@ buildModule(mlir::MLIRContext &ctx, const Subgraph &g,
   // to differentiation: a kiln.detach stops gradients through it.
   bool differentiates =
       std::any_of(g.nodes.begin(), g.nodes.end(), [](const NodePtr &n) {
-        return n->op && std::strcmp(n->op, "kiln.grad") == 0;
+        return n->op && std::strcmp(n->op, ops::Grad::name) == 0;
       });
   for (const NodePtr &n : g.nodes) {
-    if (n->op && std::strcmp(n->op, "kiln.grad") == 0) {
+    if (n->op && std::strcmp(n->op, ops::Grad::name) == 0) {
       const Node *loss = n->inputs[0].get();
       mlir::Operation *&op = gradOps[loss];
       if (!op) {
         llvm::SmallVector<const Node *> group;
         for (const NodePtr &m : g.nodes)
-          if (m->op && std::strcmp(m->op, "kiln.grad") == 0 &&
+          if (m->op && std::strcmp(m->op, ops::Grad::name) == 0 &&
               m->inputs[0].get() == loss) {
             gradIndex[m.get()] = group.size();
             group.push_back(m.get());
           }
-        mlir::OperationState state(loc, "kiln.grad");
+        mlir::OperationState state(loc, ops::Grad::name);
         state.addOperands(values.at(loss));
         for (const Node *m : group) {
           state.addOperands(values.at(m->inputs[1].get()));
@@ -199,7 +202,7 @@ buildModule(mlir::MLIRContext &ctx, const Subgraph &g,
     if (differentiates && !n->checkpointing && n->dtype.isFloat() &&
         std::any_of(n->inputs.begin(), n->inputs.end(),
                     [](const NodePtr &in) { return in->checkpointing; })) {
-      mlir::OperationState detach(loc, "kiln.detach");
+      mlir::OperationState detach(loc, ops::Detach::name);
       detach.addOperands(op->getResult(0));
       detach.addTypes(op->getResult(0).getType());
       values[n.get()] = b.create(detach)->getResult(0);
@@ -258,22 +261,57 @@ double msSince(std::chrono::steady_clock::time_point t) {
       .count();
 }
 
-/// The executable of `key` from the backend's disk cache, with the
-/// KILN_LOG=compile line of a compile; null on a miss.
-std::unique_ptr<Executable> loadFromDisk(Backend &backend,
-                                         mlir::MLIRContext &ctx,
+/// The disk-cache key of graph `key` for `target` (empty: the target keeps
+/// no artifacts on disk).
+std::string diskKeyOf(Target &target, const std::string &key) {
+  std::string d = target.diskKey();
+  return d.empty() ? std::string() : key + "|" + d;
+}
+
+/// Prints the one KILN_LOG=compile line of a compile or a disk hit.
+void logCompile(Backend &backend, const Executable &exe, size_t ops,
+                const std::string &passes, double totalMs) {
+  if (!env::logEnabled("compile"))
+    return;
+  const Executable::CompileLog &log = exe.compileLog;
+  std::fprintf(stderr,
+               "kiln: compile %s%s%s: %zu ops in %lld kernels%s%s, %s, "
+               "%s%s%.2f ms total\n",
+               backend.name().c_str(), log.id.empty() ? "" : " ",
+               log.id.c_str(), ops, static_cast<long long>(exe.kernelCount()),
+               log.kernels.empty() ? "" : " ", log.kernels.c_str(),
+               passes.c_str(), log.phases.c_str(),
+               log.phases.empty() ? "" : ", ", totalMs);
+}
+
+/// The executable of `key` from the disk cache, or null on a miss: the
+/// stored artifact is handed to the backend, with no pass and no MLIR. An
+/// entry that does not read back or load is a miss (the compile replaces
+/// it).
+std::unique_ptr<Executable> loadFromDisk(Backend &backend, Target &target,
                                          const std::string &key, size_t ops) {
+  std::string full = diskKeyOf(target, key);
+  if (full.empty())
+    return nullptr;
   auto start = std::chrono::steady_clock::now();
-  std::unique_ptr<Executable> exe = backend.loadCompiled(ctx, key);
-  if (exe && env::logEnabled("compile")) {
-    const Executable::CompileLog &log = exe->compileLog;
-    std::fprintf(stderr,
-                 "kiln: compile %s %s: %zu ops in %lld kernels %s, no passes, "
-                 "%s, %.2f ms total\n",
-                 backend.name().c_str(), log.id.c_str(), ops,
-                 static_cast<long long>(exe->kernelCount()),
-                 log.kernels.c_str(), log.phases.c_str(), msSince(start));
+  std::optional<std::string> bytes = kernelcache::load(full);
+  if (!bytes)
+    return nullptr;
+  std::optional<Artifact> artifact = deserialize(*bytes);
+  if (!artifact)
+    return nullptr;
+  std::unique_ptr<Executable> exe;
+  try {
+    exe = backend.load(*artifact);
+  } catch (const Error &) {
+    return nullptr;
   }
+  backend.counters.diskHits.fetch_add(1);
+  char phases[64];
+  std::snprintf(phases, sizeof phases, "%.2f ms load", msSince(start));
+  exe->compileLog = {kernelcache::hashOf(full) + " (from the disk cache)",
+                     artifact->summary, phases};
+  logCompile(backend, *exe, ops, "no passes", msSince(start));
   return exe;
 }
 
@@ -337,11 +375,13 @@ std::unique_ptr<Executable> kiln::detail::compileSubgraph(
     const Subgraph &g, Backend &backend, const std::string &key,
     const std::vector<bool> &donated, const DynamicDims *dynamic,
     std::string *trueKey) {
-  mlir::MLIRContext &ctx = compileContext();
-  // The key is the recorded graph's: a disk hit runs no pass at all.
+  // The key is the recorded graph's: a disk hit builds no module and runs
+  // no pass.
+  Target &target = getTarget(backend.kind(), backend.index());
   if (std::unique_ptr<Executable> exe =
-          loadFromDisk(backend, ctx, key, g.nodes.size()))
+          loadFromDisk(backend, target, key, g.nodes.size()))
     return exe;
+  mlir::MLIRContext &ctx = compileContext();
   DiagnosticCollector diags(ctx);
   mlir::OwningOpRef<mlir::ModuleOp> module;
   if (dynamic && !dynamic->empty()) {
@@ -354,6 +394,7 @@ std::unique_ptr<Executable> kiln::detail::compileSubgraph(
     }
     std::vector<std::vector<bool>> marks(g.nodes.size());
     module = buildModule(ctx, g, &leafShapes, &nodeShapes, &marks);
+    backend.counters.mlirModules.fetch_add(1);
     if (module && trueKey) {
       std::string own = structuralKey(g, true, dynamic, &marks);
       if (own != key) {
@@ -365,6 +406,7 @@ std::unique_ptr<Executable> kiln::detail::compileSubgraph(
       return nullptr;
   } else {
     module = buildModule(ctx, g);
+    backend.counters.mlirModules.fetch_add(1);
   }
   auto main = module->lookupSymbol<mlir::func::FuncOp>("main");
   for (size_t i = 0; i < donated.size(); ++i)
@@ -397,8 +439,8 @@ std::unique_ptr<Executable> kiln::detail::compileModule(mlir::ModuleOp module,
                                                         Backend &backend,
                                                         const std::string &key,
                                                         size_t ops) {
-  if (std::unique_ptr<Executable> exe =
-          loadFromDisk(backend, *module.getContext(), key, ops))
+  Target &target = getTarget(backend.kind(), backend.index());
+  if (std::unique_ptr<Executable> exe = loadFromDisk(backend, target, key, ops))
     return exe;
   return compileModuleNow(module, backend, key, ops);
 }
@@ -416,6 +458,7 @@ std::unique_ptr<Executable> compileModuleNow(mlir::ModuleOp module,
     module.print(os);
     return text;
   });
+  Target &target = getTarget(backend.kind(), backend.index());
   mlir::MLIRContext *ctx = module.getContext();
   DiagnosticCollector diags(*ctx);
   mlir::PassManager pm(ctx);
@@ -427,12 +470,10 @@ std::unique_ptr<Executable> compileModuleNow(mlir::ModuleOp module,
     else if (strategy.empty())
       strategy = "balanced";
   });
-  mlir::kiln::GraphPipelineOptions options;
+  mlir::kiln::GraphPipelineOptions options = targetInfo(backend.kind()).graph;
   options.strategy = strategy;
-  options.target = backend.kind() == DeviceKind::Flex   ? "flex"
-                   : backend.kind() == DeviceKind::Cuda ? "cuda"
-                                                        : "cpu";
   mlir::kiln::buildKilnGraphPipeline(pm, options);
+  backend.counters.graphPasses.fetch_add(1);
   if (mlir::failed(pm.run(module)))
     throw Error("graph passes failed:\n" + diags.text);
   // Every dynamic dim is S for the kernels and the runtime's views: a
@@ -443,20 +484,17 @@ std::unique_ptr<Executable> compileModuleNow(mlir::ModuleOp module,
     op->print(os, mlir::OpPrintingFlags().skipRegions());
     throw Error("a dynamic dim takes another size than S at: " + text);
   }
-  double passMs = msSince(start);
+  char passes[48];
+  std::snprintf(passes, sizeof passes, "%.2f ms passes", msSince(start));
 
-  std::unique_ptr<Executable> exe = backend.compile(module, key);
-  if (env::logEnabled("compile")) {
-    const Executable::CompileLog &log = exe->compileLog;
-    std::fprintf(
-        stderr,
-        "kiln: compile %s%s%s: %zu ops in %lld kernels%s%s, "
-        "%.2f ms passes, %s%s%.2f ms total\n",
-        backend.name().c_str(), log.id.empty() ? "" : " ", log.id.c_str(), ops,
-        static_cast<long long>(exe->kernelCount()),
-        log.kernels.empty() ? "" : " ", log.kernels.c_str(), passMs,
-        log.phases.c_str(), log.phases.empty() ? "" : ", ", msSince(start));
-  }
+  BuildResult built = target.build(module);
+  std::string full = diskKeyOf(target, key);
+  if (!full.empty())
+    kernelcache::store(full, serialize(built.artifact));
+  std::unique_ptr<Executable> exe = backend.load(built.artifact);
+  exe->compileLog = {full.empty() ? "" : kernelcache::hashOf(full),
+                     built.artifact.summary, built.phases};
+  logCompile(backend, *exe, ops, passes, msSince(start));
   return exe;
 }
 

@@ -77,6 +77,8 @@ DeviceCounters detail::deviceCounters(DeviceKind kind, int index) {
   out.compiles = c.compiles.load();
   out.cacheHits = c.cacheHits.load();
   out.diskHits = c.diskHits.load();
+  out.graphPasses = c.graphPasses.load();
+  out.mlirModules = c.mlirModules.load();
   return out;
 }
 

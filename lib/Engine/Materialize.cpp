@@ -8,9 +8,11 @@
 #include "kiln/Engine/Compile.h"
 #include "kiln/Engine/Engine.h"
 #include "kiln/Engine/OpSignatures.h"
+#include "kiln/Engine/OpVocabulary.h"
 #include "kiln/Runtime/Communicator.h"
 #include "kiln/Support/Env.h"
 #include "kiln/Support/ShapeRules.h"
+#include "kiln/Target/Target.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -298,7 +300,7 @@ void kiln::detail::materialize(const std::vector<NodePtr> &requested) {
 
   Subgraph g = collectSubgraph(targets);
   if (std::any_of(g.nodes.begin(), g.nodes.end(), [](const NodePtr &n) {
-        return n->op && std::strcmp(n->op, "kiln.grad") == 0;
+        return n->op && std::strcmp(n->op, ops::Grad::name) == 0;
       }))
     g = collectSubgraph(targets, /*throughTracked=*/true);
   Backend &backend = getBackend(g.device, g.deviceIndex);
@@ -321,11 +323,12 @@ void kiln::detail::materialize(const std::vector<NodePtr> &requested) {
         return l->checkpointing &&
                l->checkpointing->kind() == CheckpointingStrategy::Kind::Budget;
       });
-  // Dynamic dims (Cpu; Budget plans memory for exact sizes): one
-  // executable for every size S of the dims marked dynamic.
+  // Dynamic dims (where the target takes them; Budget plans memory for
+  // exact sizes): one executable for every size S of the dims marked
+  // dynamic.
   ExecutableCache &cache = ExecutableCache::get();
   ShapeHistory &history = ShapeHistory::get();
-  bool canGeneralize = backend.kind() == DeviceKind::Cpu && !plansMemory;
+  bool canGeneralize = targetInfo(backend.kind()).dynamicDims && !plansMemory;
   std::string group;
   auto tryDynamic = [&](const std::vector<uint64_t> *extra) {
     DynamicDims dyn = dynamicDimsOf(g, extra);

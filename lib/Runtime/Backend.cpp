@@ -6,9 +6,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Runtime/Backend.h"
-#include "kiln/Runtime/CpuBackend.h"
-#include "kiln/Runtime/CudaBackend.h"
-#include "kiln/Runtime/FlexBackend.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -19,31 +16,55 @@
 using namespace kiln;
 using namespace kiln::detail;
 
-Backend &kiln::detail::getBackend(DeviceKind kind, int index) {
-  switch (kind) {
-  case DeviceKind::Flex: {
-    // One host device: a second index would name a device that does not
-    // exist, and its tensors would mix silently with flex's.
-    if (index != 0)
-      throw Error("device flex:" + std::to_string(index) +
-                  " does not exist; the host is flex (index 0)");
-    // The backends live until the process ends, never destroyed: buffers
-    // held by other static objects (cached executables' constants, a
-    // user's global tensor) may be released after any destructor here ran.
-    static Backend *flex = createFlexBackend().release();
-    return *flex;
+namespace {
+
+struct BackendRegistry {
+  std::mutex mu;
+  std::vector<std::pair<DeviceKind, std::function<Backend &(int)>>> backends;
+
+  static BackendRegistry &get() {
+    static BackendRegistry *r = new BackendRegistry(); // never destroyed
+    return *r;
   }
-  case DeviceKind::Cpu: {
-    if (index != 0)
-      throw Error("device cpu:" + std::to_string(index) +
-                  " does not exist; the host is cpu (index 0)");
-    static Backend *cpu = createCpuBackend().release(); // as flex
-    return *cpu;
+};
+
+} // namespace
+
+void detail::registerBackend(DeviceKind kind,
+                             std::function<Backend &(int index)> get) {
+  BackendRegistry &r = BackendRegistry::get();
+  std::lock_guard<std::mutex> lock(r.mu);
+  r.backends.push_back({kind, std::move(get)});
+}
+
+Backend &detail::getBackend(DeviceKind kind, int index) {
+  registerAllBackends();
+  std::function<Backend &(int)> get;
+  {
+    BackendRegistry &r = BackendRegistry::get();
+    std::lock_guard<std::mutex> lock(r.mu);
+    for (auto &[k, g] : r.backends)
+      if (k == kind)
+        get = g;
   }
-  case DeviceKind::Cuda:
-    return getCudaBackend(index);
-  }
-  throw Error("unknown device");
+  if (!get)
+    throw Error("no backend is registered for " + deviceName(kind, 0));
+  return get(index);
+}
+
+Backend &detail::hostBackend(DeviceKind kind, int index, Backend *&backend,
+                             const std::function<Backend *()> &make) {
+  // One host device: a second index would name a device that does not
+  // exist, and its tensors would mix silently with the first's.
+  if (index != 0)
+    throw Error("device " + deviceName(kind, 0) + ":" + std::to_string(index) +
+                " does not exist; the host is " + deviceName(kind, 0) +
+                " (index 0)");
+  static std::mutex mu;
+  std::lock_guard<std::mutex> lock(mu);
+  if (!backend)
+    backend = make();
+  return *backend;
 }
 
 Buffer Backend::upload(DType dtype, const std::vector<int64_t> &shape,

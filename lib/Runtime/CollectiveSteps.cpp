@@ -14,7 +14,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "kiln/Dialect/Kiln/IR/KilnOps.h"
 #include "kiln/Runtime/Communicator.h"
 #include "kiln/Runtime/HostSteps.h"
 
@@ -63,30 +62,25 @@ Buffer wait(const Buffer &token) {
 
 } // namespace
 
-ReduceOp detail::reduceOpOf(mlir::Operation *op) {
-  mlir::kiln::AllReduceKind kind =
-      llvm::isa<mlir::kiln::AllReduceOp>(op)
-          ? llvm::cast<mlir::kiln::AllReduceOp>(op).getKind()
-          : llvm::cast<mlir::kiln::AllReduceStartOp>(op).getKind();
-  return kind == mlir::kiln::AllReduceKind::Mean ? ReduceOp::Mean
-                                                 : ReduceOp::Sum;
+ReduceOp detail::reduceOpOf(const OpDesc &op) {
+  return textAttr(op, "kind") == "mean" ? ReduceOp::Mean : ReduceOp::Sum;
 }
 
 void detail::registerCollectiveSteps(KernelRegistry &r) {
-  r.add("kiln.all_reduce_start", [](mlir::Operation *op) -> Step {
+  r.add("kiln.all_reduce_start", [](const OpDesc &op) -> Step {
     ReduceOp kind = reduceOpOf(op);
     return [kind](llvm::ArrayRef<const Buffer *> in,
                   llvm::MutableArrayRef<Buffer> out, StepContext &ctx) {
       out[0] = start(*in[0], ctx.reusable && ctx.reusable[0], kind, ctx);
     };
   });
-  r.add("kiln.all_reduce_wait", [](mlir::Operation *) -> Step {
+  r.add("kiln.all_reduce_wait", [](const OpDesc &) -> Step {
     return
         [](llvm::ArrayRef<const Buffer *> in, llvm::MutableArrayRef<Buffer> out,
            StepContext &) { out[0] = wait(*in[0]); };
   });
   // An all-reduce that --kiln-split-all-reduce has not split: both at once.
-  r.add("kiln.all_reduce", [](mlir::Operation *op) -> Step {
+  r.add("kiln.all_reduce", [](const OpDesc &op) -> Step {
     ReduceOp kind = reduceOpOf(op);
     return [kind](llvm::ArrayRef<const Buffer *> in,
                   llvm::MutableArrayRef<Buffer> out, StepContext &ctx) {

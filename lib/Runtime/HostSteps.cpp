@@ -6,61 +6,20 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Runtime/HostSteps.h"
-#include "kiln/Dialect/Kiln/IR/KilnDTypes.h"
-#include "kiln/Dialect/Kiln/IR/KilnOps.h"
+#include "kiln/Support/ShapeRules.h"
 
 #include <algorithm>
+#include <cstring>
 
 using namespace kiln;
 using namespace kiln::detail;
 
-//===----------------------------------------------------------------------===//
-// Op facts
-//===----------------------------------------------------------------------===//
-
-DType detail::operandDType(mlir::Operation *op, unsigned i) {
-  return mlir::kiln::dtypeOf(op->getOperand(i).getType());
-}
-DType detail::resultDType(mlir::Operation *op, unsigned i) {
-  return mlir::kiln::dtypeOf(op->getResult(i).getType());
-}
-std::vector<int64_t> detail::operandShape(mlir::Operation *op, unsigned i) {
-  auto t = llvm::cast<mlir::RankedTensorType>(op->getOperand(i).getType());
-  return {t.getShape().begin(), t.getShape().end()};
-}
-std::vector<int64_t> detail::resultShape(mlir::Operation *op, unsigned i) {
-  auto t = llvm::cast<mlir::RankedTensorType>(op->getResult(i).getType());
-  return {t.getShape().begin(), t.getShape().end()};
-}
-
 std::vector<int64_t> detail::withDynamicSize(std::vector<int64_t> dims,
                                              int64_t s) {
   for (int64_t &d : dims)
-    if (mlir::ShapedType::isDynamic(d))
+    if (d == rules::kDynamic)
       d = s;
   return dims;
-}
-
-static mlir::Attribute requireAttr(mlir::Operation *op, llvm::StringRef name) {
-  mlir::Attribute a = op->getAttr(name);
-  if (!a)
-    throw Error("runtime: " + op->getName().getStringRef().str() +
-                " has no attribute '" + name.str() + "'");
-  return a;
-}
-std::vector<int64_t> detail::arrayAttr(mlir::Operation *op,
-                                       llvm::StringRef name) {
-  auto a = llvm::cast<mlir::DenseI64ArrayAttr>(requireAttr(op, name));
-  return {a.asArrayRef().begin(), a.asArrayRef().end()};
-}
-double detail::floatAttr(mlir::Operation *op, llvm::StringRef name) {
-  return llvm::cast<mlir::FloatAttr>(requireAttr(op, name)).getValueAsDouble();
-}
-int64_t detail::intAttr(mlir::Operation *op, llvm::StringRef name) {
-  return llvm::cast<mlir::IntegerAttr>(requireAttr(op, name)).getInt();
-}
-bool detail::unitAttr(mlir::Operation *op, llvm::StringRef name) {
-  return static_cast<bool>(op->getAttr(name));
 }
 
 //===----------------------------------------------------------------------===//
@@ -99,38 +58,22 @@ Buffer detail::contiguous(const Buffer &b, Allocator &allocator) {
   return out;
 }
 
-/// Evaluates a kiln.constant into a buffer (a splat becomes one element
-/// seen through stride-0 strides).
-Buffer detail::constantBuffer(mlir::kiln::ConstantOp op, Allocator &allocator) {
-  auto attr = llvm::cast<mlir::DenseElementsAttr>(op.getValue());
-  DType dtype = mlir::kiln::dtypeOf(op.getType());
-  std::vector<int64_t> shape = resultShape(op);
-  std::vector<int64_t> storedShape =
-      attr.isSplat() ? std::vector<int64_t>{} : shape;
+/// A kiln.constant's buffer: its `value` holds the stored elements (one,
+/// seen through stride-0 strides, when every element is the same).
+Buffer detail::constantBuffer(const OpDesc &op, Allocator &allocator) {
+  const OpAttr &value = op.require("value", OpAttr::Kind::Bytes);
+  DType dtype = resultDType(op);
+  const std::vector<int64_t> &shape = resultShape(op);
+  bool splat = value.i != 0;
+  std::vector<int64_t> storedShape = splat ? std::vector<int64_t>{} : shape;
   Buffer b = allocateBuffer(allocator, dtype, storedShape);
-  int64_t n = attr.isSplat() ? 1 : attr.getNumElements();
-  mlir::Type e = attr.getElementType();
-  dispatchAny(dtype, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    T *dst = b.as<T>();
-    if (llvm::isa<mlir::FloatType>(e)) {
-      auto values = attr.getValues<llvm::APFloat>();
-      for (int64_t k = 0; k < n; ++k)
-        dst[k] = storeAs<T>(static_cast<typename ComputeOf<T>::type>(
-            values[k].convertToDouble()));
-    } else {
-      auto values = attr.getValues<llvm::APInt>();
-      bool isUnsigned = e.isUnsignedInteger() || e.isInteger(1);
-      for (int64_t k = 0; k < n; ++k) {
-        int64_t v = isUnsigned ? (int64_t)values[k].getZExtValue()
-                               : values[k].getSExtValue();
-        dst[k] = storeAs<T>(static_cast<typename ComputeOf<T>::type>(v));
-      }
-    }
-  });
-  if (attr.isSplat())
-    b = broadcastView(b, shape);
-  return b;
+  size_t bytes = static_cast<size_t>(b.numel()) * dtype.byteSize();
+  if (value.text.size() != bytes)
+    throw Error("runtime: a " + dtype.str() + " constant of " +
+                std::to_string(b.numel()) + " elements holds " +
+                std::to_string(value.text.size()) + " bytes");
+  std::memcpy(b.data(), value.text.data(), bytes);
+  return splat ? broadcastView(b, shape) : b;
 }
 
 Buffer detail::sliceView(const Buffer &b, const std::vector<int64_t> &starts,
@@ -157,13 +100,13 @@ Buffer reshapeView(const Buffer &b, const std::vector<int64_t> &shape,
   return v;
 }
 
-Step buildReshape(mlir::Operation *op) {
+Step buildReshape(const OpDesc &op) {
   std::vector<int64_t> shape = resultShape(op);
   // One dynamic dim takes what the operand's elements leave for it (S
   // times the static sizes it merged, a reshape of [S, T, D] to [S*T, D]).
   int64_t dynamicAt = -1, staticCount = 1;
   for (size_t i = 0; i < shape.size(); ++i) {
-    if (!mlir::ShapedType::isDynamic(shape[i]))
+    if (shape[i] != rules::kDynamic)
       staticCount *= shape[i];
     else
       dynamicAt = dynamicAt == -1 ? static_cast<int64_t>(i) : -2;
@@ -177,7 +120,7 @@ Step buildReshape(mlir::Operation *op) {
   };
 }
 
-Step buildSqueeze(mlir::Operation *op) {
+Step buildSqueeze(const OpDesc &op) {
   std::vector<int64_t> axes = arrayAttr(op, "axes");
   return [=](llvm::ArrayRef<const Buffer *> ops,
              llvm::MutableArrayRef<Buffer> res, StepContext &) {
@@ -195,7 +138,7 @@ Step buildSqueeze(mlir::Operation *op) {
   };
 }
 
-Step buildUnsqueeze(mlir::Operation *op) {
+Step buildUnsqueeze(const OpDesc &op) {
   std::vector<int64_t> axes = arrayAttr(op, "axes");
   return [=](llvm::ArrayRef<const Buffer *> ops,
              llvm::MutableArrayRef<Buffer> res, StepContext &) {
@@ -219,7 +162,7 @@ Step buildUnsqueeze(mlir::Operation *op) {
   };
 }
 
-Step buildPermute(mlir::Operation *op) {
+Step buildPermute(const OpDesc &op) {
   std::vector<int64_t> dims = arrayAttr(op, "dims");
   return [=](llvm::ArrayRef<const Buffer *> ops,
              llvm::MutableArrayRef<Buffer> res, StepContext &) {
@@ -233,7 +176,7 @@ Step buildPermute(mlir::Operation *op) {
   };
 }
 
-Step buildExpand(mlir::Operation *op) {
+Step buildExpand(const OpDesc &op) {
   std::vector<int64_t> shape = resultShape(op);
   return [=](llvm::ArrayRef<const Buffer *> ops,
              llvm::MutableArrayRef<Buffer> res, StepContext &) {
@@ -241,13 +184,13 @@ Step buildExpand(mlir::Operation *op) {
     std::vector<int64_t> dims = shape;
     size_t lead = dims.size() - ops[0]->shape.size();
     for (size_t i = 0; i < dims.size(); ++i)
-      if (mlir::ShapedType::isDynamic(dims[i]))
+      if (dims[i] == rules::kDynamic)
         dims[i] = i >= lead ? ops[0]->shape[i - lead] : 1;
     res[0] = broadcastView(*ops[0], dims);
   };
 }
 
-Step buildSlice(mlir::Operation *op) {
+Step buildSlice(const OpDesc &op) {
   std::vector<int64_t> starts = arrayAttr(op, "starts"),
                        steps = arrayAttr(op, "steps"), shape = resultShape(op);
   return [=](llvm::ArrayRef<const Buffer *> ops,
@@ -255,13 +198,13 @@ Step buildSlice(mlir::Operation *op) {
     // A dynamic dim is sliced whole: the operand's size.
     std::vector<int64_t> dims = shape;
     for (size_t i = 0; i < dims.size(); ++i)
-      if (mlir::ShapedType::isDynamic(dims[i]))
+      if (dims[i] == rules::kDynamic)
         dims[i] = ops[0]->shape[i];
     res[0] = sliceView(*ops[0], starts, steps, dims);
   };
 }
 
-Step buildFlip(mlir::Operation *op) {
+Step buildFlip(const OpDesc &op) {
   std::vector<int64_t> axes = arrayAttr(op, "axes");
   return [=](llvm::ArrayRef<const Buffer *> ops,
              llvm::MutableArrayRef<Buffer> res, StepContext &) {

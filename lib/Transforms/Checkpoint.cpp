@@ -43,8 +43,9 @@ using namespace mlir::kiln;
 namespace {
 
 constexpr unsigned kMaxChain = 8;
-/// The depth of the Cpu matmul kernel's k slices: a matmul with K up to
-/// this writes its epilogue's result over a dying operand (kiln.in_place).
+/// With the matmul-workspace model, the depth of a matmul kernel's k
+/// slices: a matmul with K up to this writes its epilogue's result over a
+/// dying operand (kiln.in_place).
 constexpr int64_t kOneSliceK = 256;
 
 bool isBackward(Operation *op) { return op->hasAttr(kBackwardAttr); }
@@ -78,11 +79,21 @@ int64_t costOf(Operation *op) {
   return n;
 }
 
+/// How the backend runs a step, for Budget's model of its memory.
+struct MemoryModel {
+  /// Kernels as --kiln-fuse forms them (with `fusion`), else op by op.
+  bool fused = false;
+  FusionOptions fusion;
+  /// A matmul holds a workspace the size of its left operand, and writes
+  /// its output over a dying input when K is one k slice.
+  bool matmulWorkspace = false;
+};
+
 class Checkpointer {
 public:
   Checkpointer(func::FuncOp fn, llvm::DenseSet<Operation *> &saved,
-               StringRef fusion = "none")
-      : fn(fn), saved(saved), fusion(fusion) {}
+               MemoryModel model = {})
+      : fn(fn), saved(saved), model(model) {}
 
   /// Forward values that backward ops read, in program order.
   SmallVector<Value> readByBackward() {
@@ -245,14 +256,13 @@ public:
   /// alone without fusion), each output in a buffer of its own from its
   /// kernel to its last reader.
   int64_t peakBytes() {
-    if (fusion == "none")
+    if (!model.fused)
       return simulate(fn, {});
     // Fusion copies recomputed values into their readers first: plan the
     // kernels of a copy of the function.
     auto copy = llvm::cast<func::FuncOp>(fn->clone());
     splitRecomputed(copy);
-    bool cpu = fusion == "cpu";
-    int64_t peak = simulate(copy, planKernels(copy, {cpu, cpu}));
+    int64_t peak = simulate(copy, planKernels(copy, model.fusion));
     copy->erase();
     return peak;
   }
@@ -263,9 +273,9 @@ public:
   /// in its source's buffer; ops whose results nothing returned reads do
   /// not run (later passes erase them). An elementwise kernel's output
   /// takes the buffer of a same-sized input that dies at it, as the
-  /// runtimes do, and so does a Cpu matmul's whose K is one k slice
-  /// (kiln.in_place); a Cpu matmul also holds a workspace the size of its
-  /// left operand (packed A) while it runs.
+  /// runtimes do, and with `matmulWorkspace` so does a matmul's whose K is
+  /// one k slice (kiln.in_place), and a matmul holds a workspace the size of
+  /// its left operand (packed A) while it runs.
   int64_t simulate(func::FuncOp f, std::vector<KernelPlan> plans) {
     Block &block = f.getBody().front();
     Operation *ret = block.getTerminator();
@@ -295,7 +305,9 @@ public:
     for (Operation &op : block)
       if (&op != ret && needed.contains(&op) && !planned.contains(&op) &&
           !llvm::isa<ConstantOp>(op))
-        plans.push_back({isFusibleElementwise(&op) ? "elementwise" : "single",
+        plans.push_back({isFusibleElementwise(&op)
+                             ? std::optional(KernelKind::Elementwise)
+                             : std::nullopt,
                          {&op},
                          llvm::dyn_cast<MatmulOp>(op)});
     llvm::erase_if(plans, [&](const KernelPlan &k) {
@@ -340,7 +352,6 @@ public:
       if (llvm::isa<ConstantOp>(op) && needed.contains(&op))
         live += held[op.getResult(0)] = bytesOf(op.getResult(0));
     int64_t peak = live;
-    bool cpu = fusion == "cpu";
     for (auto [i, k] : llvm::enumerate(plans)) {
       if (k.ops.size() == 1 && isViewOp(k.ops.front()))
         continue;
@@ -355,15 +366,15 @@ public:
               mayDie(r) && !llvm::is_contained(dying, r))
             dying.push_back(r);
         }
-      bool mayReuse = k.kind == "elementwise";
+      bool mayReuse = k.kind == KernelKind::Elementwise;
       int64_t workspace = 0;
       if (k.matmul) {
         Value lhs = k.matmul->getOperand(0);
         mayReuse =
-            cpu &&
+            model.matmulWorkspace &&
             llvm::cast<RankedTensorType>(lhs.getType()).getShape().back() <=
                 kOneSliceK;
-        if (cpu)
+        if (model.matmulWorkspace)
           workspace = bytesOf(lhs);
       }
       for (Operation *op : k.ops)
@@ -400,9 +411,7 @@ public:
 
   func::FuncOp fn;
   llvm::DenseSet<Operation *> &saved;
-  /// How the backend runs the step: none (op by op), plain (--kiln-fuse),
-  /// cpu (with transposed operands and matmul prologues).
-  StringRef fusion;
+  MemoryModel model;
 };
 
 struct KilnCheckpointPass
@@ -428,12 +437,6 @@ struct KilnCheckpointPass
           << s << "'";
       return signalPassFailure();
     }
-    if (fusion != "none" && fusion != "plain" && fusion != "cpu") {
-      getOperation()->emitError()
-          << "--kiln-checkpoint: fusion must be none, plain or cpu, got '"
-          << fusion << "'";
-      return signalPassFailure();
-    }
     getOperation()->walk([&](func::FuncOp fn) {
       if (!fn.isExternal() && !fn->hasAttr(kKernelKindAttr))
         run(fn, s, budget);
@@ -442,7 +445,11 @@ struct KilnCheckpointPass
 
   void run(func::FuncOp fn, const std::string &s, int64_t budget) {
     llvm::DenseSet<Operation *> saved;
-    Checkpointer c(fn, saved, fusion);
+    MemoryModel model;
+    model.fused = fuse;
+    model.fusion = {transposedOperands, matmulPrologues};
+    model.matmulWorkspace = matmulWorkspace;
+    Checkpointer c(fn, saved, model);
     if (s == "disabled") {
       markSaved(c);
       if (report)

@@ -24,9 +24,12 @@ namespace {
 /// The decompositions are the dialect's (populateDecomposePatterns).
 struct KilnDecomposePass
     : public mlir::kiln::impl::KilnDecomposeBase<KilnDecomposePass> {
+  using KilnDecomposeBase::KilnDecomposeBase;
+
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    populateDecomposePatterns(patterns);
+    std::vector<std::string> kept(keep.begin(), keep.end());
+    populateDecomposePatterns(patterns, kept);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

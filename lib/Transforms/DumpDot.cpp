@@ -104,8 +104,8 @@ private:
   int opNode(ModuleOp module, Operation *op) {
     if (auto call = dyn_cast<func::CallOp>(op)) {
       auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
-      auto kind =
-          callee ? callee->getAttrOfType<StringAttr>(kKernelKindAttr) : nullptr;
+      std::optional<KernelKind> kind =
+          callee ? kernelKindOf(callee) : std::nullopt;
       if (kind && !callee.isExternal()) {
         // Constants inside a kernel are operands of its ops, not work.
         std::string fused;
@@ -113,7 +113,7 @@ private:
           if (!isa<ConstantOp>(inner))
             fused += (fused.empty() ? "" : " ") + opLabel(&inner);
         return node("shape=box, style=filled",
-                    kind.getValue().str() + "\\n" + fused);
+                    stringifyKernelKind(*kind).str() + "\\n" + fused);
       }
       return node("shape=box", "call @" + call.getCallee().str());
     }

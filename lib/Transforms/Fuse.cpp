@@ -68,21 +68,7 @@ static ArrayRef<int64_t> reducedAxes(Operation *op) {
 
 namespace {
 
-enum class Kind { Elementwise, Reduction, Matmul, Generic };
-
-StringRef kindName(Kind k) {
-  switch (k) {
-  case Kind::Elementwise:
-    return "elementwise";
-  case Kind::Reduction:
-    return "reduction";
-  case Kind::Matmul:
-    return "matmul";
-  case Kind::Generic:
-    return "generic";
-  }
-  return "generic";
-}
+using Kind = KernelKind;
 
 struct Group {
   Kind kind;
@@ -375,13 +361,13 @@ func::FuncOp outline(func::FuncOp parent, Group &g, unsigned index,
     inTypes.push_back(v.getType());
   for (Value v : outputs)
     outTypes.push_back(v.getType());
-  std::string name =
-      (parent.getName() + "_kernel" + Twine(index) + "_" + kindName(g.kind))
-          .str();
+  std::string name = (parent.getName() + "_kernel" + Twine(index) + "_" +
+                      stringifyKernelKind(g.kind))
+                         .str();
   auto fn = func::FuncOp::create(builder, parent.getLoc(), name,
                                  builder.getFunctionType(inTypes, outTypes));
   fn.setPrivate();
-  fn->setAttr(kKernelKindAttr, builder.getStringAttr(kindName(g.kind)));
+  setKernelKind(fn, g.kind);
   if (!g.axes.empty())
     fn->setAttr(kKernelAxesAttr, builder.getDenseI64ArrayAttr(g.axes));
   Block *body = fn.addEntryBlock();
@@ -566,8 +552,8 @@ std::vector<Group> formGroups(func::FuncOp fn, const FusionOptions &options) {
   // An elementwise kernel whose one output is read only by a matmul, as
   // its left operand (or through that operand's transpose, which the
   // matmul's kernel already took), joins that kernel as its prologue:
-  // the CPU code generator evaluates it while packing the operand, so the
-  // value is never stored. Balanced checkpointing's recomputation of an
+  // a kernel generator that packs operands evaluates it while packing, so
+  // the value is never stored. Balanced checkpointing's recomputation of an
   // activation for a weight gradient is this case.
   if (options.matmulPrologues)
     for (Group &g : groups) {
@@ -620,9 +606,8 @@ std::vector<KernelPlan> mlir::kiln::planKernels(func::FuncOp fn,
   std::vector<Group> groups = formGroups(fn, options);
   for (Group &g : llvm::reverse(groups))
     if (!g.ops.empty())
-      plans.push_back({kindName(g.kind),
-                       SmallVector<Operation *>(llvm::reverse(g.ops)),
-                       g.matmul});
+      plans.push_back(
+          {g.kind, SmallVector<Operation *>(llvm::reverse(g.ops)), g.matmul});
   return plans;
 }
 

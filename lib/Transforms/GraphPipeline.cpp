@@ -5,15 +5,14 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The engine runs this on every graph it compiles, with the target of the
-// backend that will run it; tensor-opt registers it, so that a graph can be
-// taken through the same passes by hand.
+// The engine runs this on every graph it compiles, with the options its
+// target registered; tensor-opt's --kiln-graph-pipeline=target=NAME (from
+// the Target layer) builds the same pipeline by hand.
 //
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Transforms/Passes.h"
 
-#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
@@ -21,42 +20,32 @@ using namespace mlir::kiln;
 
 void mlir::kiln::buildKilnGraphPipeline(OpPassManager &pm,
                                         const GraphPipelineOptions &options) {
-  StringRef target = options.target;
   if (!options.strategy.empty()) {
     pm.addPass(createKilnAutodiff());
     KilnCheckpointOptions checkpoint;
     checkpoint.strategy = options.strategy;
-    // Budget's model of the step's memory follows what the backend runs:
-    // Flex op by op, Cuda --kiln-fuse's kernels, Cpu its own fusion.
-    checkpoint.fusion = target == "flex"   ? "none"
-                        : target == "cuda" ? "plain"
-                                           : "cpu";
+    // Budget's model of the step's memory follows what the backend runs.
+    checkpoint.fuse = options.fuse;
+    checkpoint.transposedOperands = options.fusion.transposedOperands;
+    checkpoint.matmulPrologues = options.fusion.matmulPrologues;
+    checkpoint.matmulWorkspace = options.matmulWorkspace;
     pm.addPass(createKilnCheckpoint(checkpoint));
   }
-  pm.addPass(createKilnDecompose());
+  KilnDecomposeOptions decompose;
+  decompose.keep.assign(options.keepComposites.begin(),
+                        options.keepComposites.end());
+  pm.addPass(createKilnDecompose(decompose));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // Collectives of data-parallel training: gradients packed into buckets,
   // each reduced while the rest of backward runs.
   pm.addNestedPass<func::FuncOp>(createKilnBucketGradients());
   pm.addNestedPass<func::FuncOp>(createKilnSplitAllReduce());
-  if (target == "flex")
+  if (!options.fuse)
     return;
   KilnFuseOptions fuse;
-  // A Cpu matmul reads the transposes it packs, and the elementwise kernel
-  // only its left operand reads (evaluated while packing).
-  fuse.transposedOperands = target == "cpu";
-  fuse.matmulPrologues = target == "cpu";
+  fuse.transposedOperands = options.fusion.transposedOperands;
+  fuse.matmulPrologues = options.fusion.matmulPrologues;
   pm.addPass(createKilnFuse(fuse));
   pm.addPass(createKilnDedupeKernels());
-}
-
-void mlir::kiln::registerKilnGraphPipeline() {
-  PassPipelineRegistration<GraphPipelineOptions>(
-      "kiln-graph-pipeline",
-      "What the engine runs on every graph before the backend compiles it: "
-      "autodiff and checkpointing, decomposition, canonicalization and CSE, "
-      "gradient buckets and all-reduce starts and waits, then the target "
-      "backend's fusion",
-      buildKilnGraphPipeline);
 }

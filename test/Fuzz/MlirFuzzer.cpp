@@ -17,6 +17,7 @@
 #include "kiln/Conversion/Passes.h"
 #include "kiln/Dialect/Kiln/IR/KilnDialect.h"
 #include "kiln/Support/Nesting.h"
+#include "kiln/Target/Target.h"
 #include "kiln/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -40,7 +41,7 @@ static mlir::MLIRContext *context() {
     mlir::registerAllPasses();
     mlir::kiln::registerKilnPasses();
     mlir::kiln::registerKilnConversionPasses();
-    mlir::kiln::registerKilnGraphPipeline();
+    kiln::detail::registerKilnGraphPipeline();
     mlir::kiln::registerKilnCPUPipelines();
     mlir::DialectRegistry registry;
     registry.insert<mlir::kiln::KilnDialect>();

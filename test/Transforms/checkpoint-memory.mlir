@@ -1,17 +1,18 @@
-// RUN: tensor-opt %s --split-input-file --kiln-autodiff --kiln-checkpoint="strategy=balanced fusion=cpu report=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CPU
-// RUN: tensor-opt %s --split-input-file --kiln-autodiff --kiln-checkpoint="strategy=balanced fusion=none report=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NONE
-// RUN: tensor-opt %s --split-input-file --kiln-autodiff --kiln-checkpoint="strategy=budget=200000 fusion=cpu" 2>/dev/null | FileCheck %s --check-prefix=FITS
-// RUN: tensor-opt %s --split-input-file --kiln-autodiff --kiln-checkpoint="strategy=budget=200000 fusion=cpu report=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=FITSREP
-// RUN: tensor-opt %s --split-input-file --kiln-autodiff --kiln-checkpoint="strategy=budget=200000 fusion=none" 2>/dev/null | FileCheck %s --check-prefix=OVER
-// RUN: tensor-opt %s --split-input-file --kiln-autodiff --kiln-checkpoint="strategy=budget=200000 fusion=none" -o /dev/null 2>&1 | FileCheck %s --check-prefix=OVERREP
-// RUN: not tensor-opt %s --kiln-autodiff --kiln-checkpoint="strategy=balanced fusion=sometimes" 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: tensor-opt %s --split-input-file --kiln-autodiff --kiln-checkpoint="strategy=balanced fuse=true transposed-operands=true matmul-prologues=true matmul-workspace=true report=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=CPU
+// RUN: tensor-opt %s --split-input-file --kiln-autodiff --kiln-checkpoint="strategy=balanced report=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NONE
+// RUN: tensor-opt %s --split-input-file --kiln-autodiff --kiln-checkpoint="strategy=budget=200000 fuse=true transposed-operands=true matmul-prologues=true matmul-workspace=true" 2>/dev/null | FileCheck %s --check-prefix=FITS
+// RUN: tensor-opt %s --split-input-file --kiln-autodiff --kiln-checkpoint="strategy=budget=200000 fuse=true transposed-operands=true matmul-prologues=true matmul-workspace=true report=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=FITSREP
+// RUN: tensor-opt %s --split-input-file --kiln-autodiff --kiln-checkpoint="strategy=budget=200000" 2>/dev/null | FileCheck %s --check-prefix=OVER
+// RUN: tensor-opt %s --split-input-file --kiln-autodiff --kiln-checkpoint="strategy=budget=200000" -o /dev/null 2>&1 | FileCheck %s --check-prefix=OVERREP
+// RUN: not tensor-opt %s --kiln-autodiff --kiln-checkpoint="strategy=balanced fuse=sometimes" 2>&1 | FileCheck %s --check-prefix=BAD
 
 // Budget's model of a training step's memory: an MLP step whose SGD update
 // replaces the weights, as nn and optim run it. The kernels the backend
-// runs decide what has a buffer (fusion=cpu: --kiln-fuse's kernels with the
-// Cpu backend's options; none: every op alone, as on Flex), and weights the
-// caller gives up (kiln.donated) die at their update, whose result takes
-// their buffer; kept ones (@kept) live on beside the new weights.
+// runs decide what has a buffer (with fuse=true and the rest, the kernels
+// of --kiln-fuse with the Cpu backend's options; without, every op alone,
+// as on Flex), and weights the caller gives up (kiln.donated) die at their
+// update, whose result takes their buffer; kept ones (@kept) live on
+// beside the new weights.
 //
 // CPU: remark: --kiln-checkpoint: balanced plans a peak of 182792 bytes
 // CPU: remark: --kiln-checkpoint: balanced plans a peak of 309768 bytes
@@ -32,7 +33,7 @@
 // OVER-NOT: kiln.matmul {{.*}}kiln.recomputed
 // OVER: return
 // OVERREP: checkpoint-memory.mlir:[[@LINE+2]]:1: warning: --kiln-checkpoint: peak of 289288 bytes stays over the budget of 200000
-// BAD: --kiln-checkpoint: fusion must be none, plain or cpu, got 'sometimes'
+// BAD: for the --fuse option: 'sometimes' is invalid value for boolean argument
 func.func @donated(%x: tensor<16x64xf32>, %w1: tensor<64x256xf32> {kiln.donated}, %b1: tensor<256xf32> {kiln.donated}, %w2: tensor<256x64xf32> {kiln.donated}, %b2: tensor<64xf32> {kiln.donated}, %t: tensor<16x64xf32>, %lr: tensor<f32>) -> (tensor<f32>, tensor<64x256xf32>, tensor<256xf32>, tensor<256x64xf32>, tensor<64xf32>) {
   %0 = kiln.matmul %x, %w1 : (tensor<16x64xf32>, tensor<64x256xf32>) -> tensor<16x256xf32>
   %1 = kiln.add %0, %b1 : (tensor<16x256xf32>, tensor<256xf32>) -> tensor<16x256xf32>

@@ -5,7 +5,7 @@
 // twice. Without the pass, fusion outlines two.
 
 // CHECK-LABEL: func.func private @main_kernel0_elementwise(
-// CHECK-SAME: attributes {kiln.kernel = "elementwise"}
+// CHECK-SAME: attributes {kiln.kernel = #kiln.kernel_kind<elementwise>}
 // CHECK: kiln.exp
 // CHECK-NOT: func.func private
 // CHECK-LABEL: func.func @main(

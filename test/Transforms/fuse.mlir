@@ -3,14 +3,14 @@
 // Softmax becomes one row kernel; the matmul takes bias, gelu and the
 // residual as its epilogue.
 // CHECK-LABEL: func.func private @main_kernel0_reduction
-// CHECK-SAME: kiln.kernel = "reduction", kiln.reduced_axes = array<i64: 1>
+// CHECK-SAME: kiln.kernel = #kiln.kernel_kind<reduction>, kiln.reduced_axes = array<i64: 1>
 // CHECK: kiln.reduce_max
 // CHECK: kiln.exp
 // CHECK: kiln.sum
 // CHECK: kiln.recip
 // CHECK: kiln.mul
 // CHECK-LABEL: func.func private @main_kernel1_matmul
-// CHECK-SAME: kiln.kernel = "matmul"
+// CHECK-SAME: kiln.kernel = #kiln.kernel_kind<matmul>
 // CHECK: kiln.matmul
 // CHECK: kiln.add
 // CHECK: kiln.gelu

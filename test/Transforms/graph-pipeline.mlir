@@ -17,7 +17,7 @@
 
 // Cuda fuses, and reads the weight's transpose as a view.
 // CUDA: func.func private @main_kernel0_matmul(%{{.*}}: tensor<6x8xf32>, %{{.*}}: tensor<8x5xf32>)
-// CUDA-SAME: kiln.kernel = "matmul"
+// CUDA-SAME: kiln.kernel = #kiln.kernel_kind<matmul>
 // CUDA: func.func @main(
 // CUDA: kiln.permute %arg1 [1, 0]
 

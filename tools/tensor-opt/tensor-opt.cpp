@@ -15,6 +15,7 @@
 #include "kiln/Conversion/Passes.h"
 #include "kiln/Dialect/Kiln/IR/KilnDialect.h"
 #include "kiln/Support/Nesting.h"
+#include "kiln/Target/Target.h"
 #include "kiln/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -31,7 +32,7 @@ int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::kiln::registerKilnPasses();
   mlir::kiln::registerKilnConversionPasses();
-  mlir::kiln::registerKilnGraphPipeline();
+  kiln::detail::registerKilnGraphPipeline();
   mlir::kiln::registerKilnCPUPipelines();
   mlir::kiln::registerKilnGPUPipelines();
 

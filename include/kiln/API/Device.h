@@ -82,6 +82,8 @@ struct BackendCounters {
   int64_t compiles = 0;      ///< executables built (cache misses)
   int64_t cacheHits = 0;     ///< executables taken from a cache
   int64_t diskHits = 0;      ///< of which from the disk cache
+  int64_t graphPasses = 0;   ///< runs of the graph passes
+  int64_t mlirModules = 0;   ///< MLIR modules built from recorded graphs
 };
 BackendCounters backendCounters(const DispatchDevice &device);
 

@@ -22,140 +22,54 @@ namespace kiln {
 
 using Tensor = DispatchTensor;
 
-namespace detail {
-/// Records the elementwise op `op` ("kiln.exp") over its operands. Their
-/// dtypes are checked against the op's ODS constraints and binary operands
-/// broadcast; a comparison gives bool. The simple elementwise functions
-/// below are these calls, so an elementwise op is one line of the API.
-Tensor recordUnary(const char *op, const Tensor &x);
-Tensor recordBinary(const char *op, const Tensor &x, const Tensor &y);
-Tensor recordComparison(const char *op, const Tensor &x, const Tensor &y);
-} // namespace detail
-
 // Elementwise unary.
-inline Tensor neg(const Tensor &x) {
-  return detail::recordUnary("kiln.neg", x);
-}
-inline Tensor abs(const Tensor &x) {
-  return detail::recordUnary("kiln.abs", x);
-}
-inline Tensor exp(const Tensor &x) {
-  return detail::recordUnary("kiln.exp", x);
-}
-inline Tensor log(const Tensor &x) {
-  return detail::recordUnary("kiln.log", x);
-}
-inline Tensor log1p(const Tensor &x) {
-  return detail::recordUnary("kiln.log1p", x);
-}
-inline Tensor sqrt(const Tensor &x) {
-  return detail::recordUnary("kiln.sqrt", x);
-}
-inline Tensor rsqrt(const Tensor &x) {
-  return detail::recordUnary("kiln.rsqrt", x);
-}
-inline Tensor recip(const Tensor &x) {
-  return detail::recordUnary("kiln.recip", x);
-}
-inline Tensor sin(const Tensor &x) {
-  return detail::recordUnary("kiln.sin", x);
-}
-inline Tensor cos(const Tensor &x) {
-  return detail::recordUnary("kiln.cos", x);
-}
-inline Tensor tan(const Tensor &x) {
-  return detail::recordUnary("kiln.tan", x);
-}
-inline Tensor tanh(const Tensor &x) {
-  return detail::recordUnary("kiln.tanh", x);
-}
-inline Tensor sigmoid(const Tensor &x) {
-  return detail::recordUnary("kiln.sigmoid", x);
-}
-inline Tensor erf(const Tensor &x) {
-  return detail::recordUnary("kiln.erf", x);
-}
-inline Tensor relu(const Tensor &x) {
-  return detail::recordUnary("kiln.relu", x);
-}
+Tensor neg(const Tensor &x);
+Tensor abs(const Tensor &x);
+Tensor exp(const Tensor &x);
+Tensor log(const Tensor &x);
+Tensor log1p(const Tensor &x);
+Tensor sqrt(const Tensor &x);
+Tensor rsqrt(const Tensor &x);
+Tensor recip(const Tensor &x);
+Tensor sin(const Tensor &x);
+Tensor cos(const Tensor &x);
+Tensor tan(const Tensor &x);
+Tensor tanh(const Tensor &x);
+Tensor sigmoid(const Tensor &x);
+Tensor erf(const Tensor &x);
+Tensor relu(const Tensor &x);
 /// Exact gelu, or the tanh approximation when `tanhApprox`.
 Tensor gelu(const Tensor &x, bool tanhApprox = false);
-inline Tensor silu(const Tensor &x) {
-  return detail::recordUnary("kiln.silu", x);
-}
-inline Tensor floor(const Tensor &x) {
-  return detail::recordUnary("kiln.floor", x);
-}
-inline Tensor ceil(const Tensor &x) {
-  return detail::recordUnary("kiln.ceil", x);
-}
-inline Tensor round(const Tensor &x) {
-  return detail::recordUnary("kiln.round", x);
-}
-inline Tensor sign(const Tensor &x) {
-  return detail::recordUnary("kiln.sign", x);
-}
+Tensor silu(const Tensor &x);
+Tensor floor(const Tensor &x);
+Tensor ceil(const Tensor &x);
+Tensor round(const Tensor &x);
+Tensor sign(const Tensor &x);
 Tensor clamp(const Tensor &x, double min, double max);
 Tensor isNan(const Tensor &x);
-inline Tensor logicalNot(const Tensor &x) {
-  return detail::recordUnary("kiln.not", x);
-}
+Tensor logicalNot(const Tensor &x);
 
 // Elementwise binary, with numpy broadcasting.
-inline Tensor add(const Tensor &x, const Tensor &y) {
-  return detail::recordBinary("kiln.add", x, y);
-}
-inline Tensor sub(const Tensor &x, const Tensor &y) {
-  return detail::recordBinary("kiln.sub", x, y);
-}
-inline Tensor mul(const Tensor &x, const Tensor &y) {
-  return detail::recordBinary("kiln.mul", x, y);
-}
-inline Tensor div(const Tensor &x, const Tensor &y) {
-  return detail::recordBinary("kiln.div", x, y);
-}
-inline Tensor pow(const Tensor &x, const Tensor &y) {
-  return detail::recordBinary("kiln.pow", x, y);
-}
-inline Tensor maximum(const Tensor &x, const Tensor &y) {
-  return detail::recordBinary("kiln.max", x, y);
-}
-inline Tensor minimum(const Tensor &x, const Tensor &y) {
-  return detail::recordBinary("kiln.min", x, y);
-}
-inline Tensor rem(const Tensor &x, const Tensor &y) {
-  return detail::recordBinary("kiln.rem", x, y);
-}
-inline Tensor atan2(const Tensor &y, const Tensor &x) {
-  return detail::recordBinary("kiln.atan2", y, x);
-}
+Tensor add(const Tensor &x, const Tensor &y);
+Tensor sub(const Tensor &x, const Tensor &y);
+Tensor mul(const Tensor &x, const Tensor &y);
+Tensor div(const Tensor &x, const Tensor &y);
+Tensor pow(const Tensor &x, const Tensor &y);
+Tensor maximum(const Tensor &x, const Tensor &y);
+Tensor minimum(const Tensor &x, const Tensor &y);
+Tensor rem(const Tensor &x, const Tensor &y);
+Tensor atan2(const Tensor &y, const Tensor &x);
 Tensor pow(const Tensor &x, double y);
 
 // Comparison and logic (results are bool).
-inline Tensor eq(const Tensor &x, const Tensor &y) {
-  return detail::recordComparison("kiln.eq", x, y);
-}
-inline Tensor ne(const Tensor &x, const Tensor &y) {
-  return detail::recordComparison("kiln.ne", x, y);
-}
-inline Tensor lt(const Tensor &x, const Tensor &y) {
-  return detail::recordComparison("kiln.lt", x, y);
-}
-inline Tensor le(const Tensor &x, const Tensor &y) {
-  return detail::recordComparison("kiln.le", x, y);
-}
-inline Tensor gt(const Tensor &x, const Tensor &y) {
-  return detail::recordComparison("kiln.gt", x, y);
-}
-inline Tensor ge(const Tensor &x, const Tensor &y) {
-  return detail::recordComparison("kiln.ge", x, y);
-}
-inline Tensor logicalAnd(const Tensor &x, const Tensor &y) {
-  return detail::recordBinary("kiln.and", x, y);
-}
-inline Tensor logicalOr(const Tensor &x, const Tensor &y) {
-  return detail::recordBinary("kiln.or", x, y);
-}
+Tensor eq(const Tensor &x, const Tensor &y);
+Tensor ne(const Tensor &x, const Tensor &y);
+Tensor lt(const Tensor &x, const Tensor &y);
+Tensor le(const Tensor &x, const Tensor &y);
+Tensor gt(const Tensor &x, const Tensor &y);
+Tensor ge(const Tensor &x, const Tensor &y);
+Tensor logicalAnd(const Tensor &x, const Tensor &y);
+Tensor logicalOr(const Tensor &x, const Tensor &y);
 /// cond ? x : y, with three-way broadcasting.
 Tensor where(const Tensor &cond, const Tensor &x, const Tensor &y);
 Tensor where(const Tensor &cond, const Tensor &x, double y);

@@ -21,6 +21,8 @@
 #ifndef KILN_CONVERSION_CPUPIPELINE_H
 #define KILN_CONVERSION_CPUPIPELINE_H
 
+#include "kiln/Support/KernelAbi.h"
+
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 
@@ -59,10 +61,9 @@ void registerKilnCPUPipelines();
 bool streamStoresOnHost();
 
 /// The runtime functions generated code calls (the Cpu backend defines
-/// them): kStreamStoreFn(dst, src, bytes) copies a block of a streamed
-/// output with non-temporal stores, kStreamFenceFn() orders them.
-constexpr const char kStreamStoreFn[] = "kiln_stream_store";
-constexpr const char kStreamFenceFn[] = "kiln_stream_fence";
+/// them; kiln/Support/KernelAbi.h).
+using ::kiln::abi::kStreamFenceFn;
+using ::kiln::abi::kStreamStoreFn;
 
 } // namespace mlir::kiln
 

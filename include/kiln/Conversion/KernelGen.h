@@ -188,12 +188,17 @@ LogicalResult generateGeneric(func::FuncOp tmpl, ModuleOp module);
 LogicalResult generateGemv(func::FuncOp tmpl, ModuleOp module,
                            int64_t vectorBits);
 
-/// Lowers the generic kernels that generateGeneric marked, running the
-/// linalg pipeline (kGenericPipeline) through `runPipeline` on a nested
-/// module, and adds their phase functions.
-extern const char *const kGenericPipeline;
+/// The lowering of one generic kernel, run on a nested module:
+/// --convert-kiln-to-linalg with index checks, one-shot bufferization of the
+/// function boundaries with identity layouts, results as out-parameters,
+/// and the deallocation pipeline.
+void buildGenericKernelPipeline(OpPassManager &pm);
 /// What runs after it, once strided copies are linalg.copy: loops.
-extern const char *const kGenericLoopsPipeline;
+void buildGenericLoopsPipeline(OpPassManager &pm);
+
+/// Lowers the generic kernels that generateGeneric marked, running
+/// buildGenericKernelPipeline through `runPipeline` on a nested module,
+/// and adds their phase functions.
 LogicalResult lowerGenericKernels(
     ModuleOp module,
     function_ref<LogicalResult(OpPassManager &, Operation *)> runPipeline);

@@ -13,6 +13,7 @@
 #ifndef KILN_CONVERSION_KILNTOLINALG_H
 #define KILN_CONVERSION_KILNTOLINALG_H
 
+#include "kiln/Support/KernelAbi.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -40,7 +41,8 @@ void populateKilnToLinalgConversionPatterns(const TypeConverter &converter,
 /// runtime: records the first out-of-range index of a kernel call (the
 /// kernel goes on with the index clamped) so that the materialization
 /// throws a kiln::Error naming the op (kiln::IndexSite) and the index.
-inline constexpr llvm::StringLiteral kBadIndexFn = "kiln_bad_index";
+/// (kiln/Support/KernelAbi.h).
+inline constexpr llvm::StringLiteral kBadIndexFn = ::kiln::abi::kBadIndexFn;
 
 /// Declares kBadIndexFn in `module` unless it is there.
 void declareBadIndexFn(ModuleOp module);

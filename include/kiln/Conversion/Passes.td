@@ -42,7 +42,7 @@ def KilnGenerateKernels : Pass<"kiln-generate-kernels", "::mlir::ModuleOp"> {
     Before:
     ```mlir
     func.func private @k(%a: tensor<64xf32>, %b: tensor<64xf32>) -> tensor<64xf32>
-        attributes {kiln.kernel = "elementwise"} {
+        attributes {kiln.kernel = #kiln.kernel_kind<elementwise>} {
       %0 = kiln.add %a, %b : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
       return %0 : tensor<64xf32>
     }
@@ -106,7 +106,7 @@ def KilnExtractKernels : Pass<"kiln-extract-kernels", "::mlir::ModuleOp"> {
       return %0 : tensor<64xf32>
     }
     func.func private @k(%x: tensor<64xf32>) -> tensor<64xf32>
-        attributes {kiln.kernel = "elementwise"} { ... }
+        attributes {kiln.kernel = #kiln.kernel_kind<elementwise>} { ... }
     func.func @k__p0(%b: index, %e: index, %x: memref<?xf32>,
                      %o: memref<?xf32>) attributes {kiln.phase = 0 : i64} {...}
     ```
@@ -158,6 +158,39 @@ def KilnExpandBFloat16 : Pass<"kiln-expand-bf16", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def KilnOutlineLayoutOps
+    : Pass<"kiln-outline-layout-ops", "::mlir::ModuleOp"> {
+  let summary = "Make each layout op that moves data a kernel of its own";
+  let description = [{
+    For a backend whose buffers are read only contiguously (Cuda): every
+    `kiln.permute`, `kiln.slice` and `kiln.flip` left in the function
+    after `--kiln-fuse` in a function that is not a kernel becomes a one-op
+    `generic` kernel, outlined as `@<function>_layout<i>` and called in
+    its place. Reshapes, squeezes and
+    unsqueezes stay: they are a new shape over the same storage.
+
+    Before:
+    ```mlir
+    func.func @main(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
+      %0 = kiln.permute %x [1, 0] : tensor<2x3xf32> -> tensor<3x2xf32>
+      return %0 : tensor<3x2xf32>
+    }
+    ```
+    After:
+    ```mlir
+    func.func private @main_layout0(%arg0: tensor<2x3xf32>) -> tensor<3x2xf32>
+        attributes {kiln.kernel = #kiln.kernel_kind<generic>} {
+      %0 = kiln.permute %arg0 [1, 0] : tensor<2x3xf32> -> tensor<3x2xf32>
+      return %0 : tensor<3x2xf32>
+    }
+    func.func @main(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
+      %0 = call @main_layout0(%x) : (tensor<2x3xf32>) -> tensor<3x2xf32>
+      return %0 : tensor<3x2xf32>
+    }
+    ```
+  }];
+}
+
 def KilnGenerateGPUKernels
     : Pass<"kiln-generate-gpu-kernels", "::mlir::ModuleOp"> {
   let summary = "Generate GPU code (gpu.launch) for the kernels that "
@@ -202,7 +235,7 @@ def KilnGenerateGPUKernels
     Before:
     ```mlir
     func.func private @k(%a: tensor<1024xf32>, %b: tensor<1024xf32>) -> tensor<1024xf32>
-        attributes {kiln.kernel = "elementwise"} {
+        attributes {kiln.kernel = #kiln.kernel_kind<elementwise>} {
       %0 = kiln.add %a, %b : (tensor<1024xf32>, tensor<1024xf32>) -> tensor<1024xf32>
       return %0 : tensor<1024xf32>
     }

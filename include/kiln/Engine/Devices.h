@@ -53,6 +53,8 @@ struct DeviceCounters {
   int64_t compiles = 0;
   int64_t cacheHits = 0;
   int64_t diskHits = 0;
+  int64_t graphPasses = 0;
+  int64_t mlirModules = 0;
 };
 DeviceCounters deviceCounters(DeviceKind kind, int index);
 

@@ -5,10 +5,11 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// A backend turns the transformed kiln module of one materialization into an
-// Executable (compile, on a cache miss) and runs it (every time). Flex's
-// executable is a plan of Highway kernel calls; Cpu's is JIT-compiled code;
-// Cuda's is PTX plus a launch plan.
+// A backend loads the artifact a target made of a graph (kiln/Runtime/
+// Artifact.h: plain data, from the compiler or from the disk cache) into an
+// Executable and runs it. Flex's executable is a plan of Highway kernel
+// calls; Cpu's a plan of JIT-linked object code; Cuda's PTX plus a launch
+// plan. The backends know nothing of MLIR or of the targets.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,16 +21,14 @@
 #include "kiln/Support/Error.h"
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
-namespace mlir {
-class MLIRContext;
-class ModuleOp;
-} // namespace mlir
-
 namespace kiln::detail {
+
+struct Artifact;
 
 /// The compiled form of one pending graph. `run` may be called from several
 /// threads at once.
@@ -44,8 +43,9 @@ public:
   /// Kernels (or Flex steps) that one run launches.
   virtual int64_t kernelCount() const = 0;
 
-  /// What Backend::compile adds to the one KILN_LOG=compile line that
-  /// compileModule prints, so that a compile is reported once, whole.
+  /// What the target and the disk cache add to the one KILN_LOG=compile
+  /// line that compileModule prints, so that a compile is reported once,
+  /// whole.
   struct CompileLog {
     std::string id;      ///< names the compiled code, e.g. its cache entry
     std::string kernels; ///< what the kernels fuse
@@ -61,6 +61,10 @@ struct Counters {
   std::atomic<int64_t> compiles{0};
   std::atomic<int64_t> cacheHits{0};
   std::atomic<int64_t> diskHits{0};
+  /// Runs of the graph pipeline, and MLIR modules the engine built from a
+  /// recorded graph: compiles do both, disk hits neither.
+  std::atomic<int64_t> graphPasses{0};
+  std::atomic<int64_t> mlirModules{0};
 };
 
 class Backend {
@@ -68,22 +72,13 @@ public:
   virtual ~Backend() = default;
   virtual DeviceKind kind() const = 0;
   virtual std::string name() const = 0;
+  /// Which device of its kind (cuda:N); 0 for the host backends.
+  virtual int index() const { return 0; }
   virtual Allocator &allocator() = 0;
 
-  /// Compiles function @main of `module`, which the graph pipeline
-  /// (--kiln-graph-pipeline with this backend as its target) has fused. `key`
-  /// identifies the graph's structure (for caches that outlive the process).
-  /// Throws kiln::Error.
-  virtual std::unique_ptr<Executable> compile(mlir::ModuleOp module,
-                                              const std::string &key) = 0;
-
-  /// The executable that an earlier compile of `key` (in any process) left
-  /// in the disk cache, rebuilt without running a pass; null when there is
-  /// none or the backend keeps none. What it stored is read in `ctx`.
-  virtual std::unique_ptr<Executable> loadCompiled(mlir::MLIRContext &ctx,
-                                                   const std::string &key) {
-    return nullptr;
-  }
+  /// The executable of `artifact` (made by this backend's target). Throws
+  /// kiln::Error when the artifact is not one this backend runs.
+  virtual std::unique_ptr<Executable> load(const Artifact &artifact) = 0;
 
   /// A contiguous copy of host data on this backend.
   virtual Buffer upload(DType dtype, const std::vector<int64_t> &shape,
@@ -99,6 +94,17 @@ public:
 /// The backend of a device; throws kiln::Error with the reason when the
 /// device cannot run here (no GPU, bad index).
 Backend &getBackend(DeviceKind kind, int index);
+
+/// Adds the backend of `kind`: `get(index)` returns device `index`'s (each
+/// backend's folder has a function that calls this).
+void registerBackend(DeviceKind kind, std::function<Backend &(int index)> get);
+/// Registers every backend of lib/Runtime, once.
+void registerAllBackends();
+/// The one backend of a host device kind: index 0 only, made on first use
+/// by `make` into `backend`, which lives until the process ends (buffers
+/// held by static objects may be released after any destructor ran).
+Backend &hostBackend(DeviceKind kind, int index, Backend *&backend,
+                     const std::function<Backend *()> &make);
 
 /// Copies any strided host view into contiguous memory of the same dtype.
 void copyToContiguous(const Buffer &src, void *dst);

@@ -18,6 +18,24 @@ namespace kiln::detail {
 /// with the reason when the GPU cannot be used here: no driver, no GPU, an
 /// index past the last GPU.
 Backend &getCudaBackend(int index);
+/// Registers getCudaBackend for cuda devices.
+void registerCudaBackend();
+
+/// What the Cuda target compiles device `index`'s kernels for: its chip
+/// ("sm_90") and whether f32 matmuls use the tensor cores (KILN_CUDA_MMA).
+/// Throws as getCudaBackend does.
+struct CudaCodeTarget {
+  std::string chip;
+  bool mma = true;
+};
+CudaCodeTarget cudaCodeTarget(int index);
+
+namespace cuda {
+/// The chip Kiln compiles for on a GPU of compute capability major.minor:
+/// the newest one LLVM's NVPTX backend and PTX 8.0 know that the GPU runs
+/// (empty: none).
+std::string chipFor(int major, int minor);
+} // namespace cuda
 
 } // namespace kiln::detail
 

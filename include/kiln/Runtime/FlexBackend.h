@@ -14,7 +14,7 @@ namespace kiln::detail {
 
 /// Flex interprets kiln IR op by op with Highway kernels; it compiles
 /// nothing and is the reference for the other backends.
-std::unique_ptr<Backend> createFlexBackend();
+void registerFlexBackend();
 
 /// Whether Flex has a kernel for the op named `opName` ("kiln.add").
 bool flexHasKernel(const std::string &opName);

@@ -6,11 +6,11 @@
 //===----------------------------------------------------------------------===//
 //
 // What the host backends share to run a plan: a KernelBuilder reads an op's
-// attributes and types once (at compile time) and returns a Step, a closure
-// over plain data that runs the op on buffers. Flex's plans are made of
-// steps; the Cpu backend runs its views (reshape, permute, slice, ...) and
-// constants as steps around its compiled kernels, and Cuda keeps its
-// constants as host buffers.
+// description (kiln/Runtime/OpDesc.h) once, when a plan is loaded, and
+// returns a Step, a closure over plain data that runs the op on buffers.
+// Flex's plans are made of steps; the Cpu backend runs its views (reshape,
+// permute, slice, ...) and collectives as steps around its compiled
+// kernels, and Cuda keeps its constants as host buffers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +18,7 @@
 #define KILN_RUNTIME_HOSTSTEPS_H
 
 #include "kiln/Runtime/Backend.h"
+#include "kiln/Runtime/OpDesc.h"
 #include "kiln/Support/Collective.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -26,13 +27,6 @@
 
 #include <functional>
 #include <type_traits>
-
-namespace mlir {
-class Operation;
-namespace kiln {
-class ConstantOp;
-} // namespace kiln
-} // namespace mlir
 
 namespace kiln::detail {
 
@@ -53,7 +47,7 @@ std::vector<int64_t> withDynamicSize(std::vector<int64_t> dims, int64_t s);
 using Step = std::function<void(llvm::ArrayRef<const Buffer *> operands,
                                 llvm::MutableArrayRef<Buffer> results,
                                 StepContext &ctx)>;
-using KernelBuilder = std::function<Step(mlir::Operation *op)>;
+using KernelBuilder = std::function<Step(const OpDesc &op)>;
 
 /// Op name -> builder. Each kernel file adds its ops in a register function.
 class KernelRegistry {
@@ -80,7 +74,7 @@ void registerViewSteps(KernelRegistry &r);
 void registerCollectiveSteps(KernelRegistry &r);
 
 /// How kiln.all_reduce or kiln.all_reduce_start `op` combines the ranks.
-distributed::ReduceOp reduceOpOf(mlir::Operation *op);
+distributed::ReduceOp reduceOpOf(const OpDesc &op);
 
 /// StepContext::reusable for a step of a plan whose values live in `slots`:
 /// operand i is reusable when its slot dies at the step (`dying`), the step
@@ -88,21 +82,6 @@ distributed::ReduceOp reduceOpOf(mlir::Operation *op);
 void reusableOperands(llvm::ArrayRef<int> operands, llvm::ArrayRef<int> dying,
                       llvm::ArrayRef<Buffer> slots,
                       llvm::SmallVectorImpl<bool> &out);
-
-//===----------------------------------------------------------------------===//
-// Reading op facts at build time
-//===----------------------------------------------------------------------===//
-
-/// DType and shape of an op's operand / result.
-DType operandDType(mlir::Operation *op, unsigned i);
-DType resultDType(mlir::Operation *op, unsigned i = 0);
-std::vector<int64_t> operandShape(mlir::Operation *op, unsigned i);
-std::vector<int64_t> resultShape(mlir::Operation *op, unsigned i = 0);
-/// Integer array / float / integer attribute by name (throws if missing).
-std::vector<int64_t> arrayAttr(mlir::Operation *op, llvm::StringRef name);
-double floatAttr(mlir::Operation *op, llvm::StringRef name);
-int64_t intAttr(mlir::Operation *op, llvm::StringRef name);
-bool unitAttr(mlir::Operation *op, llvm::StringRef name);
 
 //===----------------------------------------------------------------------===//
 // Element types
@@ -180,7 +159,7 @@ Buffer contiguous(const Buffer &b, Allocator &allocator);
 
 /// The value of a kiln.constant as a buffer (a splat: one element seen
 /// through stride-0 strides).
-Buffer constantBuffer(mlir::kiln::ConstantOp op, Allocator &allocator);
+Buffer constantBuffer(const OpDesc &op, Allocator &allocator);
 
 } // namespace kiln::detail
 

@@ -8,10 +8,13 @@
 #ifndef KILN_TRANSFORMS_FUSION_H
 #define KILN_TRANSFORMS_FUSION_H
 
+#include "kiln/Dialect/Kiln/IR/KilnDialect.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <optional>
 #include <vector>
 
 namespace mlir::kiln {
@@ -26,10 +29,12 @@ struct FusionOptions {
   bool matmulPrologues = false;
 };
 
-/// One kernel --kiln-fuse would outline: its kind, its ops in program
-/// order, and its matmul (matmul kernels).
+/// One kernel --kiln-fuse would outline: its kind (none: one op that runs
+/// alone, as an interpreter runs every op), its ops in program order, and
+/// its matmul
+/// (matmul kernels).
 struct KernelPlan {
-  llvm::StringRef kind;
+  std::optional<KernelKind> kind;
   llvm::SmallVector<Operation *> ops;
   Operation *matmul = nullptr;
 };

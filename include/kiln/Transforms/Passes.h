@@ -8,6 +8,8 @@
 #ifndef KILN_TRANSFORMS_PASSES_H
 #define KILN_TRANSFORMS_PASSES_H
 
+#include "kiln/Transforms/Fusion.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/Pass.h"
@@ -24,29 +26,32 @@ namespace kiln {
 #define GEN_PASS_REGISTRATION
 #include "kiln/Transforms/Passes.h.inc"
 
-/// The passes every backend's graphs go through before code generation,
-/// in the fusion the backend runs with.
-struct GraphPipelineOptions : public PassPipelineOptions<GraphPipelineOptions> {
-  PassOptions::Option<std::string> target{
-      *this, "target",
-      llvm::cl::desc("The backend: flex (no fusion), cuda (--kiln-fuse) or "
-                     "cpu (--kiln-fuse with transposed operands and matmul "
-                     "prologues, then --kiln-dedupe-kernels)"),
-      llvm::cl::init("cpu")};
-  PassOptions::Option<std::string> strategy{
-      *this, "strategy",
-      llvm::cl::desc("The checkpointing strategy of the graph's kiln.grad "
-                     "(disabled, balanced, budget=BYTES); empty when the "
-                     "graph has none, which skips autodiff and checkpointing"),
-      llvm::cl::init("balanced")};
+/// What a backend asks of the passes every graph goes through before code
+/// generation: how it fuses, how it runs a step (Budget's model of its
+/// memory), and which composites it runs as they are. A target
+/// (kiln/Target/Target.h) registers these for its backend; the passes never
+/// name one.
+struct GraphPipelineOptions {
+  /// The checkpointing strategy of the graph's kiln.grad (disabled,
+  /// balanced, budget=BYTES); empty when the graph has none, which skips
+  /// autodiff and checkpointing.
+  std::string strategy = "balanced";
+  /// Kernels formed by --kiln-fuse (then --kiln-dedupe-kernels); without,
+  /// every op runs alone.
+  bool fuse = true;
+  FusionOptions fusion;
+  /// A matmul holds a workspace the size of its left operand and writes in
+  /// place when K is one k slice (Budget's model of the step's memory).
+  bool matmulWorkspace = false;
+  /// Composite ops --kiln-decompose leaves as they are ("kiln.silu").
+  std::vector<std::string> keepComposites;
 };
 
-/// --kiln-graph-pipeline: --kiln-autodiff and --kiln-checkpoint (with the
-/// target's fusion as its model of memory), --kiln-decompose, canonicalize
-/// and CSE, then the target's fusion.
+/// --kiln-autodiff and --kiln-checkpoint (with the fusion as its model of
+/// memory), --kiln-decompose, canonicalize and CSE, the gradient buckets
+/// and all-reduce starts and waits, then the fusion.
 void buildKilnGraphPipeline(OpPassManager &pm,
                             const GraphPipelineOptions &options);
-void registerKilnGraphPipeline();
 
 } // namespace kiln
 } // namespace mlir

@@ -33,16 +33,24 @@ def KilnDecompose : Pass<"kiln-decompose"> {
     %r = kiln.recip %t : tensor<4x1xf32>
     %y = kiln.mul %e, %r : (tensor<4x10xf32>, tensor<4x1xf32>) -> tensor<4x10xf32>
     ```
+
+    `keep` names composites to leave as they are, for a backend that runs
+    them in one kernel of its own (a backend that runs `kiln.silu` in one
+    pass, where its primitives would be two).
   }];
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
+  let options = [
+    ListOption<"keep", "keep", "std::string",
+               "Composite ops to leave as they are (\"kiln.silu\")">
+  ];
 }
 
 def KilnFuse : Pass<"kiln-fuse", "::mlir::ModuleOp"> {
   let summary = "Group kiln ops into fused kernels, outlined as functions";
   let description = [{
     Forms the kernels that a backend compiles, each outlined into a private
-    function tagged `kiln.kernel = "<kind>"` and called from the original
-    function:
+    function tagged `kiln.kernel = #kiln.kernel_kind<kind>` and called from
+    the original function:
 
     - `elementwise`: chains of elementwise and broadcast ops of one shape;
     - `reduction`: reductions over the same trailing axes, fused on read with
@@ -60,15 +68,16 @@ def KilnFuse : Pass<"kiln-fuse", "::mlir::ModuleOp"> {
     merged (CSE). Layout ops and constants stay outside,
     except that with `transposed-operands` a permute that swaps the last two
     dims of a matmul operand, and has no other user, joins the matmul's
-    kernel: the CPU code generator reads the operand transposed while
-    packing it, instead of copying it first; and with `matmul-prologues` an
-    elementwise kernel whose one output is read only as a matmul's left
-    operand (directly or through that transpose) joins the matmul's kernel:
-    the CPU code generator evaluates it while packing the operand, so the
-    value is never stored (Balanced checkpointing's recomputation of an
-    activation for a weight gradient costs no pass over memory). A kernel
-    fuses at most 256 ops: a longer chain is cut into several kernels, since
-    LLVM's time on one kernel grows faster than its size.
+    kernel: a generator that packs matmul operands reads the operand
+    transposed while packing it, instead of copying it first; and with
+    `matmul-prologues` an elementwise kernel whose one output is read only
+    as a matmul's left operand (directly or through that transpose) joins
+    the matmul's kernel: a generator that packs matmul operands evaluates
+    it while packing, so the value is never stored (Balanced checkpointing's
+    recomputation of an activation for a weight gradient costs no pass over
+    memory). A kernel fuses at most 256 ops: a longer chain is cut into
+    several kernels, since LLVM's time on one kernel grows faster than its
+    size.
 
     Before:
     ```mlir
@@ -79,7 +88,7 @@ def KilnFuse : Pass<"kiln-fuse", "::mlir::ModuleOp"> {
     After:
     ```mlir
     func.func private @main_kernel0_elementwise(%a: tensor<8xf32>, %b: tensor<8xf32>)
-        -> tensor<8xf32> attributes {kiln.kernel = "elementwise"} {
+        -> tensor<8xf32> attributes {kiln.kernel = #kiln.kernel_kind<elementwise>} {
       %0 = kiln.add %a, %b : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
       %1 = kiln.exp %0 : tensor<8xf32>
       return %1 : tensor<8xf32>
@@ -115,9 +124,9 @@ def KilnDedupeKernels : Pass<"kiln-dedupe-kernels", "::mlir::ModuleOp"> {
     Before:
     ```mlir
     func.func private @main_kernel0_elementwise(%a: tensor<8xf32>) -> tensor<8xf32>
-        attributes {kiln.kernel = "elementwise"} { ... exp ... }
+        attributes {kiln.kernel = #kiln.kernel_kind<elementwise>} { ... exp ... }
     func.func private @main_kernel1_elementwise(%a: tensor<8xf32>) -> tensor<8xf32>
-        attributes {kiln.kernel = "elementwise"} { ... exp ... }
+        attributes {kiln.kernel = #kiln.kernel_kind<elementwise>} { ... exp ... }
     %0 = call @main_kernel0_elementwise(%x)
     %1 = call @main_kernel1_elementwise(%0)
     ```
@@ -243,17 +252,18 @@ def KilnCheckpoint : Pass<"kiln-checkpoint", "::mlir::ModuleOp"> {
       FLOPs, elements touched by other ops), compute-bound ops included.
       If nothing is left to recompute, it warns that the budget cannot be
       met. The simulation runs the kernels the backend will run, in
-      program order: with `fusion=plain` or `fusion=cpu` the kernels
-      `--kiln-fuse` forms (with the Cpu backend's options for `cpu`),
-      planned on a copy of the function; with `fusion=none` (Flex) every
-      op alone. Each kernel output has a buffer of its own from its kernel
-      to its last reader; arguments live throughout, except those marked
-      `kiln.donated` (the caller gives their buffers up), which die after
-      their last reader like any other value; views live in their source's
-      buffer; an elementwise kernel's output takes the buffer of a
-      same-sized input that dies there, as the runtimes do (and for `cpu`
-      so does a matmul's when K is one 256-deep k slice, while a matmul
-      holds a workspace the size of its left operand).
+      program order: with `fuse` the kernels `--kiln-fuse` forms (with the
+      same `transposed-operands` and `matmul-prologues`), planned on a copy
+      of the function; without it every op alone (as an interpreter runs
+      them). Each
+      kernel output has a buffer of its own from its kernel to its last
+      reader; arguments live throughout, except those marked `kiln.donated`
+      (the caller gives their buffers up), which die after their last
+      reader like any other value; views live in their source's buffer; an
+      elementwise kernel's output takes the buffer of a same-sized input
+      that dies there, as the runtimes do (and with `matmul-workspace` so
+      does a matmul's when K is one 256-deep k slice, while a matmul holds a
+      workspace the size of its left operand).
 
     Before (balanced):
     ```mlir
@@ -272,10 +282,18 @@ def KilnCheckpoint : Pass<"kiln-checkpoint", "::mlir::ModuleOp"> {
   let options = [
     Option<"strategy", "strategy", "std::string", /*default=*/"\"balanced\"",
            "disabled, balanced or budget=BYTES">,
-    Option<"fusion", "fusion", "std::string", /*default=*/"\"none\"",
-           "How the backend runs the step, for Budget's model of its memory: "
-           "none (op by op), plain (--kiln-fuse) or cpu (--kiln-fuse with "
-           "transposed operands and matmul prologues)">,
+    Option<"fuse", "fuse", "bool", /*default=*/"false",
+           "For Budget's model of the step's memory: the backend runs the "
+           "kernels of --kiln-fuse (else every op alone)">,
+    Option<"transposedOperands", "transposed-operands", "bool",
+           /*default=*/"false",
+           "The model's --kiln-fuse reads transposes in matmuls">,
+    Option<"matmulPrologues", "matmul-prologues", "bool", /*default=*/"false",
+           "The model's --kiln-fuse evaluates a matmul's left operand while "
+           "packing it">,
+    Option<"matmulWorkspace", "matmul-workspace", "bool", /*default=*/"false",
+           "A matmul holds a workspace the size of its left operand and "
+           "writes in place when K is one k slice">,
     Option<"report", "report", "bool", /*default=*/"false",
            "Emit a remark with the peak the plan is simulated to reach">
   ];

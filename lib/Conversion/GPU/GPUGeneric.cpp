@@ -28,8 +28,13 @@
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/IR/IRMapping.h"
+#include "kiln/Conversion/Passes.h"
+
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 using namespace mlir::kiln;
@@ -39,12 +44,19 @@ using namespace mlir::kiln::gpugen;
 /// The lowering of one generic kernel, run on a module nested in the one
 /// being generated. Results that are fresh static buffers are written in
 /// place of the out-parameter rather than copied into it.
-static const char *const kGenericGPUPipeline =
-    "convert-kiln-to-linalg,"
-    "one-shot-bufferize{bufferize-function-boundaries "
-    "function-boundary-type-conversion=identity-layout-map},"
-    "buffer-results-to-out-params{hoist-static-allocs},"
-    "func.func(convert-linalg-to-parallel-loops),canonicalize";
+static void buildGenericGPUPipeline(OpPassManager &pm) {
+  pm.addPass(createConvertKilnToLinalg());
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::BufferResultsToOutParamsPassOptions out;
+  out.hoistStaticAllocs = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(out));
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
+  pm.addPass(createCanonicalizerPass());
+}
 
 namespace {
 
@@ -333,8 +345,8 @@ LogicalResult gpugen::generateGeneric(
                             << tmpl.getName() << " failed: " << why;
   };
   OpPassManager pm(ModuleOp::getOperationName());
-  if (failed(parsePassPipeline(kGenericGPUPipeline, pm)) ||
-      failed(runPipeline(pm, nested)))
+  buildGenericGPUPipeline(pm);
+  if (failed(runPipeline(pm, nested)))
     return fail("linalg pipeline");
   impl = nested.lookupSymbol<func::FuncOp>(implName);
   if (failed(expandCopies(impl)))
@@ -397,8 +409,8 @@ LogicalResult gpugen::generateGeneric(
   }
   // Loops nested in a launched loop run sequentially in each thread.
   OpPassManager fpm(func::FuncOp::getOperationName());
-  if (failed(parsePassPipeline("scf-parallel-for-to-nested-fors", fpm)) ||
-      failed(runPipeline(fpm, host.fn))) {
+  fpm.addPass(createParallelForToNestedForsPass());
+  if (failed(runPipeline(fpm, host.fn))) {
     host.fn.erase();
     return fail("nested parallel loops");
   }

@@ -396,16 +396,15 @@ struct KilnGenerateGPUKernelsPass
       return runPipeline(pm, op);
     };
     for (func::FuncOp k : kernels) {
-      StringRef kind =
-          llvm::cast<StringAttr>(k->getAttr(kKernelKindAttr)).getValue();
+      KernelKind kind = *kernelKindOf(k);
       if (!isSupported(k))
         return signalPassFailure();
       LogicalResult ok = failure();
-      if (kind == "elementwise")
+      if (kind == KernelKind::Elementwise)
         ok = generateElementwise(k, options);
-      else if (kind == "reduction")
+      else if (kind == KernelKind::Reduction)
         ok = generateReduction(k, options);
-      else if (kind == "matmul")
+      else if (kind == KernelKind::Matmul)
         ok = generateMatmul(k, options);
       // Shapes the dedicated generators do not cover (several outputs of a
       // row kernel, a reduction over scattered axes, a non-f32 matmul...)
@@ -414,7 +413,8 @@ struct KilnGenerateGPUKernelsPass
         ok = generateGeneric(k, runNested);
       if (failed(ok)) {
         k.emitError() << "kiln-generate-gpu-kernels: cannot generate the "
-                      << kind << " kernel @" << k.getName();
+                      << stringifyKernelKind(kind) << " kernel @"
+                      << k.getName();
         return signalPassFailure();
       }
     }

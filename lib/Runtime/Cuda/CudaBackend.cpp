@@ -5,11 +5,11 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Running on a GPU: the compiler (CudaCompiler.cpp) gives a plan over buffer
-// slots and PTX; the PTX is loaded once per executable through the driver,
-// which compiles it for the GPU at hand. Every launch and copy of a device
-// goes to one stream, in order, so a buffer freed after its last reader can
-// be handed to the next writer without waiting: the stream orders them.
+// Running on a GPU: the Cuda target (lib/Target/Cuda) gives a plan over
+// buffer slots and PTX; the PTX is loaded once per executable through the
+// driver, which compiles it for the GPU at hand. Every launch and copy of a
+// device goes to one stream, in order, so a buffer freed after its last reader
+// can be handed to the next writer without waiting: the stream orders them.
 // Downloads wait for the stream.
 //
 // A collective step hands its buffer to the job's NCCL communicator (made
@@ -24,9 +24,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Runtime/CudaBackend.h"
-#include "CudaCompiler.h"
 #include "Mgpu.h"
 #include "Nccl.h"
+#include "kiln/Runtime/Artifact.h"
+#include "kiln/Runtime/CudaProgram.h"
 #include "kiln/Runtime/HostSteps.h"
 #include "kiln/Support/Env.h"
 
@@ -98,8 +99,9 @@ public:
   }
   Allocator &allocator() override { return allocator_; }
 
-  std::unique_ptr<Executable> compile(mlir::ModuleOp module,
-                                      const std::string &key) override;
+  std::unique_ptr<Executable> load(const Artifact &a) override;
+
+  CudaCodeTarget codeTarget() const { return {chip_, mma_}; }
 
   Buffer upload(DType dtype, const std::vector<int64_t> &shape,
                 const void *host, const void *hostScales = nullptr) override {
@@ -175,7 +177,7 @@ public:
     return stream_;
   }
 
-  int index() const { return index_; }
+  int index() const override { return index_; }
 
 private:
   std::shared_ptr<Storage> hostCopy(const Storage &device) {
@@ -247,11 +249,40 @@ void CudaAllocator::trim() {
     mgpuMemFree(p, s);
 }
 
+/// Which part of an all-reduce a host step is: its start, its wait, or
+/// both (kiln.all_reduce that was not split).
+enum class Collective { None, Start, Wait, Both };
+
+/// A host step of a Cuda plan: a collective (on NCCL), or a new shape over
+/// the same contiguous storage (reshape, squeeze, unsqueeze).
+struct HostOp {
+  Collective collective = Collective::None;
+  distributed::ReduceOp reduce = distributed::ReduceOp::Sum;
+  std::vector<int64_t> shape;
+};
+
+HostOp hostOpOf(const OpDesc &op) {
+  HostOp h;
+  if (op.name == "kiln.all_reduce_start" || op.name == "kiln.all_reduce") {
+    h.collective =
+        op.name == "kiln.all_reduce" ? Collective::Both : Collective::Start;
+    h.reduce = reduceOpOf(op);
+  } else if (op.name == "kiln.all_reduce_wait") {
+    h.collective = Collective::Wait;
+  } else if (op.name == "kiln.reshape" || op.name == "kiln.squeeze" ||
+             op.name == "kiln.unsqueeze") {
+    h.shape = resultShape(op);
+  } else {
+    throw Error("cuda: no runtime step for " + op.name);
+  }
+  return h;
+}
+
 class CudaExecutable : public Executable {
 public:
-  CudaExecutable(CudaBackendImpl &backend, Program program)
-      : backend_(backend), program_(std::move(program)) {
-    CUstream s = backend_.stream();
+  CudaExecutable(CudaBackendImpl &backend, const Artifact &a,
+                 CudaProgram program)
+      : backend_(backend), plan_(a.plan), program_(std::move(program)) {
     std::unordered_map<std::string, CUmodule> modules;
     for (auto &[name, ptx] : program_.ptx)
       modules[name] = mgpuModuleLoadJIT(ptx.data(), 4, ptx.size());
@@ -267,45 +298,35 @@ public:
             mgpuModuleGetFunction(it->second, l.function.c_str()));
       }
     }
-    for (auto &[slot, host] : program_.constants)
-      constants_.push_back(
-          {slot, backend_.upload(host.dtype, host.shape, host.data())});
-    program_.constants.clear();
     program_.ptx.clear();
-    (void)s;
+    HostAllocator host;
+    for (const OpDesc &c : a.constants) {
+      Buffer b = contiguous(constantBuffer(c, host), host);
+      constants_.push_back(backend_.upload(b.dtype, b.shape, b.data()));
+    }
+    for (const OpDesc &op : a.ops)
+      hostOps_.push_back(hostOpOf(op));
   }
 
   std::vector<Buffer> run(std::vector<Buffer> &args,
                           const std::vector<bool> &) override {
     CUstream s = backend_.stream();
-    std::vector<Buffer> slots(program_.numSlots);
-    for (size_t i = 0; i < args.size(); ++i)
-      slots[i] = args[i];
-    args.clear();
-    for (auto &[slot, buffer] : constants_)
-      slots[slot] = buffer;
-    for (const StepSpec &step : program_.steps) {
-      std::vector<Buffer> results(step.results.size());
-      if (step.collective != CollectiveStep::None) {
-        results[0] = runCollective(step, slots, s);
-      } else if (step.kernel < 0) {
-        Buffer in = backend_.kernelOperand(slots[step.operands[0]]);
-        in.shape = step.shape;
-        in.strides = Buffer::contiguousStrides(step.shape);
-        results[0] = std::move(in);
-      } else {
-        runKernel(step, slots, results, s);
-      }
-      backend_.counters.executedOps.fetch_add(1);
-      for (int slot : step.dying)
-        slots[slot] = Buffer();
-      for (size_t i = 0; i < step.results.size(); ++i)
-        slots[step.results[i]] = std::move(results[i]);
-    }
-    std::vector<Buffer> out;
-    for (int slot : program_.resultSlots)
-      out.push_back(slots[slot]);
-    return out;
+    return runPlan(plan_, args, constants_, backend_.counters.executedOps,
+                   [&](const StepRun &r) {
+                     if (r.step.kind == kCudaKernelStep) {
+                       runKernel(r, s);
+                       return;
+                     }
+                     const HostOp &op = hostOps_[r.step.index];
+                     if (op.collective != Collective::None) {
+                       r.results[0] = runCollective(op, r, s);
+                       return;
+                     }
+                     Buffer in = backend_.kernelOperand(*r.operands[0]);
+                     in.shape = op.shape;
+                     in.strides = Buffer::contiguousStrides(op.shape);
+                     r.results[0] = std::move(in);
+                   });
   }
 
   int64_t kernelCount() const override { return program_.kernels.size(); }
@@ -340,16 +361,15 @@ private:
   /// Runs a start, a wait, or both. With no queue (a job of one rank) both
   /// are identities. The buffer reduced is the operand's own when it dies
   /// here and nothing else holds it, else a copy.
-  Buffer runCollective(const StepSpec &step, std::vector<Buffer> &slots,
-                       CUstream s) {
+  Buffer runCollective(const HostOp &op, const StepRun &r, CUstream s) {
     distributed::CollectiveQueue *queue = distributed::currentCollectives();
     if (!queue)
-      return slots[step.operands[0]];
+      return *r.operands[0];
     llvm::SmallVector<bool, 1> reusable;
-    bool starts = step.collective != CollectiveStep::Wait;
+    bool starts = op.collective != Collective::Wait;
     if (starts) // before `token` holds the storage too
-      reusableOperands(step.operands, step.dying, slots, reusable);
-    Buffer token = slots[step.operands[0]];
+      reusableOperands(r.step.operands, r.step.dying, r.slots, reusable);
+    Buffer token = *r.operands[0];
     if (starts) {
       Buffer in = token;
       token = backend_.kernelOperand(in);
@@ -360,14 +380,14 @@ private:
       }
       std::shared_ptr<NcclCommunicator> comm = ncclFor(*queue);
       InFlight f{comm, nullptr, 0, "", token.storage};
-      f.seq = queue->recordStart(token.numel(), token.dtype, step.reduce);
+      f.seq = queue->recordStart(token.numel(), token.dtype, op.reduce);
       f.name = distributed::allReduceName(f.seq, token.numel(), token.dtype,
-                                          step.reduce);
+                                          op.reduce);
       f.done = comm->allReduce(token.data(), token.numel(), token.dtype,
-                               step.reduce, s, f.name);
+                               op.reduce, s, f.name);
       inFlight()[token.storage.get()] = std::move(f);
     }
-    if (step.collective != CollectiveStep::Start) {
+    if (op.collective != Collective::Start) {
       auto it = inFlight().find(token.storage.get());
       if (it == inFlight().end())
         throw Error("internal error: kiln.all_reduce_wait: no all-reduce of "
@@ -381,9 +401,9 @@ private:
     return token;
   }
 
-  void runKernel(const StepSpec &step, std::vector<Buffer> &slots,
-                 std::vector<Buffer> &results, CUstream s) {
-    const KernelSpec &k = program_.kernels[step.kernel];
+  void runKernel(const StepRun &r, CUstream s) {
+    const KernelSpec &k = program_.kernels[r.step.index];
+    llvm::MutableArrayRef<Buffer> results = r.results;
     Allocator &alloc = backend_.allocator();
     // The kernel's buffers in its ABI order: inputs (quantized ones as
     // values and scales), outputs, workspace.
@@ -397,8 +417,8 @@ private:
         pointers.push_back(b.data());
       }
     };
-    for (int slot : step.operands) {
-      inputs.push_back(backend_.kernelOperand(slots[slot]));
+    for (const Buffer *b : r.operands) {
+      inputs.push_back(backend_.kernelOperand(*b));
       push(inputs.back());
     }
     for (size_t i = 0; i < results.size(); ++i) {
@@ -410,7 +430,7 @@ private:
       workspace = alloc.allocate(k.workspaceBytes);
       pointers.push_back(workspace->data);
     }
-    const std::vector<CUfunction> &fns = functions_[step.kernel];
+    const std::vector<CUfunction> &fns = functions_[r.step.index];
     std::vector<void *> params;
     for (size_t i = 0; i < k.launches.size(); ++i) {
       const LaunchSpec &l = k.launches[i];
@@ -429,27 +449,41 @@ private:
   }
 
   CudaBackendImpl &backend_;
-  Program program_;
+  Plan plan_;
+  CudaProgram program_;
   std::vector<std::vector<CUfunction>> functions_;
-  std::vector<std::pair<int, Buffer>> constants_;
+  std::vector<HostOp> hostOps_;
+  std::vector<Buffer> constants_;
 };
 
-std::unique_ptr<Executable>
-CudaBackendImpl::compile(mlir::ModuleOp module, const std::string &key) {
-  Program p = compileProgram(module, key, {chip_, mma_}, hostAllocator_);
-  std::string id = p.cacheId + (p.diskHit ? " (from the disk cache)" : "");
-  std::string fused = "[" + p.summary + "]";
-  char phases[96];
-  std::snprintf(phases, sizeof phases, "%.2f ms MLIR, %.2f ms LLVM (%s)",
-                p.mlirMs, p.llvmMs, chip_.c_str());
-  if (p.diskHit)
-    counters.diskHits.fetch_add(1);
-  auto exe = std::make_unique<CudaExecutable>(*this, std::move(p));
-  exe->compileLog = {id, fused, phases};
-  return exe;
+std::unique_ptr<Executable> CudaBackendImpl::load(const Artifact &a) {
+  std::optional<CudaProgram> program = decodeCudaProgram(a.payload);
+  if (a.backend != "cuda" || !program)
+    throw Error("cuda: the artifact is not a Cuda program");
+  for (const PlanStep &s : a.plan.steps) {
+    size_t n = s.kind == kCudaKernelStep ? program->kernels.size()
+               : s.kind == kHostOpStep   ? a.ops.size()
+                                         : 0;
+    if (s.index < 0 || static_cast<size_t>(s.index) >= n)
+      throw Error("cuda: the plan has a step the program does not hold");
+  }
+  return std::make_unique<CudaExecutable>(*this, a, std::move(*program));
 }
 
 } // namespace
+
+std::string cuda::chipFor(int major, int minor) {
+  // Chips LLVM 22's NVPTX backend targets with PTX 8.0; a newer GPU runs
+  // PTX for the newest of them (the driver compiles PTX forward).
+  static const int known[] = {50, 52, 53, 60, 61, 62, 70,
+                              72, 75, 80, 86, 87, 89, 90};
+  int cc = major * 10 + minor;
+  int best = 0;
+  for (int k : known)
+    if (k <= cc)
+      best = k;
+  return best ? "sm_" + std::to_string(best) : "";
+}
 
 Backend &kiln::detail::getCudaBackend(int index) {
   std::string device = "device cuda:" + std::to_string(index);
@@ -474,4 +508,13 @@ Backend &kiln::detail::getCudaBackend(int index) {
   if (!backends[index])
     backends[index] = new CudaBackendImpl(index);
   return *backends[index];
+}
+
+CudaCodeTarget kiln::detail::cudaCodeTarget(int index) {
+  return static_cast<CudaBackendImpl &>(getCudaBackend(index)).codeTarget();
+}
+
+void kiln::detail::registerCudaBackend() {
+  registerBackend(DeviceKind::Cuda,
+                  [](int index) -> Backend & { return getCudaBackend(index); });
 }

@@ -5,22 +5,16 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Compiling for Flex builds a plan: one step per kiln op of @main, over
-// numbered buffer slots, with the slots each step is the last reader of.
-// Running the plan fills the argument slots, runs the steps and frees each
+// Flex runs a plan of one host step per kiln op of @main (the Flex target,
+// lib/Target/Flex, makes it): each op's kernel is built from its
+// description when the plan is loaded, and running the plan frees each
 // buffer as soon as its last reader is done.
 //
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Runtime/FlexBackend.h"
 #include "FlexKernels.h"
-#include "kiln/Dialect/Kiln/IR/KilnDTypes.h"
-
-#include "kiln/Dialect/Kiln/IR/KilnOps.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/BuiltinOps.h"
-#include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/SmallPtrSet.h"
+#include "kiln/Runtime/Artifact.h"
 
 #include <algorithm>
 
@@ -129,64 +123,30 @@ void flex::elementwiseLoop(const Buffer &out, llvm::ArrayRef<Buffer> operands,
 
 namespace {
 
-struct PlanStep {
-  Step fn;
-  std::vector<int> operands;
-  std::vector<int> results;
-  std::vector<int> dying; ///< slots whose last reader is this step
-  std::string name;
-};
-
 class FlexExecutable : public Executable {
 public:
-  FlexExecutable(Backend &backend) : backend_(backend) {}
+  explicit FlexExecutable(Backend &backend) : backend_(backend) {}
 
   std::vector<Buffer> run(std::vector<Buffer> &args,
                           const std::vector<bool> &) override {
-    std::vector<Buffer> slots(numSlots_);
-    for (size_t i = 0; i < args.size(); ++i)
-      slots[i] = args[i];
-    // The caller's vector must not keep donated storages alive.
-    args.clear();
-    for (auto &[slot, buffer] : constants_)
-      slots[slot] = buffer;
     StepContext ctx{backend_.allocator(), nullptr};
-    // Reused across steps: a step allocates only its results.
-    llvm::SmallVector<const Buffer *, 4> operands;
-    std::vector<Buffer> results;
     llvm::SmallVector<bool, 4> reusable;
-    for (const PlanStep &s : steps_) {
-      operands.clear();
-      for (int slot : s.operands)
-        operands.push_back(&slots[slot]);
-      reusableOperands(s.operands, s.dying, slots, reusable);
-      ctx.reusable = reusable.data();
-      results.assign(s.results.size(), Buffer());
-      s.fn(operands, results, ctx);
-      backend_.counters.executedOps.fetch_add(1);
-      for (int slot : s.dying)
-        slots[slot] = Buffer();
-      for (size_t i = 0; i < s.results.size(); ++i)
-        slots[s.results[i]] = std::move(results[i]);
-    }
-    std::vector<Buffer> out;
-    for (int slot : resultSlots_)
-      out.push_back(slots[slot]);
-    return out;
+    return runPlan(plan_, args, constants_, backend_.counters.executedOps,
+                   [&](const StepRun &r) {
+                     reusableOperands(r.step.operands, r.step.dying, r.slots,
+                                      reusable);
+                     ctx.reusable = reusable.data();
+                     steps_[r.step.index](r.operands, r.results, ctx);
+                   });
   }
 
-  int64_t kernelCount() const override { return steps_.size(); }
+  int64_t kernelCount() const override { return plan_.steps.size(); }
 
   Backend &backend_;
-  int numSlots_ = 0;
-  std::vector<PlanStep> steps_;
-  std::vector<std::pair<int, Buffer>> constants_;
-  std::vector<int> resultSlots_;
+  Plan plan_;
+  std::vector<Step> steps_;
+  std::vector<Buffer> constants_;
 };
-
-} // namespace
-
-namespace {
 
 /// Every op Flex runs, from the kernel files' register functions.
 void registerAllKernels(KernelRegistry &r) {
@@ -209,91 +169,22 @@ public:
   std::string name() const override { return "flex"; }
   Allocator &allocator() override { return allocator_; }
 
-  std::unique_ptr<Executable> compile(mlir::ModuleOp module,
-                                      const std::string &) override {
-    auto func = module.lookupSymbol<mlir::func::FuncOp>("main");
-    if (!func)
-      throw Error("flex: the module has no function @main");
+  /// A Flex plan is one host step per op.
+  std::unique_ptr<Executable> load(const Artifact &a) override {
     auto exe = std::make_unique<FlexExecutable>(*this);
-    llvm::DenseMap<mlir::Value, int> slotOf;
-    int next = 0;
-    for (mlir::BlockArgument arg : func.getArguments())
-      slotOf[arg] = next++;
-
-    std::vector<int> lastReader(1024, -1);
-    auto noteRead = [&](int slot, int step) {
-      if (slot >= (int)lastReader.size())
-        lastReader.resize(slot * 2 + 1, -1);
-      lastReader[slot] = step;
-    };
-
-    // x * sigmoid(x), which is how silu arrives after decomposition, runs
-    // as one pass when the sigmoid has no other reader.
-    llvm::DenseMap<mlir::Operation *, mlir::Value> siluOf;
-    llvm::SmallPtrSet<mlir::Operation *, 8> fusedSigmoids;
-    func.walk([&](mlir::kiln::SigmoidOp sig) {
-      if (!sig->hasOneUse())
-        return;
-      auto mul = llvm::dyn_cast<mlir::kiln::MulOp>(*sig->user_begin());
-      mlir::Value x = sig.getInput();
-      if (!mul || mul.getType() != x.getType())
-        return;
-      mlir::Value other = mul->getOperand(0) == sig.getResult()
-                              ? mul->getOperand(1)
-                              : mul->getOperand(0);
-      if (other != x)
-        return;
-      siluOf[mul] = x;
-      fusedSigmoids.insert(sig);
-    });
-
-    for (mlir::Operation &op : func.getBody().front()) {
-      if (fusedSigmoids.contains(&op))
-        continue;
-      if (auto ret = llvm::dyn_cast<mlir::func::ReturnOp>(op)) {
-        for (mlir::Value v : ret.getOperands())
-          exe->resultSlots_.push_back(slotOf.at(v));
-        continue;
-      }
-      if (auto c = llvm::dyn_cast<mlir::kiln::ConstantOp>(op)) {
-        int slot = next++;
-        slotOf[c.getResult()] = slot;
-        exe->constants_.push_back({slot, constantBuffer(c, allocator_)});
-        continue;
-      }
-      auto silu = siluOf.find(&op);
-      llvm::StringRef name = silu != siluOf.end()
-                                 ? llvm::StringRef("kiln.silu")
-                                 : op.getName().getStringRef();
-      const KernelBuilder *builder = registry_.lookup(name);
+    for (const OpDesc &op : a.ops) {
+      const KernelBuilder *builder = registry_.lookup(op.name);
       if (!builder)
-        throw Error("flex: no kernel for " + name.str());
-      PlanStep step;
-      step.name = name.str();
-      step.fn = (*builder)(&op);
-      int index = static_cast<int>(exe->steps_.size());
-      llvm::SmallVector<mlir::Value, 4> operands(op.getOperands());
-      if (silu != siluOf.end())
-        operands.assign({silu->second});
-      for (mlir::Value v : operands) {
-        int slot = slotOf.at(v);
-        step.operands.push_back(slot);
-        noteRead(slot, index);
-      }
-      for (mlir::Value r : op.getResults()) {
-        slotOf[r] = next;
-        step.results.push_back(next++);
-      }
-      exe->steps_.push_back(std::move(step));
+        throw Error("flex: no kernel for " + op.name);
+      exe->steps_.push_back((*builder)(op));
     }
-    exe->numSlots_ = next;
-    lastReader.resize(std::max<size_t>(lastReader.size(), next), -1);
-    std::vector<bool> isResult(next, false);
-    for (int s : exe->resultSlots_)
-      isResult[s] = true;
-    for (int slot = 0; slot < next; ++slot)
-      if (lastReader[slot] >= 0 && !isResult[slot])
-        exe->steps_[lastReader[slot]].dying.push_back(slot);
+    for (const PlanStep &s : a.plan.steps)
+      if (s.kind != kHostOpStep || s.index < 0 ||
+          s.index >= static_cast<int>(exe->steps_.size()))
+        throw Error("flex: the plan has a step Flex does not run");
+    for (const OpDesc &c : a.constants)
+      exe->constants_.push_back(constantBuffer(c, allocator_));
+    exe->plan_ = a.plan;
     return exe;
   }
 
@@ -304,8 +195,12 @@ private:
 
 } // namespace
 
-std::unique_ptr<Backend> kiln::detail::createFlexBackend() {
-  return std::make_unique<FlexBackendImpl>();
+void kiln::detail::registerFlexBackend() {
+  registerBackend(DeviceKind::Flex, [](int index) -> Backend & {
+    static Backend *flex = nullptr;
+    return hostBackend(DeviceKind::Flex, index, flex,
+                       [] { return new FlexBackendImpl(); });
+  });
 }
 
 bool kiln::detail::flexHasKernel(const std::string &opName) {

@@ -49,7 +49,7 @@ Buffer generate(StepContext &ctx, DType dt, const std::vector<int64_t> &shape,
   return out;
 }
 
-Step buildFull(mlir::Operation *op) {
+Step buildFull(const OpDesc &op) {
   DType dt = resultDType(op);
   std::vector<int64_t> shape = resultShape(op);
   double value = floatAttr(op, "value");
@@ -61,7 +61,7 @@ Step buildFull(mlir::Operation *op) {
   };
 }
 
-Step buildArange(mlir::Operation *op) {
+Step buildArange(const OpDesc &op) {
   DType dt = resultDType(op);
   std::vector<int64_t> shape = resultShape(op);
   double start = floatAttr(op, "start"), step = floatAttr(op, "step");
@@ -73,7 +73,7 @@ Step buildArange(mlir::Operation *op) {
   };
 }
 
-Step buildEye(mlir::Operation *op) {
+Step buildEye(const OpDesc &op) {
   DType dt = resultDType(op);
   std::vector<int64_t> shape = resultShape(op);
   int64_t cols = shape[1];
@@ -85,7 +85,7 @@ Step buildEye(mlir::Operation *op) {
   };
 }
 
-Step buildRand(mlir::Operation *op) {
+Step buildRand(const OpDesc &op) {
   DType dt = resultDType(op);
   std::vector<int64_t> shape = resultShape(op);
   uint64_t seed = static_cast<uint64_t>(intAttr(op, "seed"));
@@ -103,7 +103,7 @@ Step buildRand(mlir::Operation *op) {
   };
 }
 
-Step buildRandn(mlir::Operation *op) {
+Step buildRandn(const OpDesc &op) {
   DType dt = resultDType(op);
   std::vector<int64_t> shape = resultShape(op);
   uint64_t seed = static_cast<uint64_t>(intAttr(op, "seed"));

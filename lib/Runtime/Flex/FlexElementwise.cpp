@@ -16,8 +16,6 @@
 #include "FlexKernels.h"
 #include "FlexSimd.h"
 
-#include "kiln/Dialect/Kiln/IR/KilnOps.h"
-
 using namespace kiln;
 using namespace kiln::detail;
 using namespace kiln::detail::flex;
@@ -136,7 +134,7 @@ bool simdStrides(const int64_t *s, int count) {
 //===----------------------------------------------------------------------===//
 
 KernelBuilder unaryKernel(Unary kind) {
-  return [kind](mlir::Operation *op) -> Step {
+  return [kind](const OpDesc &op) -> Step {
     DType dt = resultDType(op);
     std::vector<int64_t> shape = resultShape(op);
     return [=](llvm::ArrayRef<const Buffer *> ops,
@@ -170,7 +168,7 @@ KernelBuilder unaryKernel(Unary kind) {
 }
 
 KernelBuilder binaryKernel(Binary kind) {
-  return [kind](mlir::Operation *op) -> Step {
+  return [kind](const OpDesc &op) -> Step {
     DType dt = resultDType(op);
     std::vector<int64_t> shape = resultShape(op);
     return [=](llvm::ArrayRef<const Buffer *> ops,
@@ -230,7 +228,7 @@ template <typename C> bool compareOf(CompareOp k, C a, C b) {
 }
 
 KernelBuilder compareKernel(CompareOp kind) {
-  return [kind](mlir::Operation *op) -> Step {
+  return [kind](const OpDesc &op) -> Step {
     DType in = operandDType(op, 0);
     std::vector<int64_t> shape = resultShape(op);
     return [=](llvm::ArrayRef<const Buffer *> ops,
@@ -269,7 +267,7 @@ KernelBuilder compareKernel(CompareOp kind) {
   };
 }
 
-Step buildNot(mlir::Operation *op) {
+Step buildNot(const OpDesc &op) {
   std::vector<int64_t> shape = resultShape(op);
   return [=](llvm::ArrayRef<const Buffer *> ops,
              llvm::MutableArrayRef<Buffer> results, StepContext &ctx) {
@@ -289,7 +287,7 @@ Step buildNot(mlir::Operation *op) {
   };
 }
 
-Step buildIsNan(mlir::Operation *op) {
+Step buildIsNan(const OpDesc &op) {
   DType in = operandDType(op, 0);
   std::vector<int64_t> shape = resultShape(op);
   return [=](llvm::ArrayRef<const Buffer *> ops,
@@ -317,7 +315,7 @@ Step buildIsNan(mlir::Operation *op) {
   };
 }
 
-Step buildWhere(mlir::Operation *op) {
+Step buildWhere(const OpDesc &op) {
   DType dt = resultDType(op);
   std::vector<int64_t> shape = resultShape(op);
   return [=](llvm::ArrayRef<const Buffer *> ops,
@@ -411,7 +409,7 @@ bool castRunSimd(T *o, const F *a, int64_t n, simd::Store store) {
   }
 }
 
-Step buildCast(mlir::Operation *op) {
+Step buildCast(const OpDesc &op) {
   DType from = operandDType(op, 0), to = resultDType(op);
   std::vector<int64_t> shape = resultShape(op);
   return [=](llvm::ArrayRef<const Buffer *> ops,
@@ -436,7 +434,7 @@ Step buildCast(mlir::Operation *op) {
   };
 }
 
-Step buildClamp(mlir::Operation *op) {
+Step buildClamp(const OpDesc &op) {
   DType dt = resultDType(op);
   std::vector<int64_t> shape = resultShape(op);
   double lo = floatAttr(op, "min"), hi = floatAttr(op, "max");
@@ -478,13 +476,13 @@ Step buildClamp(mlir::Operation *op) {
   };
 }
 
-Step buildGelu(mlir::Operation *op) {
-  auto gelu = llvm::cast<mlir::kiln::GeluOp>(op);
-  bool tanh = gelu.getApproximate() == mlir::kiln::GeluApprox::Tanh;
+Step buildGelu(const OpDesc &op) {
+  const OpAttr *approximate = op.attr("approximate");
+  bool tanh = approximate && approximate->text == "tanh";
   return unaryKernel(tanh ? Unary::GeluTanh : Unary::Gelu)(op);
 }
 
-Step buildIdentity(mlir::Operation *) {
+Step buildIdentity(const OpDesc &) {
   return [](llvm::ArrayRef<const Buffer *> ops,
             llvm::MutableArrayRef<Buffer> results, StepContext &) {
     results[0] = *ops[0];

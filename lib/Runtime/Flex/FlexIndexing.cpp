@@ -77,7 +77,7 @@ void rowOffsets(int64_t row, const std::vector<int64_t> &shape, int skip,
   }
 }
 
-Step buildGather(mlir::Operation *op) {
+Step buildGather(const OpDesc &op) {
   int64_t axis = intAttr(op, "axis");
   DType dt = resultDType(op);
   std::vector<int64_t> shape = resultShape(op);
@@ -121,7 +121,7 @@ Step buildGather(mlir::Operation *op) {
   };
 }
 
-Step buildIndexSelect(mlir::Operation *op) {
+Step buildIndexSelect(const OpDesc &op) {
   int64_t axis = intAttr(op, "axis");
   DType dt = resultDType(op);
   std::vector<int64_t> shape = resultShape(op);
@@ -211,7 +211,7 @@ void scatterRange(const Buffer &upd, const Buffer &idx, A *out,
   }
 }
 
-Step buildScatterAdd(mlir::Operation *op) {
+Step buildScatterAdd(const OpDesc &op) {
   int64_t axis = intAttr(op, "axis");
   DType dt = resultDType(op);
   std::vector<int64_t> shape = resultShape(op);
@@ -270,7 +270,7 @@ Step buildScatterAdd(mlir::Operation *op) {
   };
 }
 
-Step buildOneHot(mlir::Operation *op) {
+Step buildOneHot(const OpDesc &op) {
   DType dt = resultDType(op);
   std::vector<int64_t> shape = resultShape(op);
   return [=](llvm::ArrayRef<const Buffer *> ops,

@@ -147,7 +147,7 @@ void matmulIntegers(const Buffer &a, const Buffer &b, const Buffer &out) {
       });
 }
 
-Step buildMatmul(mlir::Operation *op) {
+Step buildMatmul(const OpDesc &op) {
   DType dt = resultDType(op);
   std::vector<int64_t> shape = resultShape(op);
   return [=](llvm::ArrayRef<const Buffer *> ops,

@@ -53,8 +53,7 @@ struct ConvGeometry {
   }
 };
 
-ConvGeometry convGeometry(mlir::Operation *op,
-                          const std::vector<int64_t> &input,
+ConvGeometry convGeometry(const OpDesc &op, const std::vector<int64_t> &input,
                           const std::vector<int64_t> &weight,
                           const std::vector<int64_t> &output) {
   std::vector<int64_t> stride = arrayAttr(op, "stride"),
@@ -294,7 +293,7 @@ Buffer inComputeType(DType dt, llvm::ArrayRef<const Buffer *> inputs,
   return ct == dt ? out : contiguousAs(out, dt, alloc);
 }
 
-Step buildConv2d(mlir::Operation *op) {
+Step buildConv2d(const OpDesc &op) {
   DType dt = resultDType(op);
   std::vector<int64_t> shape = resultShape(op);
   ConvGeometry g =
@@ -314,7 +313,7 @@ Step buildConv2d(mlir::Operation *op) {
   };
 }
 
-Step buildConv2dBackwardInput(mlir::Operation *op) {
+Step buildConv2dBackwardInput(const OpDesc &op) {
   DType dt = resultDType(op);
   std::vector<int64_t> shape = resultShape(op);
   ConvGeometry g =
@@ -333,7 +332,7 @@ Step buildConv2dBackwardInput(mlir::Operation *op) {
   };
 }
 
-Step buildConv2dBackwardWeight(mlir::Operation *op) {
+Step buildConv2dBackwardWeight(const OpDesc &op) {
   DType dt = resultDType(op);
   std::vector<int64_t> shape = resultShape(op);
   ConvGeometry g =
@@ -360,8 +359,7 @@ struct PoolGeometry {
   int64_t planes, h, w, oh, ow, kh, kw, sh, sw, ph, pw;
 };
 
-PoolGeometry poolGeometry(mlir::Operation *op,
-                          const std::vector<int64_t> &input,
+PoolGeometry poolGeometry(const OpDesc &op, const std::vector<int64_t> &input,
                           const std::vector<int64_t> &output) {
   std::vector<int64_t> kernel = arrayAttr(op, "kernel"),
                        stride = arrayAttr(op, "stride"),
@@ -411,7 +409,7 @@ int64_t planeGrain(const PoolGeometry &g) {
   return std::max<int64_t>(1, (1 << 14) / std::max<int64_t>(1, g.h * g.w));
 }
 
-Step buildMaxPool2d(mlir::Operation *op) {
+Step buildMaxPool2d(const OpDesc &op) {
   DType dt = resultDType(op);
   std::vector<int64_t> shape = resultShape(op);
   PoolGeometry g = poolGeometry(op, operandShape(op, 0), shape);
@@ -442,7 +440,7 @@ Step buildMaxPool2d(mlir::Operation *op) {
   };
 }
 
-Step buildMaxPool2dBackward(mlir::Operation *op) {
+Step buildMaxPool2dBackward(const OpDesc &op) {
   DType dt = resultDType(op);
   std::vector<int64_t> shape = resultShape(op);
   PoolGeometry g = poolGeometry(op, shape, operandShape(op, 0));
@@ -484,7 +482,7 @@ double avgDivisor(const PoolGeometry &g, bool includePad, int64_t iy0,
                     : static_cast<double>((iy1 - iy0) * (ix1 - ix0));
 }
 
-Step buildAvgPool2d(mlir::Operation *op) {
+Step buildAvgPool2d(const OpDesc &op) {
   DType dt = resultDType(op);
   std::vector<int64_t> shape = resultShape(op);
   PoolGeometry g = poolGeometry(op, operandShape(op, 0), shape);
@@ -519,7 +517,7 @@ Step buildAvgPool2d(mlir::Operation *op) {
   };
 }
 
-Step buildAvgPool2dBackward(mlir::Operation *op) {
+Step buildAvgPool2dBackward(const OpDesc &op) {
   DType dt = resultDType(op);
   std::vector<int64_t> shape = resultShape(op);
   PoolGeometry g = poolGeometry(op, shape, operandShape(op, 0));

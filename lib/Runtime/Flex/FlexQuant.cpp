@@ -37,7 +37,7 @@ inline int q4At(const uint8_t *bytes, int64_t e) {
   return nibble >= 8 ? nibble - 16 : nibble;
 }
 
-Step buildQuantize(mlir::Operation *op) {
+Step buildQuantize(const OpDesc &op) {
   DType dt = resultDType(op);
   std::vector<int64_t> shape = resultShape(op);
   return [=](llvm::ArrayRef<const Buffer *> ops,
@@ -122,7 +122,7 @@ Step buildQuantize(mlir::Operation *op) {
   };
 }
 
-Step buildDequantize(mlir::Operation *op) {
+Step buildDequantize(const OpDesc &op) {
   DType dt = resultDType(op);
   std::vector<int64_t> shape = resultShape(op);
   return [=](llvm::ArrayRef<const Buffer *> ops,

@@ -18,7 +18,6 @@
 #include "FlexKernels.h"
 #include "FlexSimd.h"
 
-#include "kiln/Dialect/Kiln/IR/KilnOps.h"
 #include "kiln/Support/Reduction.h"
 
 #include <algorithm>
@@ -148,7 +147,7 @@ reduceRun(Reduce kind, int64_t n, Get get, int64_t *argIndex) {
 }
 
 KernelBuilder reduceKernel(Reduce kind) {
-  return [kind](mlir::Operation *op) -> Step {
+  return [kind](const OpDesc &op) -> Step {
     std::vector<int64_t> axes;
     if (kind == Reduce::ArgMax || kind == Reduce::ArgMin)
       axes = {intAttr(op, "axis")};
@@ -278,7 +277,7 @@ KernelBuilder reduceKernel(Reduce kind) {
   };
 }
 
-Step buildCumsum(mlir::Operation *op) {
+Step buildCumsum(const OpDesc &op) {
   int64_t axis = intAttr(op, "axis");
   DType dt = resultDType(op);
   std::vector<int64_t> shape = resultShape(op);
@@ -315,9 +314,8 @@ Step buildCumsum(mlir::Operation *op) {
 }
 
 /// A reduction with a combine, whatever its kind.
-Step buildReduction(mlir::Operation *op) {
-  return reduceKernel(reduceOf(
-      llvm::cast<mlir::kiln::ReductionOpInterface>(op).getReductionKind()))(op);
+Step buildReduction(const OpDesc &op) {
+  return reduceKernel(reduceOf(reductionKindOf(op)))(op);
 }
 
 } // namespace

@@ -34,7 +34,7 @@ void flex::copyInto(const Buffer &src, const Buffer &dst) {
 
 namespace {
 
-Step buildSliceAssign(mlir::Operation *op) {
+Step buildSliceAssign(const OpDesc &op) {
   std::vector<int64_t> starts = arrayAttr(op, "starts"),
                        steps = arrayAttr(op, "steps"),
                        region = operandShape(op, 0);
@@ -57,7 +57,7 @@ Step buildSliceAssign(mlir::Operation *op) {
   };
 }
 
-Step buildConcat(mlir::Operation *op) {
+Step buildConcat(const OpDesc &op) {
   int64_t axis = intAttr(op, "axis");
   DType dt = resultDType(op);
   std::vector<int64_t> shape = resultShape(op);
@@ -76,7 +76,7 @@ Step buildConcat(mlir::Operation *op) {
   };
 }
 
-Step buildSplit(mlir::Operation *op) {
+Step buildSplit(const OpDesc &op) {
   int64_t axis = intAttr(op, "axis");
   std::vector<int64_t> sizes = arrayAttr(op, "sizes");
   return [=](llvm::ArrayRef<const Buffer *> ops,
@@ -93,7 +93,7 @@ Step buildSplit(mlir::Operation *op) {
   };
 }
 
-Step buildRepeat(mlir::Operation *op) {
+Step buildRepeat(const OpDesc &op) {
   std::vector<int64_t> repeats = arrayAttr(op, "repeats");
   DType dt = resultDType(op);
   std::vector<int64_t> shape = resultShape(op);
@@ -123,7 +123,7 @@ Step buildRepeat(mlir::Operation *op) {
   };
 }
 
-Step buildPad(mlir::Operation *op) {
+Step buildPad(const OpDesc &op) {
   std::vector<int64_t> low = arrayAttr(op, "low");
   double value = floatAttr(op, "value");
   DType dt = resultDType(op);

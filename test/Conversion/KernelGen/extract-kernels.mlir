@@ -19,7 +19,7 @@ func.func @main(%x: tensor<64xf32>) -> tensor<64xf32> {
   return %0 : tensor<64xf32>
 }
 func.func private @k(%x: tensor<64xf32>) -> tensor<64xf32>
-    attributes {kiln.kernel = "elementwise"} {
+    attributes {kiln.kernel = #kiln.kernel_kind<elementwise>} {
   %0 = kiln.exp %x : tensor<64xf32>
   return %0 : tensor<64xf32>
 }

@@ -12,7 +12,7 @@
 // CHECK: return
 // STRICT: error: kiln-generate-kernels: the matmul kernel @dyn_n has dynamic dims that the tiled generator does not take (it takes a dynamic M, rows [S, T] of a B without batch dims, a leading batch dim S, or the K of a weight's gradient); compile it for static sizes
 func.func private @dyn_n(%x: tensor<8x16xf32>, %w: tensor<16x?xf32>) -> tensor<8x?xf32>
-    attributes {kiln.kernel = "matmul"} {
+    attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
   %0 = kiln.matmul %x, %w : (tensor<8x16xf32>, tensor<16x?xf32>) -> tensor<8x?xf32>
   return %0 : tensor<8x?xf32>
 }
@@ -21,7 +21,7 @@ func.func private @dyn_n(%x: tensor<8x16xf32>, %w: tensor<16x?xf32>) -> tensor<8
 // CHECK-LABEL: func.func @dyn_m__p1(
 // CHECK: vector.fma
 func.func private @dyn_m(%x: tensor<?x16xf32>, %w: tensor<16x64xf32>) -> tensor<?x64xf32>
-    attributes {kiln.kernel = "matmul"} {
+    attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
   %0 = kiln.matmul %x, %w : (tensor<?x16xf32>, tensor<16x64xf32>) -> tensor<?x64xf32>
   return %0 : tensor<?x64xf32>
 }
@@ -37,7 +37,7 @@ func.func private @dyn_m(%x: tensor<?x16xf32>, %w: tensor<16x64xf32>) -> tensor<
 // CHECK: vector.fma
 // CHECK-NOT: func.func @rows__rows
 func.func private @rows(%x: tensor<?x12x16xf32>, %w: tensor<16x64xf32>, %b: tensor<64xf32>) -> tensor<?x12x64xf32>
-    attributes {kiln.kernel = "matmul"} {
+    attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
   %0 = kiln.matmul %x, %w : (tensor<?x12x16xf32>, tensor<16x64xf32>) -> tensor<?x12x64xf32>
   %1 = kiln.add %0, %b : (tensor<?x12x64xf32>, tensor<64xf32>) -> tensor<?x12x64xf32>
   return %1 : tensor<?x12x64xf32>
@@ -53,7 +53,7 @@ func.func private @rows(%x: tensor<?x12x16xf32>, %w: tensor<16x64xf32>, %b: tens
 // CHECK-SAME: kiln.units_per = array<i64: 2, 1>
 // CHECK: vector.fma
 func.func private @heads(%q: tensor<?x2x16x8xf32>, %k: tensor<?x2x16x8xf32>) -> tensor<?x2x16x16xf32>
-    attributes {kiln.kernel = "matmul"} {
+    attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
   %0 = kiln.permute %k [0, 1, 3, 2] : tensor<?x2x16x8xf32> -> tensor<?x2x8x16xf32>
   %1 = kiln.matmul %q, %0 : (tensor<?x2x16x8xf32>, tensor<?x2x8x16xf32>) -> tensor<?x2x16x16xf32>
   return %1 : tensor<?x2x16x16xf32>
@@ -65,7 +65,7 @@ func.func private @heads(%q: tensor<?x2x16x8xf32>, %k: tensor<?x2x16x8xf32>) -> 
 // CHECK-NOT: vector.fma
 // CHECK: return
 func.func private @rows_table(%x: tensor<?x12x16xf32>, %w: tensor<16x64xf32>, %t: tensor<12x64xf32>) -> tensor<?x12x64xf32>
-    attributes {kiln.kernel = "matmul"} {
+    attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
   %0 = kiln.matmul %x, %w : (tensor<?x12x16xf32>, tensor<16x64xf32>) -> tensor<?x12x64xf32>
   %1 = kiln.add %0, %t : (tensor<?x12x64xf32>, tensor<12x64xf32>) -> tensor<?x12x64xf32>
   return %1 : tensor<?x12x64xf32>

@@ -24,7 +24,7 @@
 // CHECK: memref.store {{.*}}, %[[O]]
 // CHECK: call @kiln_stream_fence
 func.func private @rows(%x: tensor<?x1024xf32>, %r: tensor<1024xf32>) -> tensor<?x1024xf32>
-    attributes {kiln.kernel = "elementwise"} {
+    attributes {kiln.kernel = #kiln.kernel_kind<elementwise>} {
   %0 = kiln.add %x, %r : (tensor<?x1024xf32>, tensor<1024xf32>) -> tensor<?x1024xf32>
   %1 = kiln.exp %0 : tensor<?x1024xf32>
   return %1 : tensor<?x1024xf32>
@@ -54,7 +54,7 @@ func.func private @rows(%x: tensor<?x1024xf32>, %r: tensor<1024xf32>) -> tensor<
 // CHECK: scf.for %{{.*}} = %{{.*}} to %[[LEFT]] step
 // CHECK: arith.negf
 func.func private @flat(%x: tensor<?x1024xf32>) -> tensor<?x1024xf32>
-    attributes {kiln.kernel = "elementwise"} {
+    attributes {kiln.kernel = #kiln.kernel_kind<elementwise>} {
   %0 = kiln.neg %x : tensor<?x1024xf32>
   return %0 : tensor<?x1024xf32>
 }
@@ -72,7 +72,7 @@ func.func private @flat(%x: tensor<?x1024xf32>) -> tensor<?x1024xf32>
 // CHECK-SAME: memref<?xf32> to memref<?x1024xf32>
 // CHECK: call @pick__impl
 func.func private @pick(%x: tensor<?x1024xf32>, %i: tensor<?x1xi64>) -> tensor<?x1xf32>
-    attributes {kiln.kernel = "generic"} {
+    attributes {kiln.kernel = #kiln.kernel_kind<generic>} {
   %0 = kiln.gather %x[%i] axis = 1 : (tensor<?x1024xf32>, tensor<?x1xi64>) -> tensor<?x1xf32>
   return %0 : tensor<?x1xf32>
 }
@@ -87,7 +87,7 @@ func.func private @pick(%x: tensor<?x1024xf32>, %i: tensor<?x1xi64>) -> tensor<?
 // CHECK: memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [2, %{{.*}}], strides: [%{{.*}}, 1]
 // CHECK-SAME: memref<?xbf16> to memref<2x?xbf16>
 func.func private @dynsum(%x: tensor<2x?xbf16>) -> tensor<1x1xbf16>
-    attributes {kiln.kernel = "reduction", kiln.reduced_axes = array<i64: 0, 1>} {
+    attributes {kiln.kernel = #kiln.kernel_kind<reduction>, kiln.reduced_axes = array<i64: 0, 1>} {
   %0 = kiln.sum %x [0, 1] keepdim : tensor<2x?xbf16> -> tensor<1x1xbf16>
   return %0 : tensor<1x1xbf16>
 }
@@ -121,7 +121,7 @@ func.func private @dynsum(%x: tensor<2x?xbf16>) -> tensor<1x1xbf16>
 // CHECK-SAME: kiln.units = 1
 // CHECK: scf.for %{{.*}} = %c0{{.*}} to %c64{{.*}} -> (f64)
 func.func private @fullsum(%x: tensor<?x1024xf32>) -> tensor<1x1xf32>
-    attributes {kiln.kernel = "reduction", kiln.reduced_axes = array<i64: 0, 1>} {
+    attributes {kiln.kernel = #kiln.kernel_kind<reduction>, kiln.reduced_axes = array<i64: 0, 1>} {
   %0 = kiln.sum %x [0, 1] keepdim : tensor<?x1024xf32> -> tensor<1x1xf32>
   return %0 : tensor<1x1xf32>
 }
@@ -139,7 +139,7 @@ func.func private @fullsum(%x: tensor<?x1024xf32>) -> tensor<1x1xf32>
 // CHECK: math.exp
 // CHECK-NOT: call @softmax__impl
 func.func private @softmax(%x: tensor<?x1024xf32>) -> tensor<?x1024xf32>
-    attributes {kiln.kernel = "reduction", kiln.reduced_axes = array<i64: 1>} {
+    attributes {kiln.kernel = #kiln.kernel_kind<reduction>, kiln.reduced_axes = array<i64: 1>} {
   %m = kiln.reduce_max %x [1] keepdim : tensor<?x1024xf32> -> tensor<?x1xf32>
   %d = kiln.sub %x, %m : (tensor<?x1024xf32>, tensor<?x1xf32>) -> tensor<?x1024xf32>
   %e = kiln.exp %d : tensor<?x1024xf32>
@@ -167,7 +167,7 @@ func.func private @softmax(%x: tensor<?x1024xf32>) -> tensor<?x1024xf32>
 // CHECK: vector.fma
 // CHECK-NOT: call @mm__impl
 func.func private @mm(%x: tensor<?x64xf32>, %w: tensor<64x256xf32>, %b: tensor<256xf32>) -> tensor<?x256xf32>
-    attributes {kiln.kernel = "matmul"} {
+    attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
   %0 = kiln.matmul %x, %w : (tensor<?x64xf32>, tensor<64x256xf32>) -> tensor<?x256xf32>
   %1 = kiln.add %0, %b : (tensor<?x256xf32>, tensor<256xf32>) -> tensor<?x256xf32>
   return %1 : tensor<?x256xf32>
@@ -188,7 +188,7 @@ func.func private @mm(%x: tensor<?x64xf32>, %w: tensor<64x256xf32>, %b: tensor<2
 // CHECK: vector.fma
 // CHECK-NOT: call @wgrad__impl
 func.func private @wgrad(%x: tensor<?x64xf32>, %dy: tensor<?x256xf32>) -> tensor<64x256xf32>
-    attributes {kiln.kernel = "matmul"} {
+    attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
   %t = kiln.permute %x [1, 0] : tensor<?x64xf32> -> tensor<64x?xf32>
   %0 = kiln.matmul %t, %dy : (tensor<64x?xf32>, tensor<?x256xf32>) -> tensor<64x256xf32>
   return %0 : tensor<64x256xf32>
@@ -210,7 +210,7 @@ func.func private @wgrad(%x: tensor<?x64xf32>, %dy: tensor<?x256xf32>) -> tensor
 // CHECK: scf.for %{{.*}} = %{{.*}} to %[[END]]
 // CHECK-NOT: call @colsum__impl
 func.func private @colsum(%x: tensor<?x1024xf32>) -> tensor<1x1024xf32>
-    attributes {kiln.kernel = "reduction", kiln.reduced_axes = array<i64: 0>} {
+    attributes {kiln.kernel = #kiln.kernel_kind<reduction>, kiln.reduced_axes = array<i64: 0>} {
   %0 = kiln.sum %x [0] keepdim : tensor<?x1024xf32> -> tensor<1x1024xf32>
   return %0 : tensor<1x1024xf32>
 }

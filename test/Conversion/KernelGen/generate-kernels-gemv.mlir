@@ -26,7 +26,7 @@
 // AVX2-SAME: kiln.units = 24 : i64
 // AVX2: vector.fma %{{.*}} : vector<8xf32>
 func.func private @decode(%a: tensor<1x1x256xf32>, %b: tensor<256x768xf32>, %bias: tensor<768xf32>) -> tensor<1x1x768xf32>
-    attributes {kiln.kernel = "matmul"} {
+    attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
   %0 = kiln.matmul %a, %b : (tensor<1x1x256xf32>, tensor<256x768xf32>) -> tensor<1x1x768xf32>
   %1 = kiln.add %0, %bias : (tensor<1x1x768xf32>, tensor<768xf32>) -> tensor<1x1x768xf32>
   return %1 : tensor<1x1x768xf32>
@@ -45,7 +45,7 @@ func.func private @decode(%a: tensor<1x1x256xf32>, %b: tensor<256x768xf32>, %bia
 // CHECK: arith.mulf
 // CHECK: vector.fma
 func.func private @decode_q8(%a: tensor<2x256xf32>, %q: tensor<256x256xi8, #kiln.quant<q8, symmetric, block = 32, scale = f32>>) -> tensor<2x256xf32>
-    attributes {kiln.kernel = "matmul"} {
+    attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
   %w = kiln.dequantize %q : tensor<256x256xi8, #kiln.quant<q8, symmetric, block = 32, scale = f32>> -> tensor<256x256xf32>
   %0 = kiln.matmul %a, %w : (tensor<2x256xf32>, tensor<256x256xf32>) -> tensor<2x256xf32>
   return %0 : tensor<2x256xf32>
@@ -60,7 +60,7 @@ func.func private @decode_q8(%a: tensor<2x256xf32>, %q: tensor<256x256xi8, #kiln
 // CHECK-LABEL: func.func @prefill__p1(
 // CHECK-SAME: kiln.vector_code
 func.func private @prefill(%a: tensor<16x256xf32>, %b: tensor<256x256xf32>) -> tensor<16x256xf32>
-    attributes {kiln.kernel = "matmul"} {
+    attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
   %0 = kiln.matmul %a, %b : (tensor<16x256xf32>, tensor<256x256xf32>) -> tensor<16x256xf32>
   return %0 : tensor<16x256xf32>
 }
@@ -75,7 +75,7 @@ func.func private @prefill(%a: tensor<16x256xf32>, %b: tensor<256x256xf32>) -> t
 // CHECK-NOT: kiln.vector_code
 // CHECK-SAME: kiln.workspace = {{[0-9]+}} : i64, llvm.emit_c_interface} {
 func.func private @prefill_q8(%a: tensor<16x256xf32>, %q: tensor<256x256xi8, #kiln.quant<q8, symmetric, block = 32, scale = f32>>) -> tensor<16x256xf32>
-    attributes {kiln.kernel = "matmul"} {
+    attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
   %w = kiln.dequantize %q : tensor<256x256xi8, #kiln.quant<q8, symmetric, block = 32, scale = f32>> -> tensor<256x256xf32>
   %0 = kiln.matmul %a, %w : (tensor<16x256xf32>, tensor<256x256xf32>) -> tensor<16x256xf32>
   return %0 : tensor<16x256xf32>

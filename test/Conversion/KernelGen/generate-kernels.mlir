@@ -16,7 +16,7 @@
 // CHECK: memref.store {{.*}}, %[[O]]
 // CHECK-NOT: kiln.
 func.func private @ew(%x: tensor<1024xf32>, %s: tensor<f32>) -> tensor<1024xf32>
-    attributes {kiln.kernel = "elementwise"} {
+    attributes {kiln.kernel = #kiln.kernel_kind<elementwise>} {
   %0 = kiln.mul %x, %s : (tensor<1024xf32>, tensor<f32>) -> tensor<1024xf32>
   %1 = kiln.exp %0 : tensor<1024xf32>
   return %1 : tensor<1024xf32>
@@ -53,7 +53,7 @@ func.func private @ew(%x: tensor<1024xf32>, %s: tensor<f32>) -> tensor<1024xf32>
 // CHECK: memref.store %{{.*}}, %arg3
 // CHECK: memref.dealloc %[[SCRATCH]]
 func.func private @softmax(%x: tensor<4x16xf32>) -> tensor<4x16xf32>
-    attributes {kiln.kernel = "reduction", kiln.reduced_axes = array<i64: 1>} {
+    attributes {kiln.kernel = #kiln.kernel_kind<reduction>, kiln.reduced_axes = array<i64: 1>} {
   %0 = kiln.reduce_max %x [1] keepdim : tensor<4x16xf32> -> tensor<4x1xf32>
   %1 = kiln.detach %0 : tensor<4x1xf32>
   %2 = kiln.sub %x, %1 : (tensor<4x16xf32>, tensor<4x1xf32>) -> tensor<4x16xf32>
@@ -101,7 +101,7 @@ func.func private @softmax(%x: tensor<4x16xf32>) -> tensor<4x16xf32>
 // CHECK-COUNT-2: memref.prefetch %view[%{{.*}}], read, locality<3>, data
 // CHECK-COUNT-24: vector.fma
 func.func private @mmk(%a: tensor<12x600xf32>, %b: tensor<600x32xf32>) -> tensor<12x32xf32>
-    attributes {kiln.kernel = "matmul"} {
+    attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
   %0 = kiln.matmul %a, %b : (tensor<12x600xf32>, tensor<600x32xf32>) -> tensor<12x32xf32>
   return %0 : tensor<12x32xf32>
 }
@@ -115,7 +115,7 @@ func.func private @mmk(%a: tensor<12x600xf32>, %b: tensor<600x32xf32>) -> tensor
 // CHECK: memref.prefetch %arg3[%{{.*}}], read, locality<2>, data
 // CHECK: scf.for {{.*}} iter_args
 func.func private @mmk1(%a: tensor<12x100xf32>, %b: tensor<100x1024xf32>) -> tensor<12x1024xf32>
-    attributes {kiln.kernel = "matmul"} {
+    attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
   %0 = kiln.matmul %a, %b : (tensor<12x100xf32>, tensor<100x1024xf32>) -> tensor<12x1024xf32>
   return %0 : tensor<12x1024xf32>
 }
@@ -154,7 +154,7 @@ func.func private @mmk1(%a: tensor<12x100xf32>, %b: tensor<100x1024xf32>) -> ten
 // PLAIN-NOT: kiln_stream
 // PLAIN: return
 func.func private @big(%x: tensor<4194304xf32>, %s: tensor<f32>) -> tensor<4194304xf32>
-    attributes {kiln.kernel = "elementwise"} {
+    attributes {kiln.kernel = #kiln.kernel_kind<elementwise>} {
   %0 = kiln.mul %x, %s : (tensor<4194304xf32>, tensor<f32>) -> tensor<4194304xf32>
   return %0 : tensor<4194304xf32>
 }
@@ -172,7 +172,7 @@ func.func private @big(%x: tensor<4194304xf32>, %s: tensor<f32>) -> tensor<41943
 // PLAIN-NOT: kiln_stream
 // PLAIN: return
 func.func private @bigexp(%x: tensor<4194304xf32>) -> tensor<4194304xf32>
-    attributes {kiln.kernel = "elementwise"} {
+    attributes {kiln.kernel = #kiln.kernel_kind<elementwise>} {
   %0 = kiln.exp %x : tensor<4194304xf32>
   return %0 : tensor<4194304xf32>
 }
@@ -194,7 +194,7 @@ func.func private @bigexp(%x: tensor<4194304xf32>) -> tensor<4194304xf32>
 // PLAIN-NOT: kiln_stream
 // PLAIN: return
 func.func private @bigsoftmax(%x: tensor<1024x4096xf32>) -> tensor<1024x4096xf32>
-    attributes {kiln.kernel = "reduction", kiln.reduced_axes = array<i64: 1>} {
+    attributes {kiln.kernel = #kiln.kernel_kind<reduction>, kiln.reduced_axes = array<i64: 1>} {
   %0 = kiln.reduce_max %x [1] keepdim : tensor<1024x4096xf32> -> tensor<1024x1xf32>
   %1 = kiln.detach %0 : tensor<1024x1xf32>
   %2 = kiln.sub %x, %1 : (tensor<1024x4096xf32>, tensor<1024x1xf32>) -> tensor<1024x4096xf32>
@@ -236,7 +236,7 @@ func.func private @bigsoftmax(%x: tensor<1024x4096xf32>) -> tensor<1024x4096xf32
 // PLAIN-NOT: kiln_stream
 // PLAIN: return
 func.func private @rowcenter(%x: tensor<4096x1025xf32>) -> tensor<4096x1025xf32>
-    attributes {kiln.kernel = "reduction", kiln.reduced_axes = array<i64: 1>} {
+    attributes {kiln.kernel = #kiln.kernel_kind<reduction>, kiln.reduced_axes = array<i64: 1>} {
   %0 = kiln.sum %x [1] keepdim : tensor<4096x1025xf32> -> tensor<4096x1xf32>
   %1 = kiln.sub %x, %0 : (tensor<4096x1025xf32>, tensor<4096x1xf32>) -> tensor<4096x1025xf32>
   return %1 : tensor<4096x1025xf32>
@@ -252,7 +252,7 @@ func.func private @rowcenter(%x: tensor<4096x1025xf32>) -> tensor<4096x1025xf32>
 // CHECK: scf.for
 // CHECK: arith.addf {{.*}} fastmath<reassoc>
 func.func private @colsum(%x: tensor<8x16xf32>) -> tensor<16xf32>
-    attributes {kiln.kernel = "reduction", kiln.reduced_axes = array<i64: 0>} {
+    attributes {kiln.kernel = #kiln.kernel_kind<reduction>, kiln.reduced_axes = array<i64: 0>} {
   %0 = kiln.sum %x [0] : tensor<8x16xf32> -> tensor<16xf32>
   return %0 : tensor<16xf32>
 }
@@ -303,7 +303,7 @@ func.func private @colsum(%x: tensor<8x16xf32>) -> tensor<16xf32>
 // AVX512-LABEL: func.func @mm__p1(
 // AVX512: iter_args({{.*}}) -> (vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>)
 func.func private @mm(%a: tensor<64x32xf32>, %b: tensor<32x40xf32>, %bias: tensor<40xf32>) -> tensor<64x40xf32>
-    attributes {kiln.kernel = "matmul"} {
+    attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
   %0 = kiln.matmul %a, %b : (tensor<64x32xf32>, tensor<32x40xf32>) -> tensor<64x40xf32>
   %1 = kiln.add %0, %bias : (tensor<64x40xf32>, tensor<40xf32>) -> tensor<64x40xf32>
   %2 = kiln.gelu %1 approximate = tanh : tensor<64x40xf32>
@@ -338,7 +338,7 @@ func.func private @mm(%a: tensor<64x32xf32>, %b: tensor<32x40xf32>, %bias: tenso
 // CHECK: scf.for {{.*}} iter_args
 // CHECK: vector.fma
 func.func private @mmt(%a: tensor<32x64xf32>, %b: tensor<40x32xf32>, %r: tensor<64x40xf32>) -> tensor<64x40xf32>
-    attributes {kiln.kernel = "matmul"} {
+    attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
   %at = kiln.permute %a [1, 0] : tensor<32x64xf32> -> tensor<64x32xf32>
   %bt = kiln.permute %b [1, 0] : tensor<40x32xf32> -> tensor<32x40xf32>
   %0 = kiln.matmul %at, %bt : (tensor<64x32xf32>, tensor<32x40xf32>) -> tensor<64x40xf32>
@@ -373,7 +373,7 @@ func.func private @mmt(%a: tensor<32x64xf32>, %b: tensor<40x32xf32>, %r: tensor<
 // AVX512-LABEL: func.func @mmpt__p0(
 // AVX512: math.tanh {{.*}} : vector<16xf32>
 func.func private @mmpt(%z: tensor<32x20xf32>, %bias: tensor<20xf32>, %b: tensor<32x40xf32>) -> tensor<20x40xf32>
-    attributes {kiln.kernel = "matmul"} {
+    attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
   %0 = kiln.add %z, %bias : (tensor<32x20xf32>, tensor<20xf32>) -> tensor<32x20xf32>
   %1 = kiln.gelu %0 approximate = tanh : tensor<32x20xf32>
   %at = kiln.permute %1 [1, 0] : tensor<32x20xf32> -> tensor<20x32xf32>
@@ -408,7 +408,7 @@ func.func private @mmpt(%z: tensor<32x20xf32>, %bias: tensor<20xf32>, %b: tensor
 // AVX512-COUNT-24: vector.shuffle
 // AVX512: vector.store {{.*}} : memref<?xf32>, vector<8xf32>
 func.func private @mmpn(%x: tensor<20x30xf32>, %mean: tensor<20x1xf32>, %gamma: tensor<30xf32>, %b: tensor<30x16xf32>) -> tensor<20x16xf32>
-    attributes {kiln.kernel = "matmul"} {
+    attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
   %0 = kiln.sub %x, %mean : (tensor<20x30xf32>, tensor<20x1xf32>) -> tensor<20x30xf32>
   %1 = kiln.mul %0, %gamma : (tensor<20x30xf32>, tensor<30xf32>) -> tensor<20x30xf32>
   %2 = kiln.matmul %1, %b : (tensor<20x30xf32>, tensor<30x16xf32>) -> tensor<20x16xf32>
@@ -442,7 +442,7 @@ func.func private @mmpn(%x: tensor<20x30xf32>, %mean: tensor<20x1xf32>, %gamma: 
 // CHECK-NOT: memref.prefetch %arg
 // CHECK: return
 func.func private @mmpf(%a: tensor<16x128xf32>, %b: tensor<128x40xf32>, %r: tensor<16x40xf32>) -> tensor<16x40xf32>
-    attributes {kiln.kernel = "matmul"} {
+    attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
   %0 = kiln.matmul %a, %b : (tensor<16x128xf32>, tensor<128x40xf32>) -> tensor<16x40xf32>
   %1 = kiln.add %0, %r : (tensor<16x40xf32>, tensor<16x40xf32>) -> tensor<16x40xf32>
   return %1 : tensor<16x40xf32>
@@ -456,7 +456,7 @@ func.func private @mmpf(%a: tensor<16x128xf32>, %b: tensor<128x40xf32>, %r: tens
 // CHECK-LABEL: func.func @sgd__p1(
 // CHECK-SAME: kiln.in_place = 2 : i64
 func.func private @sgd(%a: tensor<16x64xf32>, %b: tensor<64x32xf32>, %w: tensor<16x32xf32>, %lr: tensor<f32>) -> tensor<16x32xf32>
-    attributes {kiln.kernel = "matmul"} {
+    attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
   %0 = kiln.matmul %a, %b : (tensor<16x64xf32>, tensor<64x32xf32>) -> tensor<16x32xf32>
   %1 = kiln.mul %0, %lr : (tensor<16x32xf32>, tensor<f32>) -> tensor<16x32xf32>
   %2 = kiln.sub %w, %1 : (tensor<16x32xf32>, tensor<16x32xf32>) -> tensor<16x32xf32>
@@ -474,13 +474,13 @@ func.func private @sgd(%a: tensor<16x64xf32>, %b: tensor<64x32xf32>, %w: tensor<
 // CHECK-NOT: kiln.in_place
 // CHECK: return
 func.func private @sgdk(%a: tensor<16x300xf32>, %b: tensor<300x32xf32>, %w: tensor<16x32xf32>) -> tensor<16x32xf32>
-    attributes {kiln.kernel = "matmul"} {
+    attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
   %0 = kiln.matmul %a, %b : (tensor<16x300xf32>, tensor<300x32xf32>) -> tensor<16x32xf32>
   %1 = kiln.sub %w, %0 : (tensor<16x32xf32>, tensor<16x32xf32>) -> tensor<16x32xf32>
   return %1 : tensor<16x32xf32>
 }
 func.func private @bias(%a: tensor<16x64xf32>, %b: tensor<64x32xf32>, %c: tensor<32xf32>) -> tensor<16x32xf32>
-    attributes {kiln.kernel = "matmul"} {
+    attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
   %0 = kiln.matmul %a, %b : (tensor<16x64xf32>, tensor<64x32xf32>) -> tensor<16x32xf32>
   %1 = kiln.add %0, %c : (tensor<16x32xf32>, tensor<32xf32>) -> tensor<16x32xf32>
   return %1 : tensor<16x32xf32>
@@ -521,7 +521,7 @@ func.func private @bias(%a: tensor<16x64xf32>, %b: tensor<64x32xf32>, %c: tensor
 // CHECK-NOT: kiln.workspace
 // CHECK-NOT: @shortsum__p1
 func.func private @mean3(%x: tensor<3x40009xf32>) -> tensor<3xf32>
-    attributes {kiln.kernel = "reduction", kiln.reduced_axes = array<i64: 1>} {
+    attributes {kiln.kernel = #kiln.kernel_kind<reduction>, kiln.reduced_axes = array<i64: 1>} {
   %0 = kiln.mul %x, %x : (tensor<3x40009xf32>, tensor<3x40009xf32>) -> tensor<3x40009xf32>
   %1 = kiln.sum %0 [1] : tensor<3x40009xf32> -> tensor<3xf32>
   %c = kiln.constant dense<4.0e+04> : tensor<f32>
@@ -529,7 +529,7 @@ func.func private @mean3(%x: tensor<3x40009xf32>) -> tensor<3xf32>
   return %2 : tensor<3xf32>
 }
 func.func private @shortsum(%x: tensor<32767xf32>) -> tensor<f32>
-    attributes {kiln.kernel = "reduction", kiln.reduced_axes = array<i64: 0>} {
+    attributes {kiln.kernel = #kiln.kernel_kind<reduction>, kiln.reduced_axes = array<i64: 0>} {
   %0 = kiln.sum %x [0] : tensor<32767xf32> -> tensor<f32>
   return %0 : tensor<f32>
 }
@@ -549,12 +549,12 @@ func.func private @shortsum(%x: tensor<32767xf32>) -> tensor<f32>
 // CHECK-NOT: f64
 // CHECK: return
 func.func private @prod32(%x: tensor<4x100xf32>) -> tensor<4xf32>
-    attributes {kiln.kernel = "reduction", kiln.reduced_axes = array<i64: 1>} {
+    attributes {kiln.kernel = #kiln.kernel_kind<reduction>, kiln.reduced_axes = array<i64: 1>} {
   %0 = kiln.prod %x [1] : tensor<4x100xf32> -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
 func.func private @sum32(%x: tensor<4x100xf32>) -> tensor<4xf32>
-    attributes {kiln.kernel = "reduction", kiln.reduced_axes = array<i64: 1>} {
+    attributes {kiln.kernel = #kiln.kernel_kind<reduction>, kiln.reduced_axes = array<i64: 1>} {
   %0 = kiln.sum %x [1] : tensor<4x100xf32> -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
@@ -569,7 +569,7 @@ func.func private @sum32(%x: tensor<4x100xf32>) -> tensor<4xf32>
 // CHECK: func.func @colsum_empty__p0(
 // CHECK: call @colsum_empty__impl(
 func.func private @colsum_empty(%x: tensor<8x0xf32>) -> tensor<0xf32>
-    attributes {kiln.kernel = "reduction", kiln.reduced_axes = array<i64: 0>} {
+    attributes {kiln.kernel = #kiln.kernel_kind<reduction>, kiln.reduced_axes = array<i64: 0>} {
   %0 = kiln.sum %x [0] : tensor<8x0xf32> -> tensor<0xf32>
   return %0 : tensor<0xf32>
 }

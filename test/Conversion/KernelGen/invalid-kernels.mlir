@@ -5,7 +5,7 @@
 // argument as a tensor.
 // expected-error@+1 {{kiln-generate-kernels: the generic kernel @full_kernel takes or returns a value that is not a ranked tensor}}
 func.func private @full_kernel(%n: index) -> tensor<?x4xf64>
-    attributes {kiln.kernel = "generic"} {
+    attributes {kiln.kernel = #kiln.kernel_kind<generic>} {
   %0 = kiln.full 0.0 [%n] : tensor<?x4xf64>
   return %0 : tensor<?x4xf64>
 }

@@ -82,6 +82,8 @@ struct ChildRun {
   int status = -1;
   std::string err;
   int64_t compiles = -1, diskHits = -1;
+  /// Runs of the graph passes, MLIR modules built: none on a disk hit.
+  int64_t graphPasses = -1, mlirModules = -1;
   std::vector<float> values;
 };
 
@@ -183,7 +185,7 @@ ChildRun finishChild(pid_t pid, const std::string &work,
   r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   r.err = readFile(work + "/" + tag + ".err");
   std::ifstream out(work + "/" + tag + ".out");
-  out >> r.compiles >> r.diskHits;
+  out >> r.compiles >> r.diskHits >> r.graphPasses >> r.mlirModules;
   float v;
   while (out >> v)
     r.values.push_back(v);
@@ -255,7 +257,8 @@ TEST(CpuCacheChild, DISABLED_Run) {
   sync(results);
   BackendCounters c = backendCounters(DispatchDevice::cpu());
   std::ofstream f(out);
-  f << c.compiles << " " << c.diskHits << "\n";
+  f << c.compiles << " " << c.diskHits << " " << c.graphPasses << " "
+    << c.mlirModules << "\n";
   f.precision(9);
   for (const Tensor &t : results)
     for (float v : t.toVector<float>())
@@ -264,15 +267,19 @@ TEST(CpuCacheChild, DISABLED_Run) {
   ASSERT_TRUE(static_cast<bool>(f));
 }
 
-// A disk hit rebuilds the executable from the entry alone: no graph pass,
-// no kernel generation (KILN_LOG=kernels prints the module after kernel
-// generation, so it prints nothing), no LLVM.
+// A disk hit rebuilds the executable from the entry alone: no MLIR module
+// built or read, no graph pass, no kernel generation (KILN_LOG=kernels
+// prints the module after kernel generation, so it prints nothing), no LLVM.
 TEST_F(DiskCacheTest, DiskHitRunsNoPass) {
   ChildRun first = warmUp();
+  EXPECT_EQ(first.graphPasses, 1);
+  EXPECT_EQ(first.mlirModules, 1);
   ChildRun second =
       runChild(work.path(), "second", {cacheEnv(), "KILN_LOG=compile,kernels"});
   ASSERT_EQ(second.status, 0) << second.err;
   EXPECT_EQ(second.diskHits, 1);
+  EXPECT_EQ(second.graphPasses, 0);
+  EXPECT_EQ(second.mlirModules, 0);
   EXPECT_EQ(second.values, first.values);
   EXPECT_NE(second.err.find("(from the disk cache)"), std::string::npos)
       << second.err;

@@ -5,9 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Everything the CUDA backend does before it touches a GPU: fusion, the
-// plan, the launches read from the outlined kernels, the PTX and its disk
-// cache. With a CUDA toolkit present, ptxas assembles every module.
+// Everything the Cuda target does, without a GPU: fusion, the plan, the
+// launches read from the outlined kernels, the PTX, and the artifact's
+// bytes. With a CUDA toolkit present, ptxas assembles every module.
 //
 // The lit tests of test/Conversion/GPU go through tensor-opt, which neither
 // builds a plan nor reads launches; every function in them is compiled here
@@ -16,9 +16,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "lib/Runtime/Cuda/CudaCompiler.h"
 #include "kiln/Dialect/Kiln/IR/KilnDTypes.h"
+#include "kiln/Dialect/Kiln/IR/KilnDialect.h"
 #include "kiln/Engine/Compile.h"
+#include "kiln/Runtime/CudaBackend.h"
+#include "kiln/Runtime/CudaProgram.h"
+#include "kiln/Runtime/HostSteps.h"
+#include "kiln/Target/CudaTarget.h"
 #include "kiln/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -131,26 +135,37 @@ const Case kCases[] = {
      {"cvt.rni.f64.f64"}},
 };
 
+/// What the target made of a graph: the artifact, and its Cuda part.
+struct Program {
+  Artifact artifact;
+  CudaProgram cuda;
+};
+
 class CudaCompiler : public ::testing::Test {
 protected:
   static void SetUpTestSuite() {
-    // A cache of our own, so that the first compile of each case misses.
+    // A directory of our own for the PTX that ptxas reads.
     char dir[] = "/tmp/kiln-cuda-compiler-XXXXXX";
     ASSERT_NE(mkdtemp(dir), nullptr);
     setenv("KILN_CACHE_DIR", dir, 1);
   }
 
-  /// The graph pipeline the engine runs for Cuda, then the backend's
-  /// compiler.
-  Program compile(mlir::ModuleOp module, const std::string &key,
+  /// The graph pipeline the engine runs for Cuda, then the target.
+  Program compile(mlir::ModuleOp module, const std::string &,
                   const std::string &chip) {
     mlir::PassManager pm(module.getContext());
-    mlir::kiln::GraphPipelineOptions options;
-    options.target = "cuda";
+    mlir::kiln::GraphPipelineOptions options =
+        targetInfo(DeviceKind::Cuda).graph;
     options.strategy = "";
     mlir::kiln::buildKilnGraphPipeline(pm, options);
     EXPECT_TRUE(mlir::succeeded(pm.run(module)));
-    return compileProgram(module, key, {chip, true}, host);
+    Program p;
+    p.artifact = createCudaTarget(chip, true)->build(module).artifact;
+    std::optional<CudaProgram> cuda = decodeCudaProgram(p.artifact.payload);
+    EXPECT_TRUE(cuda.has_value());
+    if (cuda)
+      p.cuda = std::move(*cuda);
+    return p;
   }
 
   Program compile(const Case &c, const std::string &chip) {
@@ -167,23 +182,25 @@ protected:
   void checkProgram(const Program &p, const std::string &chip,
                     const std::vector<DType> &argTypes) {
     std::set<std::string> modules;
-    for (auto &[name, text] : p.ptx) {
+    for (auto &[name, text] : p.cuda.ptx) {
       modules.insert(name);
       EXPECT_NE(text.find(".target " + chip), std::string::npos) << name;
       EXPECT_EQ(text.find(".extern .func"), std::string::npos)
           << name << " calls a function the driver cannot resolve";
     }
     // Slot dtypes: quantized buffers take two ABI slots (values, scales).
-    std::vector<DType> slotType(p.numSlots);
+    const Plan &plan = p.artifact.plan;
+    std::vector<DType> slotType(plan.numSlots);
     std::copy(argTypes.begin(), argTypes.end(), slotType.begin());
-    for (const auto &[slot, buffer] : p.constants)
-      slotType[slot] = buffer.dtype;
-    for (const StepSpec &step : p.steps) {
-      if (step.kernel < 0) {
+    for (const auto &[slot, index] : plan.constants)
+      slotType[slot] = p.artifact.constants[index].results[0].dtype;
+    for (const PlanStep &step : plan.steps) {
+      if (step.kind == kHostOpStep) {
         slotType[step.results[0]] = slotType[step.operands[0]];
         continue;
       }
-      const KernelSpec &k = p.kernels[step.kernel];
+      ASSERT_EQ(step.kind, kCudaKernelStep);
+      const KernelSpec &k = p.cuda.kernels[step.index];
       ASSERT_EQ(k.outTypes.size(), step.results.size()) << k.name;
       int buffers = k.workspaceBytes > 0 ? 1 : 0;
       for (int slot : step.operands)
@@ -207,8 +224,8 @@ protected:
         EXPECT_LE(l.block[0] * l.block[1] * l.block[2], 1024u);
       }
     }
-    for (int slot : p.resultSlots)
-      EXPECT_LT(slot, p.numSlots);
+    for (int slot : plan.resultSlots)
+      EXPECT_LT(slot, plan.numSlots);
   }
 
   /// Runs ptxas on every module (skipped without a CUDA toolkit).
@@ -216,7 +233,7 @@ protected:
                 const std::string &tag) {
     if (access(kPtxas, X_OK) != 0)
       return;
-    for (auto &[name, text] : p.ptx) {
+    for (auto &[name, text] : p.cuda.ptx) {
       std::string path = std::string(getenv("KILN_CACHE_DIR")) + "/" + tag +
                          "-" + name + "-" + chip + ".ptx";
       std::ofstream(path) << text;
@@ -232,8 +249,6 @@ protected:
       types.push_back(mlir::kiln::dtypeOf(t));
     return types;
   }
-
-  HostAllocator host;
 };
 
 TEST_F(CudaCompiler, ChipsOfComputeCapabilities) {
@@ -259,12 +274,11 @@ TEST_F(CudaCompiler, EveryCaseGivesPlanLaunchesAndPTX) {
       std::vector<DType> args =
           argTypesOf(module->lookupSymbol<mlir::func::FuncOp>("main"));
       Program p = compile(*module, std::string("test|") + c.name, chip);
-      EXPECT_FALSE(p.diskHit);
-      ASSERT_EQ(p.kernels.size(), c.kernels);
+      ASSERT_EQ(p.cuda.kernels.size(), c.kernels);
       checkProgram(p, chip, args);
       for (const char *needle : c.ptxHas) {
         bool found = false;
-        for (auto &[name, text] : p.ptx)
+        for (auto &[name, text] : p.cuda.ptx)
           found |= text.find(needle) != std::string::npos;
         EXPECT_TRUE(found) << needle;
       }
@@ -293,9 +307,8 @@ TEST_F(CudaCompiler, AContextAtTheAddressOfADestroyedOneStillLowers) {
       std::string key = "test|reused-context|" + std::to_string(round);
       try {
         Program p = compile(*module, key, "sm_80");
-        EXPECT_FALSE(p.diskHit);
-        EXPECT_EQ(p.kernels.size(), c.kernels);
-        EXPECT_FALSE(p.ptx.empty());
+        EXPECT_EQ(p.cuda.kernels.size(), c.kernels);
+        EXPECT_FALSE(p.cuda.ptx.empty());
       } catch (const Error &e) {
         ADD_FAILURE() << e.what();
       }
@@ -321,6 +334,9 @@ TEST_F(CudaCompiler, EveryGraphOfTheGPULitTests) {
         mlir::parseSourceFile<mlir::ModuleOp>(file, ctx.get());
     ASSERT_TRUE(source) << file;
     for (auto fn : source->getOps<mlir::func::FuncOp>()) {
+      // A function that is a kernel already is not a graph.
+      if (mlir::kiln::kernelKindOf(fn))
+        continue;
       std::string name =
           llvm::sys::path::stem(file).str() + "@" + fn.getName().str();
       SCOPED_TRACE(name);
@@ -339,7 +355,7 @@ TEST_F(CudaCompiler, EveryGraphOfTheGPULitTests) {
         ADD_FAILURE() << e.what();
         continue;
       }
-      EXPECT_FALSE(p.ptx.empty()) << "no kernel";
+      EXPECT_FALSE(p.cuda.ptx.empty()) << "no kernel";
       checkProgram(p, "sm_80", args);
       assemble(p, "sm_80", name);
       ++graphs;
@@ -350,10 +366,13 @@ TEST_F(CudaCompiler, EveryGraphOfTheGPULitTests) {
 
 TEST_F(CudaCompiler, ThePlanReshapesWithoutAKernel) {
   Program p = compile(kCases[5], "sm_90");
-  ASSERT_EQ(p.steps.size(), 2u);
-  EXPECT_GE(p.steps[0].kernel, 0);
-  EXPECT_EQ(p.steps[1].kernel, -1);
-  EXPECT_EQ(p.steps[1].shape, std::vector<int64_t>{24});
+  const std::vector<PlanStep> &steps = p.artifact.plan.steps;
+  ASSERT_EQ(steps.size(), 2u);
+  EXPECT_EQ(steps[0].kind, kCudaKernelStep);
+  ASSERT_EQ(steps[1].kind, kHostOpStep);
+  const OpDesc &reshape = p.artifact.ops[steps[1].index];
+  EXPECT_EQ(reshape.name, "kiln.reshape");
+  EXPECT_EQ(resultShape(reshape), std::vector<int64_t>{24});
 }
 
 // An all-reduce is split into a start and a wait with the sum between
@@ -372,52 +391,63 @@ TEST_F(CudaCompiler, AnAllReduceStartsBeforeAndWaitsAfterAnIndependentKernel) {
          {}};
   Program p = compile(c, "sm_90");
   checkProgram(p, "sm_90", {DType(DTypeKind::F32), DType(DTypeKind::F32)});
+  const std::vector<PlanStep> &steps = p.artifact.plan.steps;
   int start = -1, wait = -1;
-  for (size_t i = 0; i < p.steps.size(); ++i) {
-    const StepSpec &s = p.steps[i];
-    if (s.collective == CollectiveStep::Start) {
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const PlanStep &s = steps[i];
+    if (s.kind != kHostOpStep)
+      continue;
+    const OpDesc &op = p.artifact.ops[s.index];
+    if (op.name == "kiln.all_reduce_start") {
       EXPECT_EQ(start, -1);
       start = static_cast<int>(i);
-      EXPECT_EQ(s.reduce, distributed::ReduceOp::Mean);
-      EXPECT_EQ(s.kernel, -1);
-    } else if (s.collective == CollectiveStep::Wait) {
+      EXPECT_EQ(reduceOpOf(op), distributed::ReduceOp::Mean);
+    } else if (op.name == "kiln.all_reduce_wait") {
       EXPECT_EQ(wait, -1);
       wait = static_cast<int>(i);
-      EXPECT_EQ(s.kernel, -1);
     }
-    EXPECT_NE(s.collective, CollectiveStep::Both);
+    EXPECT_NE(op.name, "kiln.all_reduce");
   }
   ASSERT_GE(start, 0);
   ASSERT_GT(wait, start + 1);
-  ASSERT_EQ(p.steps[wait].operands.size(), 1u);
-  EXPECT_EQ(p.steps[wait].operands[0], p.steps[start].results[0]);
+  ASSERT_EQ(steps[wait].operands.size(), 1u);
+  EXPECT_EQ(steps[wait].operands[0], steps[start].results[0]);
   for (int i = start + 1; i < wait; ++i)
-    EXPECT_GE(p.steps[i].kernel, 0) << "step " << i;
+    EXPECT_EQ(steps[i].kind, kCudaKernelStep) << "step " << i;
   // The product reads the wait's result, after it.
   bool read = false;
-  for (size_t i = wait + 1; i < p.steps.size(); ++i)
-    read |= llvm::is_contained(p.steps[i].operands, p.steps[wait].results[0]);
+  for (size_t i = wait + 1; i < steps.size(); ++i)
+    read |= llvm::is_contained(steps[i].operands, steps[wait].results[0]);
   EXPECT_TRUE(read);
-  EXPECT_EQ(p.kernels.size(), c.kernels);
+  EXPECT_EQ(p.cuda.kernels.size(), c.kernels);
 }
 
 TEST_F(CudaCompiler, TheLongReductionSplitsOverTwoLaunches) {
   Program p = compile(kCases[2], "sm_90");
-  ASSERT_EQ(p.kernels.size(), 1u);
-  EXPECT_EQ(p.kernels[0].launches.size(), 2u);
-  EXPECT_GT(p.kernels[0].workspaceBytes, 0);
+  ASSERT_EQ(p.cuda.kernels.size(), 1u);
+  EXPECT_EQ(p.cuda.kernels[0].launches.size(), 2u);
+  EXPECT_GT(p.cuda.kernels[0].workspaceBytes, 0);
 }
 
-TEST_F(CudaCompiler, ASecondCompileTakesThePTXFromDisk) {
+// What the engine stores on disk: the artifact's bytes read back to the
+// same plan, ops and PTX; code for another chip is another entry.
+TEST_F(CudaCompiler, TheArtifactReadsBackFromItsBytes) {
   Program first = compile(kCases[1], "sm_80");
-  Program again = compile(kCases[1], "sm_80");
-  EXPECT_TRUE(again.diskHit);
-  EXPECT_EQ(first.cacheId, again.cacheId);
-  EXPECT_EQ(first.ptx, again.ptx);
-  EXPECT_EQ(again.kernels[0].launches.size(), first.kernels[0].launches.size());
-  // Another chip is another entry.
-  Program other = compile(kCases[1], "sm_90");
-  EXPECT_NE(other.cacheId, first.cacheId);
+  std::optional<Artifact> back = deserialize(serialize(first.artifact));
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->backend, "cuda");
+  EXPECT_EQ(back->payload, first.artifact.payload);
+  EXPECT_EQ(back->plan.steps.size(), first.artifact.plan.steps.size());
+  EXPECT_EQ(back->plan.resultSlots, first.artifact.plan.resultSlots);
+  std::optional<CudaProgram> cuda = decodeCudaProgram(back->payload);
+  ASSERT_TRUE(cuda.has_value());
+  EXPECT_EQ(cuda->ptx, first.cuda.ptx);
+  EXPECT_EQ(cuda->kernels[0].launches.size(),
+            first.cuda.kernels[0].launches.size());
+  EXPECT_NE(createCudaTarget("sm_80", true)->diskKey(),
+            createCudaTarget("sm_90", true)->diskKey());
+  EXPECT_NE(createCudaTarget("sm_80", true)->diskKey(),
+            createCudaTarget("sm_80", false)->diskKey());
 }
 
 } // namespace

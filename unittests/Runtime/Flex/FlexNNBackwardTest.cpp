@@ -122,7 +122,7 @@ std::vector<double> runOnFlex(const std::string &op, const std::string &attrs,
     return {};
   }
   Backend &flex = getBackend(DeviceKind::Flex, 0);
-  std::unique_ptr<Executable> exe = flex.compile(*module, /*key=*/"");
+  std::unique_ptr<Executable> exe = compileModule(*module, flex, /*key=*/"");
   std::vector<Buffer> buffers;
   for (const Operand &a : args)
     buffers.push_back(flex.upload(dt, a.shape, toHost(a.values, dt).data()));

@@ -283,9 +283,14 @@ struct DecomposeEmbedding : OpRewritePattern<EmbeddingOp> {
 
 } // namespace
 
-void mlir::kiln::populateDecomposePatterns(RewritePatternSet &patterns) {
-  patterns.add<DecomposeSilu, DecomposeMean, DecomposeSoftmax,
-               DecomposeLogSoftmax, DecomposeLogSumExp, DecomposeLayerNorm,
-               DecomposeDropout, DecomposeCrossEntropy, DecomposeConv1d,
-               DecomposeMaskFill, DecomposeEmbedding>(patterns.getContext());
+void mlir::kiln::populateDecomposePatterns(RewritePatternSet &patterns,
+                                           ArrayRef<std::string> keep) {
+  RewritePatternSet all(patterns.getContext());
+  all.add<DecomposeSilu, DecomposeMean, DecomposeSoftmax, DecomposeLogSoftmax,
+          DecomposeLogSumExp, DecomposeLayerNorm, DecomposeDropout,
+          DecomposeCrossEntropy, DecomposeConv1d, DecomposeMaskFill,
+          DecomposeEmbedding>(patterns.getContext());
+  for (std::unique_ptr<RewritePattern> &p : all.getNativePatterns())
+    if (!llvm::is_contained(keep, p->getRootKind()->getStringRef()))
+      patterns.add(std::move(p));
 }

@@ -9,6 +9,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -36,6 +37,25 @@ Operation *KilnDialect::materializeConstant(OpBuilder &builder,
   if (!elements || elements.getType() != type)
     return nullptr;
   return ConstantOp::create(builder, loc, elements);
+}
+
+// The kernel contract's attributes are read by passes and generators that
+// trust their kinds: a kernel's kind is checked where the IR is parsed or
+// built.
+LogicalResult KilnDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  if (attr.getName() != kKernelKindAttr)
+    return success();
+  if (!llvm::isa<KernelKindAttr>(attr.getValue()))
+    return op->emitOpError()
+           << "'" << kKernelKindAttr
+           << "' must be a #kiln.kernel_kind (elementwise, reduction, matmul "
+              "or generic), got "
+           << attr.getValue();
+  if (!llvm::isa<FunctionOpInterface>(op))
+    return op->emitOpError() << "'" << kKernelKindAttr
+                             << "' marks a kernel function, not this op";
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

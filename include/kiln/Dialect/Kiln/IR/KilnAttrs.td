@@ -35,6 +35,23 @@ def Kiln_AllReduceKind : I32EnumAttr<"AllReduceKind",
   let cppNamespace = "::mlir::kiln";
 }
 
+def Kiln_KernelKind : I32EnumAttr<"KernelKind",
+    "what a kernel that --kiln-fuse outlined computes", [
+    I32EnumAttrCase<"Elementwise", 0, "elementwise">,
+    I32EnumAttrCase<"Reduction", 1, "reduction">,
+    I32EnumAttrCase<"Matmul", 2, "matmul">,
+    I32EnumAttrCase<"Generic", 3, "generic">
+  ]> {
+  let cppNamespace = "::mlir::kiln";
+  let genSpecializedAttr = 0;
+}
+
+def Kiln_KernelKindAttr : EnumAttr<Kiln_Dialect, Kiln_KernelKind,
+                                   "kernel_kind"> {
+  let summary = "The kind of a fused kernel (kiln.kernel)";
+  let assemblyFormat = "`<` $value `>`";
+}
+
 def Kiln_QuantSchemeAttr : AttrDef<Kiln_Dialect, "QuantScheme",
     [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
   let mnemonic = "quant";

@@ -13,7 +13,11 @@
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/Operation.h"
 
+#include "kiln/Dialect/Kiln/IR/KilnAttrs.h"
+
 #include "kiln/Dialect/Kiln/IR/KilnOpsDialect.h.inc"
+
+#include <optional>
 
 namespace mlir::kiln {
 
@@ -55,6 +59,18 @@ inline constexpr llvm::StringLiteral kSizeScaleAttr =
     KilnDialect::SizeScaleAttrHelper::getNameStr();
 inline constexpr llvm::StringLiteral kVectorCodeAttr =
     KilnDialect::VectorCodeAttrHelper::getNameStr();
+
+/// The kind of kernel `fn` is (its kiln.kernel), if it is one.
+inline std::optional<KernelKind> kernelKindOf(Operation *fn) {
+  if (auto kind = fn->getAttrOfType<KernelKindAttr>(kKernelKindAttr))
+    return kind.getValue();
+  return std::nullopt;
+}
+
+/// Marks `fn` as a kernel of `kind`.
+inline void setKernelKind(Operation *fn, KernelKind kind) {
+  fn->setAttr(kKernelKindAttr, KernelKindAttr::get(fn->getContext(), kind));
+}
 
 } // namespace mlir::kiln
 

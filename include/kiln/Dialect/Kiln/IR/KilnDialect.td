@@ -62,7 +62,7 @@ def Kiln_Dialect : Dialect {
     "::mlir::UnitAttr":$recomputed,
     "::mlir::StringAttr":$strategy,
     "::mlir::UnitAttr":$donated,
-    "::mlir::StringAttr":$kernel,
+    "::mlir::kiln::KernelKindAttr":$kernel,
     "::mlir::DenseI64ArrayAttr":$reduced_axes,
     "::mlir::StringAttr":$kernel_of,
     "::mlir::IntegerAttr":$phase,
@@ -78,6 +78,7 @@ def Kiln_Dialect : Dialect {
   );
   let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 1;
+  let hasOperationAttrVerify = 1;
 }
 
 // Every tensor an op reads or makes has an element count, and a size in

@@ -34,7 +34,8 @@ inline bool isDifferentiable(Operation *op) {
 
 /// Patterns that rewrite every composite op (Kiln_Composite) into
 /// primitives: --kiln-decompose and --convert-kiln-to-linalg apply them.
-void populateDecomposePatterns(RewritePatternSet &patterns);
+void populateDecomposePatterns(RewritePatternSet &patterns,
+                               ArrayRef<std::string> keep = {});
 
 inline bool isFusibleReduction(Operation *op) {
   return llvm::isa<ReductionOpInterface>(op);

@@ -16,12 +16,16 @@
 //===----------------------------------------------------------------------===//
 
 #include "kiln/Conversion/KernelGen.h"
+#include "kiln/Conversion/Passes.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 using namespace mlir::kiln;
@@ -31,15 +35,23 @@ using namespace mlir::kiln::kernelgen;
 /// never leaves --kiln-generate-kernels.
 static constexpr llvm::StringLiteral kPendingAttr = "kiln.generic_pending";
 
-/// The lowering of one generic kernel, run on a module nested in the one
-/// being generated.
-const char *const kernelgen::kGenericPipeline =
-    "convert-kiln-to-linalg{index-checks=1},"
-    "one-shot-bufferize{bufferize-function-boundaries "
-    "function-boundary-type-conversion=identity-layout-map},"
-    "buffer-results-to-out-params,buffer-deallocation-pipeline";
-const char *const kernelgen::kGenericLoopsPipeline =
-    "func.func(convert-linalg-to-loops),canonicalize";
+void kernelgen::buildGenericKernelPipeline(OpPassManager &pm) {
+  ConvertKilnToLinalgOptions lower;
+  lower.indexChecks = true;
+  pm.addPass(createConvertKilnToLinalg(lower));
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass());
+  bufferization::buildBufferDeallocationPipeline(pm);
+}
+
+void kernelgen::buildGenericLoopsPipeline(OpPassManager &pm) {
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addPass(createCanonicalizerPass());
+}
 
 /// memref.copy between strided views (a concat's pieces over a dynamic
 /// dim) lowers to a runtime call that copies element by element; as a
@@ -95,9 +107,9 @@ LogicalResult kernelgen::lowerGenericKernels(
       impl.setArgAttr(i, "bufferization.writable", b.getBoolAttr(false));
     OpPassManager pm(ModuleOp::getOperationName()),
         loops(ModuleOp::getOperationName());
-    bool lowered = succeeded(parsePassPipeline(kGenericPipeline, pm)) &&
-                   succeeded(parsePassPipeline(kGenericLoopsPipeline, loops)) &&
-                   succeeded(runPipeline(pm, nested));
+    buildGenericKernelPipeline(pm);
+    buildGenericLoopsPipeline(loops);
+    bool lowered = succeeded(runPipeline(pm, nested));
     if (lowered) {
       copiesAsLinalg(nested);
       lowered = succeeded(runPipeline(loops, nested));

@@ -1,4 +1,4 @@
-//===- CpuCompiler.cpp - From generated kernels to machine code -----------===//
+//===- CpuCodegen.cpp - From generated kernels to object files ------------===//
 //
 // Part of the Kiln project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
@@ -6,21 +6,21 @@
 //===----------------------------------------------------------------------===//
 //
 // The generated phases (scf, vector, arith, math, memref) are lowered to the
-// LLVM dialect, translated, optimized at O3 for the host's own target
-// machine (so that the loop vectorizer uses 512-bit vectors where the host
-// has them), and emitted as an object file. The object is what the disk
-// cache stores and what the JIT links.
+// LLVM dialect, translated, optimized at O3 for the target machine that
+// KILN_CPU_ISA chose (so that the loop vectorizer uses 512-bit vectors where
+// that machine has them), and emitted as object files. The objects are what
+// the artifact carries and what the runtime's JIT links.
 //
 //===----------------------------------------------------------------------===//
 
-#include "CpuCompiler.h"
+#include "CpuCodegen.h"
 #include "kiln/Conversion/CPUPipeline.h"
-#include "kiln/Conversion/KilnToLinalg.h"
 #include "kiln/Dialect/Kiln/IR/KilnDialect.h"
 #include "kiln/Runtime/ThreadPool.h"
 #include "kiln/Support/Env.h"
 #include "kiln/Support/Error.h"
-#include "kiln/Support/IndexCheck.h"
+#include "kiln/Support/KernelAbi.h"
+#include "kiln/Target/TargetUtils.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Diagnostics.h"
@@ -29,9 +29,7 @@
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Analysis/LoopInfo.h"
-#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
-#include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -46,17 +44,11 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <map>
 #include <mutex>
 #include <vector>
-
-#if defined(__x86_64__)
-#include <emmintrin.h>
-#include <xmmintrin.h>
-#endif
 
 using namespace kiln;
 using namespace kiln::detail;
@@ -75,7 +67,7 @@ void initializeLLVM() {
 
 std::unique_ptr<llvm::TargetMachine> targetMachine() {
   initializeLLVM();
-  const CpuTarget &target = cpuTarget();
+  const CpuMachine &target = cpuMachine();
   auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!builder)
     throw Error("cpu: cannot describe the host target: " +
@@ -88,12 +80,6 @@ std::unique_ptr<llvm::TargetMachine> targetMachine() {
     throw Error("cpu: cannot create a target machine: " +
                 llvm::toString(tm.takeError()));
   return std::move(*tm);
-}
-
-double msSince(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double, std::milli>(
-             std::chrono::steady_clock::now() - t)
-      .count();
 }
 
 /// LLVM 22's loop vectorizer asks whether each value of a loop is uniform
@@ -236,8 +222,8 @@ void widenBoolAccesses(llvm::Module &m) {
     for (llvm::Instruction *inst : accesses) {
       llvm::IRBuilder<> b(inst);
       if (auto *load = llvm::dyn_cast<llvm::LoadInst>(inst)) {
-        llvm::LoadInst *byte =
-            b.CreateAlignedLoad(i8, load->getPointerOperand(), load->getAlign());
+        llvm::LoadInst *byte = b.CreateAlignedLoad(
+            i8, load->getPointerOperand(), load->getAlign());
         byte->copyMetadata(*load);
         load->replaceAllUsesWith(b.CreateTrunc(byte, i1));
       } else {
@@ -288,8 +274,8 @@ void markElementwiseLoopsParallel(llvm::Module &m) {
         for (unsigned i = 1; i < old->getNumOperands(); ++i)
           props.push_back(old->getOperand(i));
       props.push_back(llvm::MDNode::get(
-          ctx, {llvm::MDString::get(ctx, "llvm.loop.parallel_accesses"),
-                group}));
+          ctx,
+          {llvm::MDString::get(ctx, "llvm.loop.parallel_accesses"), group}));
       llvm::MDNode *id = llvm::MDNode::getDistinct(ctx, props);
       id->replaceOperandWith(0, id);
       loop->setLoopID(id);
@@ -308,17 +294,16 @@ void addEntryPoints(llvm::Module &m) {
     if (!f.isDeclaration() && f.getName().starts_with("_mlir_ciface_"))
       ifaces.push_back(&f);
   for (llvm::Function *f : ifaces) {
-    std::string name =
-        "kiln_call_" + f->getName().drop_front(strlen("_mlir_ciface_")).str();
+    std::string name = abi::kPhaseEntryPrefix +
+                       f->getName().drop_front(strlen("_mlir_ciface_")).str();
     auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx),
                                          {i64, i64, ptr}, false);
-    auto *entry = llvm::Function::Create(type, llvm::Function::ExternalLinkage,
-                                         name, m);
+    auto *entry =
+        llvm::Function::Create(type, llvm::Function::ExternalLinkage, name, m);
     llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", entry));
     std::vector<llvm::Value *> args{entry->getArg(0), entry->getArg(1)};
     for (unsigned i = 2; i < f->arg_size(); ++i) {
-      llvm::Value *slot =
-          b.CreateConstGEP1_64(ptr, entry->getArg(2), i - 2);
+      llvm::Value *slot = b.CreateConstGEP1_64(ptr, entry->getArg(2), i - 2);
       args.push_back(b.CreateLoad(ptr, slot));
     }
     b.CreateCall(f, args);
@@ -328,37 +313,7 @@ void addEntryPoints(llvm::Module &m) {
 
 } // namespace
 
-/// Where kilnBadIndex reports on this thread (set around each phase call).
-static thread_local IndexFault *currentIndexFault = nullptr;
-
-cpu::IndexFaultScope::IndexFaultScope(IndexFault *fault)
-    : previous(currentIndexFault) {
-  currentIndexFault = fault;
-}
-cpu::IndexFaultScope::~IndexFaultScope() { currentIndexFault = previous; }
-
-void cpu::IndexFault::throwIfSet() const {
-  if (set)
-    throw Error(indexOutOfRange(indexSiteOp(static_cast<IndexSite>(site)),
-                                index, size));
-}
-
-/// kBadIndexFn(site, index, size): records the first bad index of the
-/// kernel call running on this thread.
-extern "C" void kilnBadIndex(int64_t site, int64_t index, int64_t size) {
-  IndexFault *f = currentIndexFault;
-  if (!f)
-    return;
-  std::lock_guard<std::mutex> lock(f->mu);
-  if (f->set)
-    return;
-  f->set = true;
-  f->site = site;
-  f->index = index;
-  f->size = size;
-}
-
-std::string cpu::CpuTarget::key() const {
+std::string cpu::CpuMachine::key() const {
   return std::string(cpuIsaName(isa)) + ":" + cpu + ":" + features + ":" +
          std::to_string(vectorBits);
 }
@@ -366,8 +321,8 @@ std::string cpu::CpuTarget::key() const {
 namespace {
 
 /// The host's CPU and every feature it has, on or off.
-CpuTarget hostCpuTarget() {
-  CpuTarget t;
+CpuMachine hostCpuMachine() {
+  CpuMachine t;
   t.cpu = llvm::sys::getHostCPUName().str();
   llvm::SubtargetFeatures features;
   for (const auto &[feature, on] : llvm::sys::getHostCPUFeatures())
@@ -376,18 +331,18 @@ CpuTarget hostCpuTarget() {
   return t;
 }
 
-CpuTarget chooseCpuTarget(CpuIsa chosen) {
+CpuMachine chooseCpuMachine(CpuIsa chosen) {
   if (std::string why = cpuIsaUnsupported(chosen); !why.empty())
     throw Error(std::string("cpu: KILN_CPU_ISA=") + cpuIsaName(chosen) +
                 " cannot run here: " + why);
   CpuIsa isa = resolveCpuIsa(chosen);
-  CpuTarget t;
+  CpuMachine t;
   if (isa == CpuIsa::Avx2 && hostHasAvx512()) {
     // The instruction set every AVX2 host has, with the generic tuning
     // that LLVM gives it: no feature of this host beyond it.
     t.cpu = "x86-64-v3";
   } else {
-    t = hostCpuTarget();
+    t = hostCpuMachine();
   }
   t.isa = isa;
   t.vectorBits = isa == CpuIsa::Avx512 ? 512 : 256;
@@ -396,8 +351,8 @@ CpuTarget chooseCpuTarget(CpuIsa chosen) {
 
 } // namespace
 
-const cpu::CpuTarget &cpu::cpuTarget() {
-  static const CpuTarget target = chooseCpuTarget(env::cpuIsa());
+const cpu::CpuMachine &cpu::cpuMachine() {
+  static const CpuMachine target = chooseCpuMachine(env::cpuIsa());
   return target;
 }
 
@@ -584,210 +539,19 @@ std::vector<std::string> cpu::compileToObjects(mlir::ModuleOp module,
       throw Error("cpu: translating the kernels to LLVM IR failed:\n" + diags);
   }
   std::vector<std::string> objects(modules.size()), errors(modules.size());
-  parallelFor(static_cast<int64_t>(modules.size()), 1,
-              [&](int64_t b, int64_t e) {
-                for (int64_t i = b; i < e; ++i) {
-                  try {
-                    objects[i] = optimizeAndEmit(*modules[i], parts[i].vectorCode);
-                  } catch (const Error &err) {
-                    errors[i] = err.what();
-                  }
-                }
-              });
+  parallelFor(
+      static_cast<int64_t>(modules.size()), 1, [&](int64_t b, int64_t e) {
+        for (int64_t i = b; i < e; ++i) {
+          try {
+            objects[i] = optimizeAndEmit(*modules[i], parts[i].vectorCode);
+          } catch (const Error &err) {
+            errors[i] = err.what();
+          }
+        }
+      });
   for (const std::string &e : errors)
     if (!e.empty())
       throw Error(e);
   llvmMs += msSince(start);
   return objects;
-}
-
-namespace {
-
-/// The bf16 conversions LLVM may leave as calls into compiler-rt (on
-/// targets without AVX512-BF16). They are Kiln's own, so kernels do not
-/// depend on the process having a compiler-rt or a recent libgcc.
-/// Round to nearest even; NaN stays a quiet NaN.
-uint16_t bf16BitsOf(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  if ((u & 0x7fffffffu) > 0x7f800000u)
-    return static_cast<uint16_t>((u >> 16) | 0x40);
-  u += 0x7fffu + ((u >> 16) & 1);
-  return static_cast<uint16_t>(u >> 16);
-}
-
-extern "C" __bf16 kilnTruncSfBf2(float f) {
-  uint16_t h = bf16BitsOf(f);
-  __bf16 r;
-  std::memcpy(&r, &h, 2);
-  return r;
-}
-
-/// f64 -> bf16 through f32 rounded to odd, so the value is rounded once.
-extern "C" __bf16 kilnTruncDfBf2(double d) {
-  float f = static_cast<float>(d);
-  if (!std::isnan(d) && static_cast<double>(f) != d) {
-    uint32_t u;
-    std::memcpy(&u, &f, 4);
-    if (std::fabs(static_cast<double>(f)) > std::fabs(d))
-      --u; // toward zero
-    u |= 1;
-    std::memcpy(&f, &u, 4);
-  }
-  return kilnTruncSfBf2(f);
-}
-
-/// kStreamStoreFn(dst, src, bytes): the block of a streamed output
-/// (kernelgen::emitStreamedStores) copied with non-temporal stores, which
-/// write whole lines without reading them first; the unaligned head and
-/// tail as plain stores.
-extern "C" void kilnStreamStore(int64_t dst, int64_t src, int64_t bytes) {
-  char *d = reinterpret_cast<char *>(dst);
-  const char *s = reinterpret_cast<const char *>(src);
-#if defined(__x86_64__)
-  int64_t head = static_cast<int64_t>(
-      (16 - (reinterpret_cast<uintptr_t>(d) & 15)) & 15);
-  head = std::min(head, bytes);
-  std::memcpy(d, s, static_cast<size_t>(head));
-  d += head;
-  s += head;
-  bytes -= head;
-  for (; bytes >= 64; bytes -= 64, d += 64, s += 64)
-    for (int k = 0; k < 4; ++k)
-      _mm_stream_si128(reinterpret_cast<__m128i *>(d) + k,
-                       _mm_loadu_si128(reinterpret_cast<const __m128i *>(s) + k));
-  for (; bytes >= 16; bytes -= 16, d += 16, s += 16)
-    _mm_stream_si128(reinterpret_cast<__m128i *>(d),
-                     _mm_loadu_si128(reinterpret_cast<const __m128i *>(s)));
-#endif
-  std::memcpy(d, s, static_cast<size_t>(bytes));
-}
-
-/// kStreamFenceFn(): non-temporal stores are weakly ordered; this makes a
-/// phase's stores visible before it reports its end.
-extern "C" void kilnStreamFence() {
-#if defined(__x86_64__)
-  _mm_sfence();
-#endif
-}
-
-/// memref.copy of non-contiguous buffers lowers to a call of `memrefCopy`
-/// (MLIR's C runner utilities). Kiln's own: a strided copy of `elemSize`-byte
-/// elements between two unranked descriptors
-/// ({rank, {allocated, aligned, offset, sizes[rank], strides[rank]}*}).
-struct UnrankedDescriptor {
-  int64_t rank;
-  void *descriptor;
-};
-
-extern "C" void kilnMemrefCopy(int64_t elemSize, UnrankedDescriptor *src,
-                               UnrankedDescriptor *dst) {
-  struct View {
-    char *base;
-    const int64_t *sizes, *strides;
-  };
-  auto viewOf = [&](UnrankedDescriptor *u) {
-    auto *words = static_cast<int64_t *>(u->descriptor);
-    char *aligned = reinterpret_cast<char *>(words[1]);
-    return View{aligned + words[2] * elemSize, words + 3, words + 3 + u->rank};
-  };
-  View s = viewOf(src), d = viewOf(dst);
-  int64_t rank = src->rank;
-  for (int64_t k = 0; k < rank; ++k)
-    if (s.sizes[k] == 0)
-      return;
-  std::vector<int64_t> index(static_cast<size_t>(rank), 0);
-  int64_t so = 0, dOff = 0;
-  while (true) {
-    std::memcpy(d.base + dOff * elemSize, s.base + so * elemSize,
-                static_cast<size_t>(elemSize));
-    int64_t k = rank - 1;
-    for (; k >= 0; --k) {
-      so += s.strides[k];
-      dOff += d.strides[k];
-      if (++index[k] < s.sizes[k])
-        break;
-      so -= s.strides[k] * s.sizes[k];
-      dOff -= d.strides[k] * s.sizes[k];
-      index[k] = 0;
-    }
-    if (k < 0)
-      return;
-  }
-}
-
-/// One LLJIT for the process; every executable gets its own JITDylib.
-class Jit {
-public:
-  static Jit &get() {
-    static Jit jit;
-    return jit;
-  }
-
-  std::vector<PhaseFn> load(const std::vector<std::string> &objects,
-                            const std::vector<std::string> &phases) {
-    std::lock_guard<std::mutex> lock(mu_);
-    std::string name = "kiln" + std::to_string(next_++);
-    auto dylib = jit_->createJITDylib(name);
-    if (!dylib)
-      throw Error("cpu: " + llvm::toString(dylib.takeError()));
-    dylib->addGenerator(cantFail(
-        llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
-            jit_->getDataLayout().getGlobalPrefix())));
-    llvm::orc::SymbolMap runtime;
-    auto add = [&](const char *symbol, void *fn) {
-      runtime[jit_->mangleAndIntern(symbol)] = {
-          llvm::orc::ExecutorAddr::fromPtr(fn), llvm::JITSymbolFlags::Exported};
-    };
-    add("__truncsfbf2", reinterpret_cast<void *>(&kilnTruncSfBf2));
-    add("__truncdfbf2", reinterpret_cast<void *>(&kilnTruncDfBf2));
-    add("memrefCopy", reinterpret_cast<void *>(&kilnMemrefCopy));
-    add(mlir::kiln::kStreamStoreFn, reinterpret_cast<void *>(&kilnStreamStore));
-    add(mlir::kiln::kStreamFenceFn, reinterpret_cast<void *>(&kilnStreamFence));
-    add(mlir::kiln::kBadIndexFn.data(),
-        reinterpret_cast<void *>(&kilnBadIndex));
-    if (llvm::Error e = dylib->define(llvm::orc::absoluteSymbols(runtime)))
-      throw Error("cpu: " + llvm::toString(std::move(e)));
-    for (const std::string &object : objects) {
-      auto buffer = llvm::MemoryBuffer::getMemBufferCopy(object, name);
-      if (llvm::Error e = jit_->addObjectFile(*dylib, std::move(buffer)))
-        throw Error("cpu: cannot load compiled kernels: " +
-                    llvm::toString(std::move(e)));
-    }
-    std::vector<PhaseFn> fns;
-    for (const std::string &p : phases) {
-      auto sym = jit_->lookup(*dylib, "kiln_call_" + p);
-      if (!sym)
-        throw Error("cpu: compiled kernels lack " + p + ": " +
-                    llvm::toString(sym.takeError()));
-      fns.push_back(sym->toPtr<PhaseFn>());
-    }
-    return fns;
-  }
-
-private:
-  Jit() {
-    initializeLLVM();
-    auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
-    if (!builder)
-      throw Error("cpu: " + llvm::toString(builder.takeError()));
-    auto jit = llvm::orc::LLJITBuilder()
-                   .setJITTargetMachineBuilder(std::move(*builder))
-                   .create();
-    if (!jit)
-      throw Error("cpu: cannot start the JIT: " +
-                  llvm::toString(jit.takeError()));
-    jit_ = std::move(*jit);
-  }
-
-  std::mutex mu_;
-  std::unique_ptr<llvm::orc::LLJIT> jit_;
-  int64_t next_ = 0;
-};
-
-} // namespace
-
-std::vector<PhaseFn> cpu::loadObjects(const std::vector<std::string> &objects,
-                                      const std::vector<std::string> &phases) {
-  return Jit::get().load(objects, phases);
 }

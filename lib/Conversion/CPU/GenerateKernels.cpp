@@ -50,32 +50,31 @@ struct KilnGenerateKernelsPass
         kernels.push_back(fn);
     bool stream = streamStores < 0 ? streamStoresOnHost() : streamStores > 0;
     for (func::FuncOp k : kernels) {
-      StringRef kind =
-          llvm::cast<StringAttr>(k->getAttr(kKernelKindAttr)).getValue();
+      KernelKind kind = *kernelKindOf(k);
       // The kernel ABI passes flat buffers: every argument and result must
       // be a ranked tensor (a dynamic size as an `index` argument is not).
       auto notATensor = [](Type t) { return !llvm::isa<RankedTensorType>(t); };
       if (llvm::any_of(k.getArgumentTypes(), notATensor) ||
           llvm::any_of(k.getResultTypes(), notATensor)) {
-        k.emitError() << "kiln-generate-kernels: the " << kind << " kernel @"
-                      << k.getName()
+        k.emitError() << "kiln-generate-kernels: the "
+                      << stringifyKernelKind(kind) << " kernel @" << k.getName()
                       << " takes or returns a value that is not a ranked "
                          "tensor; kernels take tensors only";
         return signalPassFailure();
       }
       LogicalResult ok = failure();
-      if (kind == "elementwise")
+      if (kind == KernelKind::Elementwise)
         ok = generateElementwise(k, module, stream);
-      else if (kind == "reduction")
+      else if (kind == KernelKind::Reduction)
         ok = generateReduction(k, module, stream);
-      else if (kind == "matmul")
+      else if (kind == KernelKind::Matmul)
         ok = generateMatmul(k, module, MatmulTiling::forVectorBits(vectorBits));
       else
         ok = generateGeneric(k, module);
       // A shape the dedicated generators do not cover (a partial broadcast
       // inside a row, dynamic dims, ...) still runs, through linalg; but a
       // matmul as naive loops is so slow that the caller may say no.
-      if (failed(ok) && kind == "matmul" && !genericDynamicMatmuls &&
+      if (failed(ok) && kind == KernelKind::Matmul && !genericDynamicMatmuls &&
           hasDynamicDims(k)) {
         k.emitError() << "kiln-generate-kernels: the matmul kernel @"
                       << k.getName()
@@ -86,11 +85,12 @@ struct KilnGenerateKernelsPass
                          "static sizes";
         return signalPassFailure();
       }
-      if (failed(ok) && kind != "generic")
+      if (failed(ok) && kind != KernelKind::Generic)
         ok = generateGeneric(k, module);
       if (failed(ok)) {
-        k.emitError() << "kiln-generate-kernels: cannot generate the " << kind
-                      << " kernel @" << k.getName();
+        k.emitError() << "kiln-generate-kernels: cannot generate the "
+                      << stringifyKernelKind(kind) << " kernel @"
+                      << k.getName();
         return signalPassFailure();
       }
     }

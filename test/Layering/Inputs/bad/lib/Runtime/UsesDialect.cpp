@@ -1,0 +1,1 @@
+#include "kiln/Dialect/Kiln/IR/KilnOps.h"

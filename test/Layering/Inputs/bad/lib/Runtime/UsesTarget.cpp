@@ -1,0 +1,1 @@
+#include "kiln/Target/Target.h"

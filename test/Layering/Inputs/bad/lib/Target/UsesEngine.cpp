@@ -1,0 +1,1 @@
+#include "kiln/Engine/Engine.h"
