@@ -18,10 +18,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <sstream>
 #include <unordered_map>
@@ -55,6 +57,45 @@ public:
     return it->second;
   }
 
+  /// The executable under `key`, which `build` makes unless it is there
+  /// already or another thread is making it now: this one then waits for
+  /// that build, so threads that reach one graph together (the ranks of
+  /// a data-parallel job in one process) compile it once. `built` says
+  /// whether this call built it. A build that throws leaves the key free:
+  /// a waiter then builds it itself (and meets the same error).
+  std::shared_ptr<Executable>
+  findOrBuild(const std::string &key,
+              const std::function<std::unique_ptr<Executable>()> &build,
+              bool &built) {
+    std::unique_lock<std::mutex> lock(mu_);
+    for (;;) {
+      auto it = map_.find(key);
+      if (it != map_.end()) {
+        built = false;
+        return it->second;
+      }
+      if (building_.insert(key).second)
+        break;
+      buildDone_.wait(lock);
+    }
+    lock.unlock();
+    std::unique_ptr<Executable> exe;
+    try {
+      exe = build();
+    } catch (...) {
+      lock.lock();
+      building_.erase(key);
+      buildDone_.notify_all();
+      throw;
+    }
+    lock.lock();
+    building_.erase(key);
+    auto it = map_.emplace(key, std::move(exe)).first;
+    buildDone_.notify_all();
+    built = true;
+    return it->second;
+  }
+
   /// Dynamic keys whose graphs do not generalize: compiled for their
   /// static sizes instead.
   bool isStaticOnly(const std::string &key) {
@@ -68,6 +109,8 @@ public:
 
 private:
   std::mutex mu_;
+  std::condition_variable buildDone_;
+  std::unordered_set<std::string> building_;
   std::unordered_set<std::string> staticOnly_;
   std::unordered_map<std::string, std::shared_ptr<Executable>> map_;
 };
@@ -399,10 +442,16 @@ void kiln::detail::materialize(const std::vector<NodePtr> &requested) {
       if (!exe) {
         if (env::logEnabled("graph"))
           std::fprintf(stderr, "%s\n", printSubgraph(g).c_str());
-        exe = cache.insert(
-            key, compileSubgraph(g, backend, key,
-                                 plansMemory ? donated : std::vector<bool>()));
-        backend.counters.compiles.fetch_add(1);
+        bool built = false;
+        exe = cache.findOrBuild(
+            key,
+            [&] {
+              return compileSubgraph(
+                  g, backend, key, plansMemory ? donated : std::vector<bool>());
+            },
+            built);
+        (built ? backend.counters.compiles : backend.counters.cacheHits)
+            .fetch_add(1);
       }
     }
   }

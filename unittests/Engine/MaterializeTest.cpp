@@ -19,8 +19,10 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
 #include <limits>
+#include <thread>
 
 using namespace kiln;
 using kiln::test::hostDevices;
@@ -111,6 +113,41 @@ TEST(MaterializeTest, ALossWhoseParametersWereUpdatedInPlaceSaysSo) {
     EXPECT_FLOAT_EQ(next.item<float>(), 1.0f);
     for (float v : w.toVector<float>())
       EXPECT_FLOAT_EQ(v, 0.5f);
+  }
+}
+
+// Threads that reach the same graph together (the ranks of a data-parallel
+// job in one process) compile it once: the others wait for that compile
+// and count a cache hit. Whichever thread wins, the counts are the same.
+TEST(MaterializeTest, ThreadsThatReachOneGraphTogetherCompileItOnce) {
+  int64_t rows = 37;
+  for (const DispatchDevice &dev : hostDevices()) {
+    SCOPED_TRACE(dev.str());
+    const int threads = 4;
+    // A shape no other test uses, so the graph is not cached yet.
+    const int64_t cols = 53;
+    rows += 4;
+    std::atomic<int> arrived{0};
+    std::vector<float> got(threads);
+    BackendCounters before = backendCounters(dev);
+    std::vector<std::thread> workers;
+    for (int t = 0; t < threads; ++t)
+      workers.emplace_back([&, t, dev = dev] {
+        DispatchTensor a = DispatchTensor::arange(rows * cols, DType::F32, dev)
+                               .reshape({rows, cols});
+        DispatchTensor s = (exp(a * 0.001) + 1.0).softmax(1).sum();
+        arrived.fetch_add(1);
+        while (arrived.load() < threads)
+          std::this_thread::yield();
+        got[t] = s.item<float>();
+      });
+    for (std::thread &w : workers)
+      w.join();
+    BackendCounters after = backendCounters(dev);
+    EXPECT_EQ(after.compiles - before.compiles, 1);
+    EXPECT_EQ(after.cacheHits - before.cacheHits, threads - 1);
+    for (int t = 0; t < threads; ++t)
+      EXPECT_NEAR(got[t], float(rows), 1e-3) << "thread " << t;
   }
 }
 
