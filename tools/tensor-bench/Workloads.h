@@ -116,12 +116,14 @@ private:
   /// between their peaks (strategyOfRow). `row(r, device, threads, which,
   /// strategy, baseline)` runs one and returns its step's peak bytes (0:
   /// it failed its check); the Budget row then gets its budget and whether
-  /// the step stayed under it.
+  /// the step stayed under it. `balancedOnly` runs the Balanced row alone
+  /// (the others say they were skipped).
   void strategyRows(
       const std::string &workload,
       const std::function<int64_t(Record &, const kiln::DispatchDevice &, int,
                                   int, const kiln::CheckpointingStrategy &,
-                                  const StrategyBaseline &)> &row);
+                                  const StrategyBaseline &)> &row,
+      bool balancedOnly = false);
   /// One hand-written-loop row per thread count; `hand` gets each median.
   /// `backend` names the rows: "hand", or "blas" for the BLAS rows, which
   /// are run only when tensor-bench has a BLAS.

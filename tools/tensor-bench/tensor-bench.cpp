@@ -249,11 +249,15 @@ int main(int argc, char **argv) {
   for (const std::string &w : o.workloads)
     suite.run(w);
 
-  int wrong = 0;
-  for (const Record &r : records)
+  int wrong = 0, failed = 0;
+  for (const Record &r : records) {
     wrong += r.status.rfind("WRONG", 0) == 0;
+    failed += r.status.rfind("ERROR", 0) == 0;
+  }
   if (wrong)
     table.note(std::to_string(wrong) + " rows have wrong results");
+  if (failed)
+    table.note(std::to_string(failed) + " rows failed with an error");
   if (!o.json.empty()) {
     std::string error;
     if (!writeJson(o.json, records, error)) {
