@@ -17,71 +17,51 @@ static constexpr char kMagic[] = "kiln-artifact-1";
 namespace {
 
 void put(ByteWriter &w, const std::vector<TensorDesc> &ts) {
-  w.u64(ts.size());
-  for (const TensorDesc &t : ts) {
+  w.list(ts, [](ByteWriter &w, const TensorDesc &t) {
     w.dtype(t.dtype);
     w.ints(t.shape);
-  }
+  });
 }
 
 bool get(ByteReader &r, std::vector<TensorDesc> &ts) {
-  size_t n;
-  if (!r.count(n, 16))
-    return false;
-  ts.resize(n);
-  for (TensorDesc &t : ts)
-    if (!r.dtype(t.dtype) || !r.ints(t.shape))
-      return false;
-  return true;
+  return r.list(ts, 16, [](ByteReader &r, TensorDesc &t) {
+    return r.dtype(t.dtype) && r.ints(t.shape);
+  });
 }
 
 void put(ByteWriter &w, const OpDesc &op) {
   w.str(op.name);
   put(w, op.operands);
   put(w, op.results);
-  w.u64(op.attrs.size());
-  for (const OpAttr &a : op.attrs) {
+  w.list(op.attrs, [](ByteWriter &w, const OpAttr &a) {
     w.str(a.name);
     w.u64(static_cast<uint64_t>(a.kind));
     w.i64(a.i);
     w.f64(a.f);
     w.ints(a.ints);
     w.str(a.text);
-  }
+  });
 }
 
 bool get(ByteReader &r, OpDesc &op) {
-  size_t n;
-  if (!r.str(op.name) || !get(r, op.operands) || !get(r, op.results) ||
-      !r.count(n, 48))
-    return false;
-  op.attrs.resize(n);
-  for (OpAttr &a : op.attrs) {
-    uint64_t kind;
-    if (!r.str(a.name) || !r.u64(kind) ||
-        kind > static_cast<uint64_t>(OpAttr::Kind::Bytes) || !r.i64(a.i) ||
-        !r.f64(a.f) || !r.ints(a.ints) || !r.str(a.text))
-      return false;
-    a.kind = static_cast<OpAttr::Kind>(kind);
-  }
-  return true;
+  return r.str(op.name) && get(r, op.operands) && get(r, op.results) &&
+         r.list(op.attrs, 48, [](ByteReader &r, OpAttr &a) {
+           uint64_t kind;
+           if (!r.str(a.name) || !r.u64(kind) ||
+               kind > static_cast<uint64_t>(OpAttr::Kind::Bytes) ||
+               !r.i64(a.i) || !r.f64(a.f) || !r.ints(a.ints) || !r.str(a.text))
+             return false;
+           a.kind = static_cast<OpAttr::Kind>(kind);
+           return true;
+         });
 }
 
 void put(ByteWriter &w, const std::vector<OpDesc> &ops) {
-  w.u64(ops.size());
-  for (const OpDesc &op : ops)
-    put(w, op);
+  w.list(ops, [](ByteWriter &w, const OpDesc &op) { put(w, op); });
 }
 
 bool get(ByteReader &r, std::vector<OpDesc> &ops) {
-  size_t n;
-  if (!r.count(n, 32))
-    return false;
-  ops.resize(n);
-  for (OpDesc &op : ops)
-    if (!get(r, op))
-      return false;
-  return true;
+  return r.list(ops, 32, [](ByteReader &r, OpDesc &op) { return get(r, op); });
 }
 
 std::vector<int64_t> wide(const std::vector<int> &v) {
@@ -101,45 +81,41 @@ bool narrow(const std::vector<int64_t> &w, std::vector<int> &v, int bound) {
 void put(ByteWriter &w, const Plan &p) {
   w.i64(p.numArgs);
   w.i64(p.numSlots);
-  w.u64(p.steps.size());
-  for (const PlanStep &s : p.steps) {
+  w.list(p.steps, [](ByteWriter &w, const PlanStep &s) {
     w.i64(s.kind);
     w.i64(s.index);
     w.ints(wide(s.operands));
     w.ints(wide(s.results));
     w.ints(wide(s.dying));
-  }
-  w.u64(p.constants.size());
-  for (const auto &[slot, index] : p.constants) {
-    w.i64(slot);
-    w.i64(index);
-  }
+  });
+  w.list(p.constants, [](ByteWriter &w, const std::pair<int, int> &c) {
+    w.i64(c.first);
+    w.i64(c.second);
+  });
   w.ints(wide(p.resultSlots));
 }
 
 /// Reads a plan whose slots all lie in [0, numSlots), so that running it
 /// cannot index past its slots.
 bool get(ByteReader &r, Plan &p) {
-  size_t n;
   std::vector<int64_t> w;
   if (!r.i32(p.numArgs) || !r.i32(p.numSlots) || p.numArgs < 0 ||
-      p.numSlots < p.numArgs || !r.count(n, 40))
+      p.numSlots < p.numArgs)
     return false;
-  p.steps.resize(n);
-  for (PlanStep &s : p.steps)
-    if (!r.i32(s.kind) || !r.i32(s.index) || !r.ints(w) ||
-        !narrow(w, s.operands, p.numSlots) || !r.ints(w) ||
-        !narrow(w, s.results, p.numSlots) || !r.ints(w) ||
-        !narrow(w, s.dying, p.numSlots))
-      return false;
-  if (!r.count(n, 16))
-    return false;
-  p.constants.resize(n);
-  for (auto &[slot, index] : p.constants)
-    if (!r.i32(slot) || !r.i32(index) || slot < 0 || slot >= p.numSlots ||
-        index < 0)
-      return false;
-  return r.ints(w) && narrow(w, p.resultSlots, p.numSlots);
+  const int slots = p.numSlots;
+  return r.list(p.steps, 40,
+                [&](ByteReader &r, PlanStep &s) {
+                  return r.i32(s.kind) && r.i32(s.index) && r.ints(w) &&
+                         narrow(w, s.operands, slots) && r.ints(w) &&
+                         narrow(w, s.results, slots) && r.ints(w) &&
+                         narrow(w, s.dying, slots);
+                }) &&
+         r.list(p.constants, 16,
+                [&](ByteReader &r, std::pair<int, int> &c) {
+                  return r.i32(c.first) && r.i32(c.second) && c.first >= 0 &&
+                         c.first < slots && c.second >= 0;
+                }) &&
+         r.ints(w) && narrow(w, p.resultSlots, slots);
 }
 
 } // namespace

@@ -42,6 +42,14 @@ public:
     for (int64_t x : v)
       i64(x);
   }
+  /// A count, then `put(*this, item)` for each item.
+  template <typename T, typename Put>
+  void list(const std::vector<T> &v, Put put) {
+    u64(v.size());
+    for (const T &x : v)
+      put(*this, x);
+  }
+
   const std::string &bytes() const { return out_; }
   std::string take() { return std::move(out_); }
 
@@ -104,6 +112,20 @@ public:
     n = static_cast<size_t>(w);
     return true;
   }
+  /// A count of items that take at least `minBytes` each, then
+  /// `get(*this, item)` for each; false from the first that fails.
+  template <typename T, typename Get>
+  bool list(std::vector<T> &v, size_t minBytes, Get get) {
+    size_t n;
+    if (!count(n, minBytes))
+      return false;
+    v.resize(n);
+    for (T &x : v)
+      if (!get(*this, x))
+        return fail();
+    return true;
+  }
+
   bool done() const { return at_ == in_.size() && ok_; }
   bool ok() const { return ok_; }
 
