@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// gpt_train_step and gpt_decode (../shared WORKLOADS.md): a byte-level GPT
+// gpt_train_step and gpt_decode: a byte-level GPT
 // trained with clipping and AdamW under each checkpointing strategy, and
 // decoded with a key/value cache in f32 and with q8 weights. `python`:
 // the cost of recording an op, and of the same GPT training step, from
@@ -83,7 +83,7 @@ struct GptStep {
   }
 };
 
-/// The matmul FLOPs of a step, as WORKLOADS.md counts them: 6 N B T for
+/// The matmul FLOPs of a step: 6 N B T for
 /// the N parameters outside the embeddings, and 12 L T d B T for attention.
 double gptFlops(k::nn::GPT &gpt, int64_t batch) {
   const k::nn::GPTConfig &c = gpt.config;

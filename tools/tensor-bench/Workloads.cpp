@@ -1,4 +1,4 @@
-//===- Workloads.cpp - The rows of bench/WORKLOADS.md ---------------------===//
+//===- Workloads.cpp - The rows of tensor-bench ---------------------------===//
 //
 // Part of the Kiln project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
@@ -1658,7 +1658,7 @@ void Suite::overhead() {
                "10-op elementwise graph on " + std::to_string(n) +
                    "-element tensors, materialized " + std::to_string(iters) +
                    " times per run (ms columns are per run); ratio = 20 us "
-                   "(WORKLOADS.md budget) / us per materialization");
+                   "(the budget) / us per materialization");
   std::vector<float> a = uniform(n, 14, 0.5, 1.5), b = uniform(n, 15, 0.5, 1.5),
                      want(n), out(n);
   refOverhead(a.data(), b.data(), want.data(), n);

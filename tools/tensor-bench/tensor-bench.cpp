@@ -9,7 +9,7 @@
 //                [--threads 1,2] [--runs N] [--warmup N] [--compile-runs N]
 //                [--quick] [--json FILE]
 //
-// Runs the workloads of bench/WORKLOADS.md. It first measures the machine
+// Runs Kiln's benchmark workloads. It first measures the machine
 // (STREAM triad bandwidth and FMA peak, at each thread count), then prints
 // one row per workload, backend and thread count: median/min/max time over
 // the timed runs and a ratio against the machine or a hand-written loop
