@@ -23,11 +23,14 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <deque>
 #include <memory>
 #include <mutex>
+
+#include <unistd.h>
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -348,6 +351,16 @@ NB_MODULE(_kiln, m) {
       .def("__repr__", [](const DispatchDevice &d) {
         return "kiln.Device(" + d.str() + ")";
       });
+  // Reads one byte from file descriptor `fd` the way a materialization
+  // runs (runReleased): a test that another thread can run Python while
+  // it blocks, i.e. that the GIL is released.
+  m.def("_released_read", [](int fd) {
+    kiln::python::runReleased([fd] {
+      char c;
+      while (::read(fd, &c, 1) < 0 && errno == EINTR) {
+      }
+    });
+  });
   m.def("cpu", &DispatchDevice::cpu);
   m.def("flex", &DispatchDevice::flex);
   m.def("cuda", &DispatchDevice::cuda, "index"_a = 0);

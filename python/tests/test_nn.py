@@ -127,24 +127,25 @@ def test_gpt_gradients_and_clipping():
 
 
 def test_the_gil_is_released_while_a_graph_compiles_and_runs():
-    x = kiln.asarray(np.random.default_rng(1).standard_normal((256, 256))
-                     .astype(np.float32))
-    # A graph not compiled before in this process: its compile alone takes
-    # tens of milliseconds.
-    y = kiln.softmax(kiln.tanh(x @ x.T * 0.37) + 0.123, axis=0)
-    state = {"running": False, "done": False}
-
-    def work():
-        state["running"] = True
-        kiln.eval(y)
-        state["done"] = True
-
-    t = threading.Thread(target=work)
+    # Materializations run through the same call as _released_read, which
+    # blocks on a pipe until this thread writes to it: a write that needs
+    # the GIL while the other thread is inside the call. (Were the GIL
+    # held, the write would never run and the test would hang.)
+    r, w = os.pipe()
+    t = threading.Thread(target=kiln._kiln._released_read, args=(r,))
     t.start()
-    while not state["running"]:
-        pass
-    ticks = 0
-    while not state["done"]:
-        ticks += 1
+    os.write(w, b"x")
     t.join()
-    assert ticks > 1000, ticks
+    os.close(r)
+    os.close(w)
+    # A graph evaluated on another thread gives the same values.
+    x = kiln.asarray(np.random.default_rng(1).standard_normal((64, 64))
+                     .astype(np.float32))
+    y = kiln.softmax(kiln.tanh(x @ x.T * 0.37) + 0.123, axis=0)
+    t = threading.Thread(target=kiln.eval, args=(y,))
+    t.start()
+    t.join()
+    xs = x.numpy().astype(np.float64)
+    z = np.tanh(xs @ xs.T * 0.37) + 0.123
+    want = np.exp(z - z.max(axis=0)) / np.exp(z - z.max(axis=0)).sum(axis=0)
+    np.testing.assert_allclose(y.numpy(), want, rtol=1e-4, atol=1e-6)
