@@ -583,6 +583,37 @@ std::string pool2d(DimsRef in, DimsRef kernel, DimsRef stride,
   return {};
 }
 
+std::string unfold(DimsRef in, DimsRef kernel, DimsRef stride, DimsRef padding,
+                   DimsRef dilation, Dims &out) {
+  if (in.size() != 4)
+    return msg("input must be NCHW (rank 4), got ", fmt(in));
+  if (std::string e = checkPositive(kernel, 2, "kernel"); !e.empty())
+    return e;
+  if (std::string e = checkPositive(stride, 2, "stride"); !e.empty())
+    return e;
+  if (std::string e = checkPositive(padding, 2, "padding", true); !e.empty())
+    return e;
+  if (std::string e = checkPositive(dilation, 2, "dilation"); !e.empty())
+    return e;
+  std::optional<int64_t> rows = checkedMulAdd(kernel[0], kernel[1], 0);
+  if (rows && !isDynamic(in[1]))
+    rows = checkedMulAdd(*rows, in[1], 0);
+  int64_t pixels = 1;
+  for (int i = 0; i < 2; ++i) {
+    std::optional<int64_t> n =
+        windowOut(in[2 + i], kernel[i], stride[i], padding[i], dilation[i]);
+    if (!n || !rows)
+      return msg("kernel ", fmt(kernel), ", padding ", fmt(padding),
+                 " and dilation ", fmt(dilation), " are too large");
+    if (!isDynamic(*n) && *n < 1)
+      return msg("kernel ", fmt(kernel), " does not fit the padded input ",
+                 fmt(in));
+    pixels = isDynamic(*n) || isDynamic(pixels) ? kDynamic : pixels * *n;
+  }
+  out.assign({in[0], isDynamic(in[1]) ? kDynamic : *rows, pixels});
+  return {};
+}
+
 std::string layerNorm(DimsRef in, const DimsRef *weight, const DimsRef *bias) {
   if (in.empty())
     return "input must have rank >= 1";

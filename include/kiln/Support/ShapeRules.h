@@ -124,6 +124,10 @@ std::string conv(DimsRef in, DimsRef weight, const DimsRef *bias,
                  int64_t groups, Dims &out);
 std::string pool2d(DimsRef in, DimsRef kernel, DimsRef stride,
                    DimsRef padding, Dims &out);
+/// The columns of a 2-D convolution's windows: NCHW input to
+/// [N, C * KH * KW, HO * WO].
+std::string unfold(DimsRef in, DimsRef kernel, DimsRef stride, DimsRef padding,
+                   DimsRef dilation, Dims &out);
 std::string layerNorm(DimsRef in, const DimsRef *weight, const DimsRef *bias);
 std::string crossEntropy(DimsRef logits, DimsRef labels, Dims &out);
 

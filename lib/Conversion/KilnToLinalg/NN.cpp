@@ -257,6 +257,69 @@ struct ConvertMaxPool2d : OpConversionPattern<MaxPool2dOp> {
   }
 };
 
+/// Each element of the columns reads the zero-padded input at its window's
+/// place: row (c, i, j), column (oh, ow).
+struct ConvertUnfold : OpConversionPattern<UnfoldOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(UnfoldOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto resultType = convertedTensorType(*typeConverter, op.getType());
+    Type e = resultType.getElementType();
+    ArrayRef<int64_t> kernel = op.getKernel(), stride = op.getStride(),
+                      dilation = op.getDilation();
+    Value xp = padSpatial(rewriter, loc, adaptor.getInput(), op.getPadding(),
+                          constantOf(rewriter, loc, e, 0.0));
+    IndexMath m{rewriter, loc};
+    Value ow = windowOutSize(m, dimValue(rewriter, loc, adaptor.getInput(), 3),
+                             m.c(kernel[1]), stride[1], op.getPadding()[1],
+                             dilation[1]);
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t d = 0; d < 3; ++d)
+      sizes.push_back(sizeOr(rewriter, resultType, d, [&]() -> OpFoldResult {
+        if (d == 0)
+          return dimValue(rewriter, loc, adaptor.getInput(), 0);
+        if (d == 1)
+          return m.mul(dimValue(rewriter, loc, adaptor.getInput(), 1),
+                       m.c(kernel[0] * kernel[1]));
+        Value oh = windowOutSize(
+            m, dimValue(rewriter, loc, adaptor.getInput(), 2), m.c(kernel[0]),
+            stride[0], op.getPadding()[0], dilation[0]);
+        return m.mul(oh, ow);
+      }));
+    Value init = emptyTensor(rewriter, loc, sizes, e);
+    Value result =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{init.getType()}, ValueRange{},
+            ValueRange{init},
+            ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(3)},
+            iteratorTypes(3),
+            [&](OpBuilder &b, Location l, ValueRange) {
+              IndexMath k{b, l};
+              Value n = linalg::IndexOp::create(b, l, 0);
+              Value r = linalg::IndexOp::create(b, l, 1);
+              Value col = linalg::IndexOp::create(b, l, 2);
+              Value j = k.rem(r, k.c(kernel[1]));
+              Value i = k.rem(k.div(r, k.c(kernel[1])), k.c(kernel[0]));
+              Value c = k.div(r, k.c(kernel[0] * kernel[1]));
+              Value y = k.add(k.mul(k.div(col, ow), k.c(stride[0])),
+                              k.mul(i, k.c(dilation[0])));
+              Value x = k.add(k.mul(k.rem(col, ow), k.c(stride[1])),
+                              k.mul(j, k.c(dilation[1])));
+              linalg::YieldOp::create(
+                  b, l,
+                  tensor::ExtractOp::create(b, l, xp, ValueRange{n, c, y, x})
+                      .getResult());
+            })
+            .getResult(0);
+    if (result.getType() != resultType)
+      result = tensor::CastOp::create(rewriter, loc, resultType, result);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 /// How many input elements the window at (oh, ow) covers: the whole
 /// kernel with count_include_pad, else only the in-bounds part.
 Value windowCount(IndexMath &m, Value oh, Value ow, Value h, Value w,
@@ -696,6 +759,6 @@ void tolinalg::populateNNPatterns(const TypeConverter &tc,
                                   RewritePatternSet &p) {
   p.add<ConvertConv2d, ConvertMaxPool2d, ConvertAvgPool2d,
         ConvertMaxPool2dBackward, ConvertAvgPool2dBackward,
-        ConvertConv2dBackwardInput, ConvertConv2dBackwardWeight>(
+        ConvertConv2dBackwardInput, ConvertConv2dBackwardWeight, ConvertUnfold>(
       tc, p.getContext());
 }

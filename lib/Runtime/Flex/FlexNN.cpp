@@ -313,6 +313,42 @@ Step buildConv2d(const OpDesc &op) {
   };
 }
 
+Step buildUnfold(const OpDesc &op) {
+  DType dt = resultDType(op);
+  std::vector<int64_t> shape = resultShape(op), in = operandShape(op, 0);
+  std::vector<int64_t> kernel = arrayAttr(op, "kernel"),
+                       stride = arrayAttr(op, "stride"),
+                       padding = arrayAttr(op, "padding"),
+                       dilation = arrayAttr(op, "dilation");
+  // The geometry of a convolution with one output channel of these
+  // windows; its output sizes come from the result's column count.
+  int64_t oh = in[2] + 2 * padding[0] - dilation[0] * (kernel[0] - 1);
+  oh = oh <= 0 ? 0 : (oh - 1) / stride[0] + 1;
+  ConvGeometry g{in[0],      in[1],       in[2],
+                 in[3],      1,           kernel[0],
+                 kernel[1],  oh,          oh ? shape[2] / oh : 0,
+                 stride[0],  stride[1],   padding[0],
+                 padding[1], dilation[0], dilation[1],
+                 1};
+  return [=](llvm::ArrayRef<const Buffer *> ops,
+             llvm::MutableArrayRef<Buffer> res, StepContext &ctx) {
+    res[0] =
+        inComputeType(dt, ops, shape, ctx.allocator,
+                      [&](auto tag, std::vector<Buffer> &in, Buffer &out) {
+                        using C = typename decltype(tag)::type;
+                        if (out.numel() == 0)
+                          return;
+                        const C *x = in[0].as<C>();
+                        C *col = out.as<C>();
+                        parallelFor(g.n, 1, [&](int64_t begin, int64_t end) {
+                          for (int64_t img = begin; img < end; ++img)
+                            im2col(g, x + img * g.c * g.h * g.w,
+                                   col + img * g.ck() * g.pixels(), 0, g.ck());
+                        });
+                      });
+  };
+}
+
 Step buildConv2dBackwardInput(const OpDesc &op) {
   DType dt = resultDType(op);
   std::vector<int64_t> shape = resultShape(op);
@@ -561,6 +597,7 @@ Step buildAvgPool2dBackward(const OpDesc &op) {
 void flex::registerNNKernels(KernelRegistry &r) {
   r.add("kiln.conv2d", buildConv2d);
   r.add("kiln.conv2d_backward_input", buildConv2dBackwardInput);
+  r.add("kiln.unfold", buildUnfold);
   r.add("kiln.conv2d_backward_weight", buildConv2dBackwardWeight);
   r.add("kiln.max_pool2d", buildMaxPool2d);
   r.add("kiln.max_pool2d_backward", buildMaxPool2dBackward);

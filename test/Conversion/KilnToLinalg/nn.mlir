@@ -151,3 +151,20 @@ func.func @backward_dynamic(%g: tensor<?x4x?x?xf32>, %w: tensor<4x2x3x3xf32>, %x
 
 // LLVM: llvm.func @conv2d(
 // LLVM: llvm.func @backward_dynamic(
+
+// The columns of the windows: each element reads the zero-padded input at
+// its window's place.
+// CHECK-LABEL: func.func @unfold(
+// CHECK-SAME: %[[X:.*]]: tensor<2x3x8x8xf32>)
+// CHECK: %[[P:.*]] = tensor.pad %[[X]] low[0, 0, 1, 0] high[0, 0, 1, 0]
+// CHECK: } : tensor<2x3x8x8xf32> to tensor<2x3x10x8xf32>
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x27x16xf32>)
+// CHECK: linalg.index 0
+// CHECK: linalg.index 1
+// CHECK: linalg.index 2
+// CHECK: tensor.extract %[[P]]
+// CHECK-NOT: kiln.
+func.func @unfold(%x: tensor<2x3x8x8xf32>) -> tensor<2x27x16xf32> {
+  %0 = kiln.unfold %x kernel [3, 3] stride [2, 1] padding [1, 0] dilation [1, 2] : tensor<2x3x8x8xf32> -> tensor<2x27x16xf32>
+  return %0 : tensor<2x27x16xf32>
+}

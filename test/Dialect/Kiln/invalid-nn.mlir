@@ -370,3 +370,39 @@ func.func @cross_entropy_float_labels(%l: tensor<4x10xf32>, %t: tensor<4xf32>) {
   %0 = kiln.cross_entropy %l, %t : (tensor<4x10xf32>, tensor<4xf32>) -> tensor<f32>
   return
 }
+
+// -----
+
+func.func @unfold_input_rank(%x: tensor<3x8x8xf32>) {
+  // expected-error@+2 {{'kiln.unfold' op input must be NCHW (rank 4), got [3, 8, 8]}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.unfold %x kernel [3, 3] stride [1, 1] padding [1, 1] dilation [1, 1] : tensor<3x8x8xf32> -> tensor<27x64xf32>
+  return
+}
+
+// -----
+
+func.func @unfold_window_too_big(%x: tensor<1x1x2x2xf32>) {
+  // expected-error@+2 {{'kiln.unfold' op kernel [3, 3] does not fit the padded input [1, 1, 2, 2]}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.unfold %x kernel [3, 3] stride [1, 1] padding [0, 0] dilation [1, 1] : tensor<1x1x2x2xf32> -> tensor<1x9x1xf32>
+  return
+}
+
+// -----
+
+func.func @unfold_zero_dilation(%x: tensor<1x1x8x8xf32>) {
+  // expected-error@+2 {{'kiln.unfold' op dilation entries must be > 0, got [0, 1]}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.unfold %x kernel [3, 3] stride [1, 1] padding [0, 0] dilation [0, 1] : tensor<1x1x8x8xf32> -> tensor<1x9x36xf32>
+  return
+}
+
+// -----
+
+func.func @unfold_wrong_result(%x: tensor<1x2x8x8xf32>) {
+  // expected-error@+2 {{'kiln.unfold' op inferred type(s) 'tensor<1x18x36xf32>' are incompatible with return type(s) of operation 'tensor<1x18x64xf32>'}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.unfold %x kernel [3, 3] stride [1, 1] padding [0, 0] dilation [1, 1] : tensor<1x2x8x8xf32> -> tensor<1x18x64xf32>
+  return
+}

@@ -25,6 +25,15 @@ func.func @conv1d(%x: tensor<2x4x10xf32>, %w: tensor<6x2x3xf32>, %b: tensor<6xf3
   %2 = kiln.conv1d %y, %v stride [1] padding [0] dilation [1] groups 1 : (tensor<1x1x?xbf16>, tensor<1x1x2xbf16>) -> tensor<1x1x?xbf16>
   return
 }
+// CHECK-LABEL: func.func @unfold(
+func.func @unfold(%x: tensor<2x3x8x8xf32>, %y: tensor<?x2x9x?xf16>) {
+  // CHECK: kiln.unfold %arg0 kernel [3, 3] stride [1, 1] padding [1, 1] dilation [1, 1] : tensor<2x3x8x8xf32> -> tensor<2x27x64xf32>
+  %0 = kiln.unfold %x kernel [3, 3] stride [1, 1] padding [1, 1] dilation [1, 1] : tensor<2x3x8x8xf32> -> tensor<2x27x64xf32>
+  // CHECK: kiln.unfold %arg1 kernel [2, 1] stride [2, 1] padding [0, 1] dilation [3, 1] : tensor<?x2x9x?xf16> -> tensor<?x4x?xf16>
+  %1 = kiln.unfold %y kernel [2, 1] stride [2, 1] padding [0, 1] dilation [3, 1] : tensor<?x2x9x?xf16> -> tensor<?x4x?xf16>
+  return
+}
+
 // CHECK-LABEL: func.func @pool(
 func.func @pool(%x: tensor<1x3x8x8xf32>, %y: tensor<?x2x5x?xf64>) {
   // CHECK: kiln.max_pool2d %arg0 kernel [2, 2] stride [2, 2] padding [0, 0] : tensor<1x3x8x8xf32> -> tensor<1x3x4x4xf32>

@@ -448,6 +448,18 @@ LogicalResult inferPool2d(StringRef opName, MLIRContext *,
 }
 
 template <typename Adaptor>
+LogicalResult inferUnfold(StringRef opName, MLIRContext *,
+                          std::optional<Location> loc, Adaptor adaptor,
+                          SmallVectorImpl<Type> &inferred) {
+  return inferWithRule(opName, loc, adaptor.getInput(), inferred,
+                       [&](rules::DimsRef in, rules::Dims &out) {
+                         return rules::unfold(
+                             in, adaptor.getKernel(), adaptor.getStride(),
+                             adaptor.getPadding(), adaptor.getDilation(), out);
+                       });
+}
+
+template <typename Adaptor>
 LogicalResult inferLayerNorm(StringRef opName, MLIRContext *,
                              std::optional<Location> loc, Adaptor adaptor,
                              SmallVectorImpl<Type> &inferred) {

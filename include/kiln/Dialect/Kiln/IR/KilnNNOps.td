@@ -78,6 +78,34 @@ def Kiln_AvgPool2dOp : Kiln_Pool2dOp<"avg_pool2d"> {
                        "attr-dict `:` type($input) `->` type($result)";
 }
 
+def Kiln_UnfoldOp : Kiln_Op<"unfold", [Pure, Kiln_ComputeBound,
+    InferTypeOpAdaptor]> {
+  let summary = "the sliding windows of an NCHW input, one column each";
+  let description = [{
+    Row `(c * KH + i) * KW + j` of image `n`, column `oh * WO + ow`, is
+    `input[n, c, oh * stride[0] + i * dilation[0] - padding[0],
+    ow * stride[1] + j * dilation[1] - padding[1]]`, zero outside the
+    input: a 2-D convolution with groups 1 is the product of its weight,
+    as `[O, C * KH * KW]`, and these columns. The Cpu backend lowers such
+    convolutions to it, and its matmul kernel reads the columns from the
+    input while packing, without storing them.
+
+    ```mlir
+    %c = kiln.unfold %x kernel [3, 3] stride [1, 1] padding [1, 1] dilation [1, 1]
+           : tensor<2x3x8x8xf32> -> tensor<2x27x64xf32>
+    ```
+  }];
+  let arguments = (ins Kiln_FloatTensor:$input, DenseI64ArrayAttr:$kernel,
+                       DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$padding,
+                       DenseI64ArrayAttr:$dilation);
+  let results = (outs Kiln_FloatTensor:$result);
+  let assemblyFormat = "$input `kernel` $kernel `stride` $stride `padding` "
+                       "$padding `dilation` $dilation attr-dict `:` "
+                       "type($input) `->` type($result)";
+  let extraClassDefinition =
+      Kiln_InferWith<"::mlir::kiln::inferUnfold">.inferBody;
+}
+
 def Kiln_LayerNormOp : Kiln_Op<"layer_norm", [Pure, Kiln_ComputeBound,
     Kiln_Composite, InferTypeOpAdaptor, AttrSizedOperandSegments]> {
   let summary = "normalize over the last dim, then scale and shift (composite)";
