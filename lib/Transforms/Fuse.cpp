@@ -271,8 +271,9 @@ bool canJoin(Operation *op, Group &g) {
         llvm::none_of(op->getUsers(),
                       [&](Operation *u) { return u == g.matmul; }))
       return true;
-    // A dequantized right operand is unpacked while packing.
-    if (llvm::isa<DequantizeOp>(op) &&
+    // A dequantized right operand is unpacked while packing, and the
+    // columns of a convolution's windows are read from its input.
+    if (llvm::isa<DequantizeOp, UnfoldOp>(op) &&
         op->getResult(0) == g.matmul->getOperand(1))
       return true;
     return false;

@@ -35,6 +35,8 @@ void mlir::kiln::buildKilnGraphPipeline(OpPassManager &pm,
   decompose.keep.assign(options.keepComposites.begin(),
                         options.keepComposites.end());
   pm.addPass(createKilnDecompose(decompose));
+  if (options.convAsMatmul)
+    pm.addPass(createKilnConvToMatmul());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // Collectives of data-parallel training: gradients packed into buckets,

@@ -43,6 +43,9 @@ struct GraphPipelineOptions {
   /// A matmul holds a workspace the size of its left operand and writes in
   /// place when K is one k slice (Budget's model of the step's memory).
   bool matmulWorkspace = false;
+  /// Convolutions of one group become products with their columns
+  /// (--kiln-conv-to-matmul), for a matmul kernel that packs the columns.
+  bool convAsMatmul = false;
   /// Composite ops --kiln-decompose leaves as they are ("kiln.silu").
   std::vector<std::string> keepComposites;
 };

@@ -45,6 +45,34 @@ def KilnDecompose : Pass<"kiln-decompose"> {
   ];
 }
 
+def KilnConvToMatmul : Pass<"kiln-conv-to-matmul"> {
+  let summary = "Rewrite 2-D convolutions of one group as products with "
+                "their columns";
+  let description = [{
+    A `kiln.conv2d` with groups 1, f32 and static shapes becomes the
+    product of its weight, as `[O, C * KH * KW]`, with `kiln.unfold` of its
+    input, plus the bias per row, reshaped to the result. The fuser puts
+    the unfold into the matmul's kernel, whose packing reads the windows
+    from the input: the columns are never stored.
+
+    Before:
+    ```mlir
+    %y = kiln.conv2d %x, %w, %b stride [1, 1] padding [1, 1] dilation [1, 1] groups 1
+           : (tensor<2x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<2x4x8x8xf32>
+    ```
+    After:
+    ```mlir
+    %a = kiln.reshape %w [4, 27] : tensor<4x3x3x3xf32> -> tensor<4x27xf32>
+    %c = kiln.unfold %x kernel [3, 3] stride [1, 1] padding [1, 1] dilation [1, 1]
+           : tensor<2x3x8x8xf32> -> tensor<2x27x64xf32>
+    %m = kiln.matmul %a, %c : (tensor<4x27xf32>, tensor<2x27x64xf32>) -> tensor<2x4x64xf32>
+    %r = kiln.reshape %b [4, 1] : tensor<4xf32> -> tensor<4x1xf32>
+    %s = kiln.add %m, %r : (tensor<2x4x64xf32>, tensor<4x1xf32>) -> tensor<2x4x64xf32>
+    %y = kiln.reshape %s [2, 4, 8, 8] : tensor<2x4x64xf32> -> tensor<2x4x8x8xf32>
+    ```
+  }];
+}
+
 def KilnFuse : Pass<"kiln-fuse", "::mlir::ModuleOp"> {
   let summary = "Group kiln ops into fused kernels, outlined as functions";
   let description = [{
@@ -57,7 +85,8 @@ def KilnFuse : Pass<"kiln-fuse", "::mlir::ModuleOp"> {
       elementwise producers and on write with elementwise consumers (softmax
       and layer_norm become one kernel per row);
     - `matmul`: a matmul with its elementwise epilogue (bias, activation,
-      residual) and a dequantized right operand;
+      residual), a dequantized right operand, and the `kiln.unfold` columns
+      of a convolution as its right operand;
     - `generic`: any other op, alone.
 
     An op whose users are in different kernels is computed once, in its own

@@ -555,6 +555,41 @@ enum class MatmulVerdict { Tiled, Generic, Unsupported };
 /// run time, where the other operands' elements sit, and the tiling plan
 /// (the sizes of the packed operands and the work units of both phases)
 /// for its shapes.
+/// Where packing finds the columns of a convolution's windows
+/// (kiln.unfold): row (c, i, j), column (oh, ow) of image n reads input
+/// row oh * sh + i * dh - ph, column ow * sw + j * dw - pw of its plane c.
+struct UnfoldGeometry {
+  int64_t h, w, image, kh, kw, sh, sw, ph, pw, dh, dw, ow;
+  /// Output rows that NR consecutive columns span at most; each is read
+  /// as one masked load when the windows step by 1 along the row (0: the
+  /// lanes are gathered one by one).
+  int64_t segments;
+
+  static bool of(UnfoldOp op, int64_t nr, UnfoldGeometry &g) {
+    auto in = llvm::cast<RankedTensorType>(op.getInput().getType());
+    if (!in.hasStaticShape() || !in.getElementType().isF32())
+      return false;
+    ArrayRef<int64_t> x = in.getShape(), k = op.getKernel(),
+                      st = op.getStride(), pad = op.getPadding(),
+                      dil = op.getDilation();
+    int64_t cols = op.getType().getShape().back();
+    g = {x[2],   x[3],   x[1] * x[2] * x[3],
+         k[0],   k[1],   st[0],
+         st[1],  pad[0], pad[1],
+         dil[0], dil[1], 0,
+         0};
+    int64_t oh = (x[2] + 2 * pad[0] - dil[0] * (k[0] - 1) - 1) / st[0] + 1;
+    g.ow = cols / oh;
+    // Lane indices are 32-bit.
+    if (x[0] * g.image >= (int64_t(1) << 31))
+      return false;
+    int64_t spans = (nr - 1 + g.ow - 1) / g.ow + 1;
+    // Past 6 rows (rows of 6 or fewer on 32 lanes), two gathers cost less.
+    g.segments = g.sw == 1 && spans <= 6 ? spans : 0;
+    return true;
+  }
+};
+
 struct MatmulPlan {
   MatmulTiling tiling;
   MatmulOp mm;
@@ -566,6 +601,9 @@ struct MatmulPlan {
   BlockArgument aArg, bArg;
   bool aT = false, bT = false;
   QuantSchemeAttr scheme; ///< B's, when B is dequantized
+  /// B's, when B is the columns of a convolution's windows.
+  UnfoldOp unfold;
+  UnfoldGeometry geometry;
   llvm::SetVector<Operation *> prologue;
 
   // The dynamic form, if any (classifyDynamic).
@@ -605,7 +643,7 @@ struct MatmulPlan {
   /// prologue or what packing reads (a dequantize or transpose of B).
   bool inEpilogue(Operation *u) {
     return u != mm.getOperation() && !prologue.contains(u) &&
-           !llvm::isa<DequantizeOp, PermuteOp>(u);
+           !llvm::isa<DequantizeOp, PermuteOp, UnfoldOp>(u);
   }
 
   MatmulVerdict findOperands(func::FuncOp tmpl);
@@ -661,6 +699,11 @@ MatmulVerdict MatmulPlan::findOperands(func::FuncOp tmpl) {
   if (auto deq = mm.getRhs().getDefiningOp<DequantizeOp>()) {
     bArg = llvm::dyn_cast<BlockArgument>(deq.getInput());
     scheme = getQuantScheme(deq.getInput().getType());
+  } else if ((unfold = mm.getRhs().getDefiningOp<UnfoldOp>())) {
+    bArg = llvm::dyn_cast<BlockArgument>(unfold.getInput());
+    if (!bArg || !cType.hasStaticShape() ||
+        !UnfoldGeometry::of(unfold, tiling.nr, geometry))
+      return MatmulVerdict::Generic;
   } else {
     bArg = llvm::dyn_cast<BlockArgument>(untransposed(mm.getRhs(), bT));
   }
@@ -1028,6 +1071,7 @@ private:
                    Value panelBase, Value kMain);
   void packBRow(const WorkUnit &w, const KSlice &ks, Value n0, Value panelBase,
                 Value kk);
+  Value unfoldRow(const WorkUnit &w, Value k, Value n0, Value cols);
   Tile openTile(const WorkUnit &w, const KSlice &ks);
   BShare planBShare(const WorkUnit &w, const KSlice &ks, const Tile &t);
   void prefetchBLine(const BShare &share, Value j);
@@ -1311,6 +1355,7 @@ WorkUnit MatmulEmitter::splitWorkUnit(Value unit) {
           : mul(b, loc, w.boffs[0], kSlices * mPanels * kKC * kMR);
   w.bSrcBase = plan.dynamicK ? Value(arith::MulIOp::create(
                                    b, loc, w.boffs[1], mul(b, loc, mv.k, s.n)))
+               : plan.unfold ? mul(b, loc, w.boffs[1], plan.geometry.image)
                              : mul(b, loc, w.boffs[1], s.k * s.n);
   w.cBase =
       plan.dynamicM
@@ -1438,6 +1483,11 @@ void MatmulEmitter::packBRow(const WorkUnit &w, const KSlice &ks, Value n0,
                             packedB, ValueRange{rowDst});
     return;
   }
+  if (plan.unfold) {
+    vector::StoreOp::create(b, loc, unfoldRow(w, k, n0, cols), packedB,
+                            ValueRange{rowDst});
+    return;
+  }
   Value rowSrc = add(b, loc, add(b, loc, w.bSrcBase, mul(b, loc, k, s.n)), n0);
   if (!plan.scheme) {
     // A row of the panel is one vector: a plain load inside B, a masked
@@ -1465,6 +1515,95 @@ void MatmulEmitter::packBRow(const WorkUnit &w, const KSlice &ks, Value n0,
   }
   memref::StoreOp::create(b, loc, ifOp.getResult(0), packedB,
                           ValueRange{add(b, loc, rowDst, c)});
+}
+
+/// Row k of the columns of a convolution's windows, at columns
+/// [n0, n0 + cols) (zeros past them and in the padding). When the windows
+/// step by 1 along a row, the lanes of each output row the panel spans
+/// are one run of the input row: a masked load each, the lanes outside
+/// the input masked off. Otherwise each lane is gathered.
+Value MatmulEmitter::unfoldRow(const WorkUnit &w, Value k, Value n0,
+                               Value cols) {
+  const UnfoldGeometry &g = plan.geometry;
+  Type i32 = b.getI32Type();
+  auto laneT = VectorType::get({kNR}, i32);
+  auto i32of = [&](Value v) {
+    return arith::IndexCastOp::create(b, loc, i32, v).getResult();
+  };
+  auto splat = [&](Value v) {
+    return vector::BroadcastOp::create(b, loc, laneT, i32of(v)).getResult();
+  };
+  auto vc = [&](int64_t c) { return constantOf(b, loc, laneT, double(c)); };
+  auto sub = [&](Value x, Value y) {
+    return arith::SubIOp::create(b, loc, x, y).getResult();
+  };
+  auto cmp = [&](arith::CmpIPredicate p, Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, p, x, y).getResult();
+  };
+  auto both = [&](Value x, Value y) {
+    return arith::AndIOp::create(b, loc, x, y).getResult();
+  };
+  using P = arith::CmpIPredicate;
+  Value jj = arith::RemUIOp::create(b, loc, k, cidx(b, loc, g.kw));
+  Value ii = arith::RemUIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, k, cidx(b, loc, g.kw)),
+      cidx(b, loc, g.kh));
+  Value ch = arith::DivUIOp::create(b, loc, k, cidx(b, loc, g.kh * g.kw));
+  // The input row and column that output (0, 0) reads for this row.
+  Value rowOff = sub(mul(b, loc, ii, g.dh), cidx(b, loc, g.ph));
+  Value colOff = sub(mul(b, loc, jj, g.dw), cidx(b, loc, g.pw));
+  Value plane = add(b, loc, w.bSrcBase, mul(b, loc, ch, g.h * g.w));
+  SmallVector<int32_t> iotaValues;
+  for (int64_t l = 0; l < kNR; ++l)
+    iotaValues.push_back(static_cast<int32_t>(l));
+  Value lanes = arith::ConstantOp::create(
+      b, loc, laneT, DenseElementsAttr::get(laneT, ArrayRef(iotaValues)));
+  Value inCols = cmp(P::slt, lanes, splat(cols));
+  Value ho0 = arith::DivUIOp::create(b, loc, n0, cidx(b, loc, g.ow));
+  Value wo0 = arith::RemUIOp::create(b, loc, n0, cidx(b, loc, g.ow));
+  if (g.segments == 0) {
+    Value c = arith::AddIOp::create(b, loc, splat(n0), lanes);
+    Value ho = arith::DivUIOp::create(b, loc, c, vc(g.ow));
+    Value wo = arith::RemUIOp::create(b, loc, c, vc(g.ow));
+    Value ih = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, ho, vc(g.sh)), splat(rowOff));
+    Value iw = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, wo, vc(g.sw)), splat(colOff));
+    Value inside = both(both(cmp(P::sge, ih, vc(0)), cmp(P::slt, ih, vc(g.h))),
+                        both(cmp(P::sge, iw, vc(0)), cmp(P::slt, iw, vc(g.w))));
+    Value idx = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, ih, vc(g.w)), iw);
+    return vector::GatherOp::create(b, loc, vecT, src.values, ValueRange{plane},
+                                    idx, both(inside, inCols), zeroVec, nullptr)
+        .getResult();
+  }
+  // Segment t holds the lanes of output row ho0 + t: lanes
+  // [t * OW - wo0, (t + 1) * OW - wo0); lane l reads input column
+  // wo0 + l - t * OW + colOff, so the lanes inside the input are
+  // [-colOff - wo0 + t * OW, W - colOff - wo0 + t * OW).
+  Value v = zeroVec;
+  for (int64_t t = 0; t < g.segments; ++t) {
+    Value shift = sub(cidx(b, loc, t * g.ow), wo0);
+    Value lo = arith::MaxSIOp::create(b, loc, shift, sub(shift, colOff));
+    Value hi = arith::MinSIOp::create(
+        b, loc, add(b, loc, shift, cidx(b, loc, g.ow)),
+        add(b, loc, shift, sub(cidx(b, loc, g.w), colOff)));
+    Value ih = add(b, loc, mul(b, loc, add(b, loc, ho0, cidx(b, loc, t)), g.sh),
+                   rowOff);
+    Value rowInside =
+        both(cmp(P::sge, ih, zero), cmp(P::slt, ih, cidx(b, loc, g.h)));
+    hi = arith::SelectOp::create(b, loc, rowInside, hi, lo);
+    Value mask =
+        both(both(cmp(P::sge, lanes, splat(lo)), cmp(P::slt, lanes, splat(hi))),
+             inCols);
+    // Lane l of the load reads plane[ih * W + colOff - shift + l].
+    Value base = add(b, loc, plane,
+                     add(b, loc, mul(b, loc, ih, g.w), sub(colOff, shift)));
+    v = vector::MaskedLoadOp::create(b, loc, vecT, src.values, ValueRange{base},
+                                     mask, v)
+            .getResult();
+  }
+  return v;
 }
 
 /// Opens the loops over the unit's tiles: row blocks of MC rows, then
@@ -1514,7 +1653,7 @@ Tile MatmulEmitter::openTile(const WorkUnit &w, const KSlice &ks) {
 BShare MatmulEmitter::planBShare(const WorkUnit &w, const KSlice &ks,
                                  const Tile &t) {
   BShare share;
-  if (plan.scheme)
+  if (plan.scheme || plan.unfold)
     return share;
   const int64_t ppb = plan.ppb, nBlocks = plan.nBlocks, mGroups = plan.mGroups;
   const bool bT = plan.bT;

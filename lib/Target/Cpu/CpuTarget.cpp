@@ -290,8 +290,10 @@ void registerCpuTarget() {
   info.name = "cpu";
   // A Cpu matmul reads the transposes it packs, and evaluates the
   // elementwise producers only its left operand reads while packing; it
-  // holds a workspace for the packed operand.
+  // holds a workspace for the packed operand. It packs a convolution's
+  // columns from the input, so convolutions become products with them.
   info.graph.fuse = true;
+  info.graph.convAsMatmul = true;
   info.graph.fusion.transposedOperands = true;
   info.graph.fusion.matmulPrologues = true;
   info.graph.matmulWorkspace = true;

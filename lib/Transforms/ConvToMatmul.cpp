@@ -1,0 +1,182 @@
+//===- ConvToMatmul.cpp - Convolutions as products with their columns -----===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// A 2-D convolution with one group is a batched product: its weight, as
+// [O, C * KH * KW], times the columns of each image's windows
+// (kiln.unfold, [N, C * KH * KW, HO * WO]), plus the bias per row. A
+// backend whose matmul kernel reads the columns from the input while it
+// packs them runs the convolution at its matmul's speed and never stores
+// the columns. A 1 x 1 convolution that steps by 1 without padding is a
+// plain product with the input. An elementwise op on the convolution's
+// result (an activation, a residual add) moves before the view back to
+// NCHW, onto the [N, O, OH * OW] product, so that it fuses into the
+// matmul's epilogue.
+//
+//===----------------------------------------------------------------------===//
+
+#include "kiln/Dialect/Kiln/IR/KilnOps.h"
+#include "kiln/Dialect/Kiln/IR/KilnTraits.h"
+#include "kiln/Transforms/Passes.h"
+
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::kiln {
+#define GEN_PASS_DEF_KILNCONVTOMATMUL
+#include "kiln/Transforms/Passes.h.inc"
+} // namespace mlir::kiln
+
+using namespace mlir;
+using namespace mlir::kiln;
+
+namespace {
+
+struct ConvAsMatmul : OpRewritePattern<Conv2dOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(Conv2dOp op,
+                                PatternRewriter &b) const override {
+    auto x = llvm::cast<RankedTensorType>(op.getInput().getType());
+    auto w = llvm::cast<RankedTensorType>(op.getWeight().getType());
+    RankedTensorType y = op.getType();
+    if (op.getGroups() != 1)
+      return b.notifyMatchFailure(op, "grouped");
+    if (!x.getElementType().isF32() || !w.getElementType().isF32() ||
+        !y.getElementType().isF32())
+      return b.notifyMatchFailure(op, "not f32");
+    if (!x.hasStaticShape() || !w.hasStaticShape() || !y.hasStaticShape() ||
+        y.getNumElements() == 0)
+      return b.notifyMatchFailure(op, "dynamic or empty");
+    Location loc = op.getLoc();
+    ArrayRef<int64_t> ws = w.getShape(), ys = y.getShape();
+    int64_t rows = ws[1] * ws[2] * ws[3];
+    Value a = ReshapeOp::create(b, loc, op.getWeight(),
+                                b.getDenseI64ArrayAttr({ws[0], rows}));
+    // A 1 x 1 window that steps by 1 without padding is the input itself.
+    auto ones = [](ArrayRef<int64_t> v) {
+      return llvm::all_of(v, [](int64_t e) { return e == 1; });
+    };
+    bool pointwise =
+        ws[2] == 1 && ws[3] == 1 && ones(op.getStride()) &&
+        llvm::all_of(op.getPadding(), [](int64_t e) { return e == 0; });
+    ArrayRef<int64_t> xs = x.getShape();
+    Value cols =
+        pointwise
+            ? Value(ReshapeOp::create(
+                  b, loc, op.getInput(),
+                  b.getDenseI64ArrayAttr({xs[0], xs[1], xs[2] * xs[3]})))
+            : Value(UnfoldOp::create(b, loc, op.getInput(),
+                                     b.getDenseI64ArrayAttr({ws[2], ws[3]}),
+                                     op.getStrideAttr(), op.getPaddingAttr(),
+                                     op.getDilationAttr()));
+    Value c = MatmulOp::create(b, loc, a, cols);
+    if (Value bias = op.getBias())
+      c = AddOp::create(
+          b, loc, c,
+          ReshapeOp::create(b, loc, bias, b.getDenseI64ArrayAttr({ws[0], 1})));
+    b.replaceOpWithNewOp<ReshapeOp>(op, c, b.getDenseI64ArrayAttr(ys));
+    return success();
+  }
+};
+
+RankedTensorType typeOf(Value v) {
+  return llvm::cast<RankedTensorType>(v.getType());
+}
+
+/// Whether `v` is a product this pass made, or elementwise of one.
+bool fromConvProduct(Value v, int depth = 0) {
+  Operation *def = v.getDefiningOp();
+  if (!def || depth > 64)
+    return false;
+  if (auto mm = llvm::dyn_cast<MatmulOp>(def)) {
+    Operation *rhs = mm.getRhs().getDefiningOp();
+    return rhs && (llvm::isa<UnfoldOp>(rhs) ||
+                   (llvm::isa<ReshapeOp>(rhs) &&
+                    typeOf(rhs->getOperand(0)).getRank() == 4));
+  }
+  if (!isFusibleElementwise(def))
+    return false;
+  return llvm::any_of(def->getOperands(),
+                      [&](Value o) { return fromConvProduct(o, depth + 1); });
+}
+
+/// op(..., reshape(p) to [N, O, OH, OW], ...) -> reshape(op(..., p, ...)):
+/// the other operands are viewed as [N, O, OH * OW] (or their broadcast
+/// form), so the op joins the product's epilogue.
+struct SinkViewBelowElementwise : RewritePattern {
+  SinkViewBelowElementwise(MLIRContext *ctx)
+      : RewritePattern(MatchAnyOpTypeTag(), 1, ctx) {}
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &b) const override {
+    if (!isFusibleElementwise(op) || op->getNumResults() != 1 ||
+        op->getNumRegions() != 0)
+      return failure();
+    auto type = llvm::dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!type || !type.hasStaticShape() || type.getRank() != 4)
+      return failure();
+    ArrayRef<int64_t> full = type.getShape();
+    SmallVector<int64_t> flat = {full[0], full[1], full[2] * full[3]};
+    // The view of a product this pass made, of the op's full shape.
+    ReshapeOp view;
+    for (Value o : op->getOperands())
+      if (auto r = o.getDefiningOp<ReshapeOp>())
+        if (typeOf(r.getResult()).getShape() == full &&
+            typeOf(r.getInput()).getShape() == ArrayRef<int64_t>(flat) &&
+            fromConvProduct(r.getInput()))
+          view = r;
+    if (!view)
+      return failure();
+    Location loc = op->getLoc();
+    SmallVector<Value> operands;
+    for (Value o : op->getOperands()) {
+      auto t = llvm::dyn_cast<RankedTensorType>(o.getType());
+      if (!t || !t.hasStaticShape())
+        return failure();
+      ArrayRef<int64_t> sh = t.getShape();
+      int64_t rank = t.getRank();
+      std::optional<SmallVector<int64_t>> to;
+      if (rank == 0) {
+        operands.push_back(o);
+        continue;
+      }
+      if (rank >= 2 && sh[rank - 2] == full[2] && sh[rank - 1] == full[3]) {
+        // Varies over the pixels: both spatial dims as one.
+        to = SmallVector<int64_t>(sh.drop_back(2));
+        to->push_back(full[2] * full[3]);
+      } else if (sh.back() == 1 && (rank < 2 || sh[rank - 2] == 1)) {
+        // The same for every pixel: one broadcast dim for both.
+        to = SmallVector<int64_t>(sh.drop_back(rank < 2 ? 1 : 2));
+        to->push_back(1);
+      }
+      if (!to)
+        return failure();
+      if (auto r = o.getDefiningOp<ReshapeOp>();
+          r && typeOf(r.getInput()).getShape() == ArrayRef<int64_t>(*to))
+        operands.push_back(r.getInput());
+      else
+        operands.push_back(
+            ReshapeOp::create(b, loc, o, b.getDenseI64ArrayAttr(*to)));
+    }
+    OperationState state(loc, op->getName().getStringRef(), operands,
+                         TypeRange{type.clone(flat)}, op->getAttrs());
+    Operation *moved = b.create(state);
+    b.replaceOpWithNewOp<ReshapeOp>(op, moved->getResult(0),
+                                    b.getDenseI64ArrayAttr(full));
+    return success();
+  }
+};
+
+struct KilnConvToMatmulPass
+    : public mlir::kiln::impl::KilnConvToMatmulBase<KilnConvToMatmulPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<ConvAsMatmul, SinkViewBelowElementwise>(&getContext());
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,41 @@
+// RUN: tensor-opt %s --kiln-generate-kernels="vector-bits=256" -split-input-file | FileCheck %s
+// RUN: tensor-opt %s --kiln-generate-kernels="vector-bits=512" -split-input-file | FileCheck %s --check-prefix=AVX512
+
+// A matmul whose right operand is the columns of a convolution's windows
+// packs them from the input: with windows that step by 1 along a row,
+// each output row a panel spans is one masked load of the input (rows of
+// 8: up to 3 of them in 16 lanes, up to 5 in 32 lanes), and no column is
+// ever stored.
+// CHECK-LABEL: func.func @conv__p1(
+// CHECK-SAME: %{{.*}}: index, %{{.*}}: index, %[[X:.*]]: memref<?xf32>, %{{.*}}: memref<?xf32>, %{{.*}}: memref<?xf32>
+// CHECK-COUNT-3: vector.maskedload %[[X]]
+// CHECK-NOT: vector.maskedload %[[X]]
+// CHECK-NOT: vector.gather
+// CHECK: return
+// AVX512-LABEL: func.func @conv__p1(
+// AVX512-SAME: %{{.*}}: index, %{{.*}}: index, %[[X:.*]]: memref<?xf32>, %{{.*}}: memref<?xf32>, %{{.*}}: memref<?xf32>
+// AVX512-COUNT-5: vector.maskedload %[[X]]
+// AVX512-NOT: vector.maskedload %[[X]]
+// AVX512-NOT: vector.gather
+// AVX512: return
+func.func @conv(%x: tensor<2x3x8x8xf32>, %w: tensor<4x27xf32>) -> tensor<2x4x64xf32>
+    attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
+  %0 = kiln.unfold %x kernel [3, 3] stride [1, 1] padding [1, 1] dilation [1, 1] : tensor<2x3x8x8xf32> -> tensor<2x27x64xf32>
+  %1 = kiln.matmul %w, %0 : (tensor<4x27xf32>, tensor<2x27x64xf32>) -> tensor<2x4x64xf32>
+  return %1 : tensor<2x4x64xf32>
+}
+
+// -----
+
+// Windows that step by 2 along a row: each lane is gathered.
+// CHECK-LABEL: func.func @strided__p1(
+// CHECK-SAME: %{{.*}}: index, %{{.*}}: index, %[[X:.*]]: memref<?xf32>, %{{.*}}: memref<?xf32>, %{{.*}}: memref<?xf32>
+// CHECK-NOT: vector.maskedload %[[X]]
+// CHECK: vector.gather %[[X]]
+// CHECK: return
+func.func @strided(%x: tensor<2x3x8x8xf32>, %w: tensor<4x27xf32>) -> tensor<2x4x16xf32>
+    attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
+  %0 = kiln.unfold %x kernel [3, 3] stride [2, 2] padding [1, 1] dilation [1, 1] : tensor<2x3x8x8xf32> -> tensor<2x27x16xf32>
+  %1 = kiln.matmul %w, %0 : (tensor<4x27xf32>, tensor<2x27x16xf32>) -> tensor<2x4x16xf32>
+  return %1 : tensor<2x4x16xf32>
+}

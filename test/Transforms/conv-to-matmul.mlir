@@ -1,0 +1,87 @@
+// RUN: tensor-opt %s --kiln-conv-to-matmul -split-input-file | FileCheck %s
+// RUN: tensor-opt %s --kiln-conv-to-matmul --kiln-fuse -split-input-file | FileCheck %s --check-prefix=FUSE
+
+// A convolution of one group is its weight as [O, C * KH * KW] times the
+// columns of its windows, plus the bias per row; the fuser puts the
+// unfold inside the matmul's kernel, with the bias as its epilogue.
+// CHECK-LABEL: func.func @conv(
+// CHECK-SAME: %[[X:.*]]: tensor<2x3x8x8xf32>, %[[W:.*]]: tensor<4x3x3x3xf32>, %[[B:.*]]: tensor<4xf32>)
+// CHECK: %[[A:.*]] = kiln.reshape %[[W]] [4, 27] : tensor<4x3x3x3xf32> -> tensor<4x27xf32>
+// CHECK: %[[C:.*]] = kiln.unfold %[[X]] kernel [3, 3] stride [2, 1] padding [1, 0] dilation [1, 2] : tensor<2x3x8x8xf32> -> tensor<2x27x16xf32>
+// CHECK: %[[M:.*]] = kiln.matmul %[[A]], %[[C]] : (tensor<4x27xf32>, tensor<2x27x16xf32>) -> tensor<2x4x16xf32>
+// CHECK: %[[R:.*]] = kiln.reshape %[[B]] [4, 1] : tensor<4xf32> -> tensor<4x1xf32>
+// CHECK: %[[S:.*]] = kiln.add %[[M]], %[[R]]
+// CHECK: %[[Y:.*]] = kiln.reshape %[[S]] [2, 4, 4, 4] : tensor<2x4x16xf32> -> tensor<2x4x4x4xf32>
+// CHECK: return %[[Y]]
+// FUSE-LABEL: func.func private @conv_kernel0_matmul(
+// FUSE-SAME: kiln.kernel = #kiln.kernel_kind<matmul>
+// FUSE: kiln.unfold
+// FUSE: kiln.matmul
+// FUSE: kiln.add
+// FUSE-LABEL: func.func @conv(
+// FUSE-NOT: kiln.unfold
+// FUSE: call @conv_kernel0_matmul
+func.func @conv(%x: tensor<2x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>) -> tensor<2x4x4x4xf32> {
+  %y = kiln.conv2d %x, %w, %b stride [2, 1] padding [1, 0] dilation [1, 2] groups 1 : (tensor<2x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<2x4x4x4xf32>
+  return %y : tensor<2x4x4x4xf32>
+}
+
+// -----
+
+// A 1 x 1 window that steps by 1 without padding reads the input as it
+// is: a plain product, no columns.
+// CHECK-LABEL: func.func @pointwise(
+// CHECK: %[[A:.*]] = kiln.reshape %{{.*}} [8, 3] : tensor<8x3x1x1xf32> -> tensor<8x3xf32>
+// CHECK: %[[C:.*]] = kiln.reshape %{{.*}} [2, 3, 30] : tensor<2x3x5x6xf32> -> tensor<2x3x30xf32>
+// CHECK-NOT: kiln.unfold
+// CHECK: kiln.matmul %[[A]], %[[C]]
+func.func @pointwise(%x: tensor<2x3x5x6xf32>, %w: tensor<8x3x1x1xf32>) -> tensor<2x8x5x6xf32> {
+  %y = kiln.conv2d %x, %w stride [1, 1] padding [0, 0] dilation [1, 1] groups 1 : (tensor<2x3x5x6xf32>, tensor<8x3x1x1xf32>) -> tensor<2x8x5x6xf32>
+  return %y : tensor<2x8x5x6xf32>
+}
+
+// -----
+
+// Left as they are: groups, a dtype other than f32, a dynamic batch.
+// CHECK-LABEL: func.func @kept(
+// CHECK-NOT: kiln.unfold
+// CHECK-COUNT-3: kiln.conv2d
+// CHECK-NOT: kiln.matmul
+func.func @kept(%x: tensor<2x4x8x8xf32>, %w: tensor<4x2x3x3xf32>, %h: tensor<2x4x8x8xf16>, %v: tensor<4x4x3x3xf16>, %d: tensor<?x4x8x8xf32>, %u: tensor<4x4x3x3xf32>) -> (tensor<2x4x6x6xf32>, tensor<2x4x6x6xf16>, tensor<?x4x6x6xf32>) {
+  %0 = kiln.conv2d %x, %w stride [1, 1] padding [0, 0] dilation [1, 1] groups 2 : (tensor<2x4x8x8xf32>, tensor<4x2x3x3xf32>) -> tensor<2x4x6x6xf32>
+  %1 = kiln.conv2d %h, %v stride [1, 1] padding [0, 0] dilation [1, 1] groups 1 : (tensor<2x4x8x8xf16>, tensor<4x4x3x3xf16>) -> tensor<2x4x6x6xf16>
+  %2 = kiln.conv2d %d, %u stride [1, 1] padding [0, 0] dilation [1, 1] groups 1 : (tensor<?x4x8x8xf32>, tensor<4x4x3x3xf32>) -> tensor<?x4x6x6xf32>
+  return %0, %1, %2 : tensor<2x4x6x6xf32>, tensor<2x4x6x6xf16>, tensor<?x4x6x6xf32>
+}
+
+// -----
+
+// Elementwise ops on the convolution move onto the product, before the
+// view back to NCHW: a residual viewed as [N, O, OH * OW], a per-channel
+// scale as [O, 1]; the fuser then makes them the matmul's epilogue. An
+// operand that varies along one spatial dim only keeps its op after the
+// view.
+// CHECK-LABEL: func.func @epilogue(
+// CHECK-SAME: %[[X:.*]]: tensor<2x3x8x8xf32>, %[[W:.*]]: tensor<3x3x3x3xf32>, %[[S:.*]]: tensor<3x1x1xf32>, %[[H:.*]]: tensor<2x3x8x1xf32>)
+// CHECK: %[[M:.*]] = kiln.matmul
+// CHECK: %[[R:.*]] = kiln.relu %[[M]] : tensor<2x3x64xf32>
+// CHECK: %[[XF:.*]] = kiln.reshape %[[X]] [2, 3, 64] : tensor<2x3x8x8xf32> -> tensor<2x3x64xf32>
+// CHECK: %[[A:.*]] = kiln.add %[[R]], %[[XF]] : (tensor<2x3x64xf32>, tensor<2x3x64xf32>) -> tensor<2x3x64xf32>
+// CHECK: %[[SF:.*]] = kiln.reshape %[[S]] [3, 1] : tensor<3x1x1xf32> -> tensor<3x1xf32>
+// CHECK: %[[T:.*]] = kiln.mul %[[A]], %[[SF]] : (tensor<2x3x64xf32>, tensor<3x1xf32>) -> tensor<2x3x64xf32>
+// CHECK: %[[V:.*]] = kiln.reshape %[[T]] [2, 3, 8, 8] : tensor<2x3x64xf32> -> tensor<2x3x8x8xf32>
+// CHECK: kiln.sub %[[V]], %[[H]] : (tensor<2x3x8x8xf32>, tensor<2x3x8x1xf32>) -> tensor<2x3x8x8xf32>
+// FUSE-LABEL: func.func private @epilogue_kernel0_matmul(
+// FUSE: kiln.matmul
+// FUSE: kiln.relu
+// FUSE: kiln.add
+// FUSE: kiln.mul
+// FUSE: return
+func.func @epilogue(%x: tensor<2x3x8x8xf32>, %w: tensor<3x3x3x3xf32>, %s: tensor<3x1x1xf32>, %h: tensor<2x3x8x1xf32>) -> tensor<2x3x8x8xf32> {
+  %y = kiln.conv2d %x, %w stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : (tensor<2x3x8x8xf32>, tensor<3x3x3x3xf32>) -> tensor<2x3x8x8xf32>
+  %r = kiln.relu %y : tensor<2x3x8x8xf32>
+  %a = kiln.add %r, %x : (tensor<2x3x8x8xf32>, tensor<2x3x8x8xf32>) -> tensor<2x3x8x8xf32>
+  %t = kiln.mul %a, %s : (tensor<2x3x8x8xf32>, tensor<3x1x1xf32>) -> tensor<2x3x8x8xf32>
+  %u = kiln.sub %t, %h : (tensor<2x3x8x8xf32>, tensor<2x3x8x1xf32>) -> tensor<2x3x8x8xf32>
+  return %u : tensor<2x3x8x8xf32>
+}

@@ -1,0 +1,104 @@
+//===- ConvMatmulDiffTest.cpp - Convolutions as matmuls, Cpu against Flex -===//
+//
+// Part of the Kiln project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// The Cpu backend runs a 2-D convolution of one group as its matmul kernel
+// with the columns of the windows read from the input while packing
+// (--kiln-conv-to-matmul). Packing reads each output row a panel spans as
+// one masked load when the windows step by 1 along a row, and gathers the
+// lanes otherwise; these geometries take both ways, on rows wider and
+// narrower than a panel, with padding on either side, strides, dilations,
+// several k slices and the epilogue. Run once per ISA (16- and 32-lane
+// panels).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Differential.h"
+
+using namespace kiln;
+using namespace kiln::test;
+
+namespace {
+
+struct Geometry {
+  int64_t n, c, h, w, o, kh, kw;
+  ConvOptions options;
+};
+
+std::string describe(const Geometry &g) {
+  auto pair = [](const std::vector<int64_t> &v) {
+    return "[" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + "]";
+  };
+  return "kiln.conv2d x [" + std::to_string(g.n) + ", " + std::to_string(g.c) +
+         ", " + std::to_string(g.h) + ", " + std::to_string(g.w) + "] w [" +
+         std::to_string(g.o) + ", " + std::to_string(g.c) + ", " +
+         std::to_string(g.kh) + ", " + std::to_string(g.kw) + "] stride " +
+         pair(g.options.stride) + " padding " + pair(g.options.padding) +
+         " dilation " + pair(g.options.dilation);
+}
+
+TEST(ConvMatmulTest, EveryWayOfPackingTheWindows) {
+  const std::vector<Geometry> geometries = {
+      // Rows of 8: several output rows per panel, masked loads.
+      {2, 3, 8, 8, 4, 3, 3, {{1, 1}, {1, 1}, {1, 1}, 1}},
+      // No padding, odd sizes.
+      {1, 5, 13, 11, 7, 3, 3, {{1, 1}, {0, 0}, {1, 1}, 1}},
+      // Rows of 40, wider than an AVX2 panel; three images.
+      {3, 4, 9, 40, 6, 3, 3, {{1, 1}, {1, 1}, {1, 1}, 1}},
+      // Stride 2, a 5 x 5 window: gathered lanes.
+      {2, 3, 17, 17, 5, 5, 5, {{2, 2}, {2, 2}, {1, 1}, 1}},
+      // Dilation 2 with padding 2.
+      {2, 8, 15, 15, 9, 3, 3, {{1, 1}, {2, 2}, {2, 2}, 1}},
+      // Padding along one dim only, a 1 x 3 window.
+      {2, 3, 10, 37, 4, 1, 3, {{1, 1}, {0, 1}, {1, 1}, 1}},
+      // Different strides and dilations per dim.
+      {1, 3, 12, 12, 4, 3, 3, {{3, 2}, {1, 0}, {1, 2}, 1}},
+      // 576 rows of columns: three k slices; rows of 58.
+      {1, 64, 6, 58, 33, 3, 3, {{1, 1}, {1, 1}, {1, 1}, 1}},
+      // A wide window on long rows.
+      {1, 2, 5, 100, 3, 3, 7, {{1, 1}, {1, 3}, {1, 1}, 1}},
+      // Padding as wide as the input: whole rows of zeros.
+      {2, 3, 4, 4, 2, 3, 3, {{1, 1}, {2, 2}, {1, 1}, 1}},
+      // One pixel; a 1 x 1 window that steps by 2.
+      {1, 1, 1, 1, 3, 1, 1, {{1, 1}, {0, 0}, {1, 1}, 1}},
+      {2, 6, 9, 9, 5, 1, 1, {{2, 2}, {0, 0}, {1, 1}, 1}},
+      // A pointwise convolution: a plain product with the input.
+      {2, 6, 7, 7, 70, 1, 1, {{1, 1}, {0, 0}, {1, 1}, 1}},
+  };
+  compareOnDevices([&](Side &s) {
+    Rng rng(43);
+    auto in = [&](Shape shape) {
+      return s.input(randomValues(rng, shape.numel(), DType::F32, -1, 1), shape,
+                     DType::F32);
+    };
+    for (const Geometry &g : geometries) {
+      Tensor x = in({g.n, g.c, g.h, g.w}), w = in({g.o, g.c, g.kh, g.kw});
+      s.check("kiln.conv2d", DType::F32, describe(g),
+              conv2d(x, w, std::nullopt, g.options));
+      s.check("kiln.conv2d", DType::F32, describe(g) + " with bias",
+              conv2d(x, w, in({g.o}), g.options));
+    }
+  });
+}
+
+TEST(ConvMatmulTest, TheEpilogueFollowsTheProduct) {
+  compareOnDevices([&](Side &s) {
+    Rng rng(44);
+    auto in = [&](Shape shape) {
+      return s.input(randomValues(rng, shape.numel(), DType::F32, -1, 1), shape,
+                     DType::F32);
+    };
+    Tensor x = in({2, 16, 14, 14}), w = in({16, 16, 3, 3}), b = in({16});
+    ConvOptions same{{1, 1}, {1, 1}, {1, 1}, 1};
+    Tensor y = conv2d(x, w, b, same);
+    s.check("kiln.conv2d", DType::F32, "relu(conv2d + bias)", relu(y));
+    s.check("kiln.conv2d", DType::F32, "relu(conv2d + bias + x)", relu(y + x));
+    s.check("kiln.conv2d", DType::F32, "two convolutions in a row",
+            conv2d(relu(y), w, std::nullopt, same));
+  });
+}
+
+} // namespace
