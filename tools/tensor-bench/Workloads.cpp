@@ -67,11 +67,10 @@ Sizes Sizes::quick() {
 
 const std::vector<std::string> &bench::allWorkloads() {
   static const std::vector<std::string> names = {
-      "ew_chain",       "reduce_sum",      "softmax",
-      "layernorm",      "matmul",          "matmul_bias_gelu",
-      "mlp_train_step", "deep_mlp_memory", "gpt_train_step",
-      "gpt_decode",     "compile",         "dynamic",
-      "overhead",       "python",          "ew_ops"};
+      "ew_chain",        "reduce_sum",       "softmax",    "layernorm",
+      "matmul",          "matmul_bias_gelu", "conv2d",     "mlp_train_step",
+      "deep_mlp_memory", "gpt_train_step",   "gpt_decode", "compile",
+      "dynamic",         "overhead",         "python",     "ew_ops"};
   return names;
 }
 
@@ -484,6 +483,8 @@ void Suite::run(const std::string &w) {
     matmul();
   else if (w == "matmul_bias_gelu")
     matmulBiasGelu();
+  else if (w == "conv2d")
+    conv2d();
   else if (w == "mlp_train_step")
     mlpTrainStep();
   else if (w == "deep_mlp_memory")

@@ -84,6 +84,8 @@ private:
   void layerNorm();
   void matmul();
   void matmulBiasGelu();
+  /// The convolution rows (Vision.cpp).
+  void conv2d();
   void mlpTrainStep();
   void deepMlpMemory();
   void gptTrainStep();
