@@ -14,7 +14,10 @@
 // plain product with the input. An elementwise op on the convolution's
 // result (an activation, a residual add) moves before the view back to
 // NCHW, onto the [N, O, OH * OW] product, so that it fuses into the
-// matmul's epilogue.
+// matmul's epilogue. The gradient with respect to the input of a
+// convolution whose windows step by 1 is itself such a convolution; the
+// gradient with respect to the weight is the product of the output's
+// gradient with the transposed columns, summed over the images.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +37,26 @@ using namespace mlir;
 using namespace mlir::kiln;
 
 namespace {
+
+/// The columns of the windows of `x` for a weight of shape `ws`: the input
+/// itself, viewed as [N, C, H * W], for a 1 x 1 window that steps by 1
+/// without padding.
+Value columns(PatternRewriter &b, Location loc, Value x, ArrayRef<int64_t> ws,
+              DenseI64ArrayAttr stride, DenseI64ArrayAttr padding,
+              DenseI64ArrayAttr dilation) {
+  auto ones = [](ArrayRef<int64_t> v) {
+    return llvm::all_of(v, [](int64_t e) { return e == 1; });
+  };
+  bool pointwise =
+      ws[2] == 1 && ws[3] == 1 && ones(stride.asArrayRef()) &&
+      llvm::all_of(padding.asArrayRef(), [](int64_t e) { return e == 0; });
+  ArrayRef<int64_t> xs = llvm::cast<RankedTensorType>(x.getType()).getShape();
+  if (pointwise)
+    return ReshapeOp::create(
+        b, loc, x, b.getDenseI64ArrayAttr({xs[0], xs[1], xs[2] * xs[3]}));
+  return UnfoldOp::create(b, loc, x, b.getDenseI64ArrayAttr({ws[2], ws[3]}),
+                          stride, padding, dilation);
+}
 
 struct ConvAsMatmul : OpRewritePattern<Conv2dOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -55,29 +78,89 @@ struct ConvAsMatmul : OpRewritePattern<Conv2dOp> {
     int64_t rows = ws[1] * ws[2] * ws[3];
     Value a = ReshapeOp::create(b, loc, op.getWeight(),
                                 b.getDenseI64ArrayAttr({ws[0], rows}));
-    // A 1 x 1 window that steps by 1 without padding is the input itself.
-    auto ones = [](ArrayRef<int64_t> v) {
-      return llvm::all_of(v, [](int64_t e) { return e == 1; });
-    };
-    bool pointwise =
-        ws[2] == 1 && ws[3] == 1 && ones(op.getStride()) &&
-        llvm::all_of(op.getPadding(), [](int64_t e) { return e == 0; });
-    ArrayRef<int64_t> xs = x.getShape();
-    Value cols =
-        pointwise
-            ? Value(ReshapeOp::create(
-                  b, loc, op.getInput(),
-                  b.getDenseI64ArrayAttr({xs[0], xs[1], xs[2] * xs[3]})))
-            : Value(UnfoldOp::create(b, loc, op.getInput(),
-                                     b.getDenseI64ArrayAttr({ws[2], ws[3]}),
-                                     op.getStrideAttr(), op.getPaddingAttr(),
-                                     op.getDilationAttr()));
+    Value cols = columns(b, loc, op.getInput(), ws, op.getStrideAttr(),
+                         op.getPaddingAttr(), op.getDilationAttr());
     Value c = MatmulOp::create(b, loc, a, cols);
     if (Value bias = op.getBias())
       c = AddOp::create(
           b, loc, c,
           ReshapeOp::create(b, loc, bias, b.getDenseI64ArrayAttr({ws[0], 1})));
     b.replaceOpWithNewOp<ReshapeOp>(op, c, b.getDenseI64ArrayAttr(ys));
+    return success();
+  }
+};
+
+/// The gradient of a convolution with respect to its input, when the
+/// windows step by 1, is the convolution of the gradient with the weight
+/// flipped along both spatial dims and with its channels swapped,
+/// `[C, O, KH, KW]`, padded by `dilation * (kernel - 1) - padding` on
+/// each side; which then goes the way of every convolution.
+struct BackwardInputAsConv : OpRewritePattern<Conv2dBackwardInputOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(Conv2dBackwardInputOp op,
+                                PatternRewriter &b) const override {
+    auto g = llvm::cast<RankedTensorType>(op.getGrad().getType());
+    auto w = llvm::cast<RankedTensorType>(op.getWeight().getType());
+    RankedTensorType x = op.getType();
+    if (op.getGroups() != 1 || !g.getElementType().isF32() ||
+        !w.getElementType().isF32() || !x.getElementType().isF32() ||
+        !g.hasStaticShape() || !w.hasStaticShape() || !x.hasStaticShape())
+      return b.notifyMatchFailure(op, "grouped, not f32, or dynamic");
+    ArrayRef<int64_t> ws = w.getShape();
+    SmallVector<int64_t> pad;
+    for (int d = 0; d < 2; ++d) {
+      int64_t p = op.getDilation()[d] * (ws[2 + d] - 1) - op.getPadding()[d];
+      if (op.getStride()[d] != 1 || p < 0)
+        return b.notifyMatchFailure(op, "strided, or padded past the window");
+      pad.push_back(p);
+    }
+    Location loc = op.getLoc();
+    Value flipped =
+        FlipOp::create(b, loc, op.getWeight(), b.getDenseI64ArrayAttr({2, 3}));
+    Value swapped = PermuteOp::create(b, loc, flipped,
+                                      b.getDenseI64ArrayAttr({1, 0, 2, 3}));
+    auto conv = Conv2dOp::create(b, loc, op.getGrad(), swapped, Value(),
+                                 b.getDenseI64ArrayAttr({1, 1}),
+                                 b.getDenseI64ArrayAttr(pad),
+                                 op.getDilationAttr(), b.getI64IntegerAttr(1));
+    if (conv.getType() != x) {
+      b.eraseOp(conv);
+      return b.notifyMatchFailure(op, "the output is not the input's shape");
+    }
+    b.replaceOp(op, conv.getResult());
+    return success();
+  }
+};
+
+/// The gradient of a convolution with respect to its weight is, per
+/// image, the gradient `[O, OH * OW]` times the transposed columns of the
+/// input's windows, summed over the images; the matmul kernel reads the
+/// transposed columns from the input while packing.
+struct BackwardWeightAsMatmul : OpRewritePattern<Conv2dBackwardWeightOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(Conv2dBackwardWeightOp op,
+                                PatternRewriter &b) const override {
+    auto g = llvm::cast<RankedTensorType>(op.getGrad().getType());
+    auto x = llvm::cast<RankedTensorType>(op.getInput().getType());
+    RankedTensorType w = op.getType();
+    if (op.getGroups() != 1 || !g.getElementType().isF32() ||
+        !w.getElementType().isF32() || !x.getElementType().isF32() ||
+        !g.hasStaticShape() || !w.hasStaticShape() || !x.hasStaticShape() ||
+        g.getNumElements() == 0)
+      return b.notifyMatchFailure(op, "grouped, not f32, dynamic or empty");
+    Location loc = op.getLoc();
+    ArrayRef<int64_t> gs = g.getShape(), ws = w.getShape();
+    Value grad = ReshapeOp::create(
+        b, loc, op.getGrad(),
+        b.getDenseI64ArrayAttr({gs[0], gs[1], gs[2] * gs[3]}));
+    Value cols = columns(b, loc, op.getInput(), ws, op.getStrideAttr(),
+                         op.getPaddingAttr(), op.getDilationAttr());
+    Value colsT =
+        PermuteOp::create(b, loc, cols, b.getDenseI64ArrayAttr({0, 2, 1}));
+    Value perImage = MatmulOp::create(b, loc, grad, colsT);
+    Value summed =
+        SumOp::create(b, loc, perImage, b.getDenseI64ArrayAttr({0}), false);
+    b.replaceOpWithNewOp<ReshapeOp>(op, summed, b.getDenseI64ArrayAttr(ws));
     return success();
   }
 };
@@ -173,7 +256,8 @@ struct KilnConvToMatmulPass
     : public mlir::kiln::impl::KilnConvToMatmulBase<KilnConvToMatmulPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<ConvAsMatmul, SinkViewBelowElementwise>(&getContext());
+    patterns.add<ConvAsMatmul, BackwardInputAsConv, BackwardWeightAsMatmul,
+                 SinkViewBelowElementwise>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

@@ -544,9 +544,22 @@ std::vector<Group> formGroups(func::FuncOp fn, const FusionOptions &options) {
       // Ops are collected in reverse: push the rhs first.
       for (Value operand : llvm::reverse(g.matmul->getOperands())) {
         Operation *def = operand.getDefiningOp();
-        if (isMatrixTranspose(def) && def->hasOneUse() &&
-            getElementTypeOrSelf(def->getOperand(0).getType()).isF32())
-          g.ops.push_back(def);
+        if (!isMatrixTranspose(def) || !def->hasOneUse() ||
+            !getElementTypeOrSelf(def->getOperand(0).getType()).isF32())
+          continue;
+        g.ops.push_back(def);
+        // The transposed columns of a convolution's windows (its weight's
+        // gradient) are read from the input too.
+        auto unfold = def->getOperand(0).getDefiningOp<UnfoldOp>();
+        if (operand != g.matmul->getOperand(1) || !unfold ||
+            !unfold->hasOneUse() || !groupOf.count(unfold))
+          continue;
+        Group &own = groups[groupOf[unfold]];
+        if (own.ops.size() != 1)
+          continue;
+        own.ops.clear();
+        groupOf[unfold] = &g - groups.data();
+        g.ops.push_back(unfold);
       }
     }
 

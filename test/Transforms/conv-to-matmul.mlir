@@ -1,5 +1,5 @@
 // RUN: tensor-opt %s --kiln-conv-to-matmul -split-input-file | FileCheck %s
-// RUN: tensor-opt %s --kiln-conv-to-matmul --kiln-fuse -split-input-file | FileCheck %s --check-prefix=FUSE
+// RUN: tensor-opt %s --kiln-conv-to-matmul --kiln-fuse="transposed-operands=true" -split-input-file | FileCheck %s --check-prefix=FUSE
 
 // A convolution of one group is its weight as [O, C * KH * KW] times the
 // columns of its windows, plus the bias per row; the fuser puts the
@@ -84,4 +84,49 @@ func.func @epilogue(%x: tensor<2x3x8x8xf32>, %w: tensor<3x3x3x3xf32>, %s: tensor
   %t = kiln.mul %a, %s : (tensor<2x3x8x8xf32>, tensor<3x1x1xf32>) -> tensor<2x3x8x8xf32>
   %u = kiln.sub %t, %h : (tensor<2x3x8x8xf32>, tensor<2x3x8x1xf32>) -> tensor<2x3x8x8xf32>
   return %u : tensor<2x3x8x8xf32>
+}
+
+// -----
+
+// The input's gradient, with windows that step by 1, is the convolution of
+// the output's gradient with the weight flipped and its channels swapped,
+// padded by dilation * (kernel - 1) - padding; with a stride it stays.
+// CHECK-LABEL: func.func @grad_input(
+// CHECK-SAME: %[[G:.*]]: tensor<2x4x8x8xf32>, %[[W:.*]]: tensor<4x3x3x3xf32>, %[[GS:.*]]: tensor<2x4x4x4xf32>)
+// CHECK: %[[F:.*]] = kiln.flip %[[W]] [2, 3] : tensor<4x3x3x3xf32>
+// CHECK: %[[T:.*]] = kiln.permute %[[F]] [1, 0, 2, 3] : tensor<4x3x3x3xf32> -> tensor<3x4x3x3xf32>
+// CHECK: %[[A:.*]] = kiln.reshape %[[T]] [3, 36]
+// CHECK: %[[C:.*]] = kiln.unfold %[[G]] kernel [3, 3] stride [1, 1] padding [1, 2] dilation [1, 2] : tensor<2x4x8x8xf32> -> tensor<2x36x64xf32>
+// CHECK: kiln.matmul %[[A]], %[[C]]
+// CHECK: kiln.conv2d_backward_input %[[GS]], %[[W]] stride [2, 2]
+func.func @grad_input(%g: tensor<2x4x8x8xf32>, %w: tensor<4x3x3x3xf32>, %gs: tensor<2x4x4x4xf32>) -> (tensor<2x3x8x8xf32>, tensor<2x3x8x8xf32>) {
+  %0 = kiln.conv2d_backward_input %g, %w stride [1, 1] padding [1, 2] dilation [1, 2] groups 1 : (tensor<2x4x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<2x3x8x8xf32>
+  %1 = kiln.conv2d_backward_input %gs, %w stride [2, 2] padding [1, 1] dilation [1, 1] groups 1 : (tensor<2x4x4x4xf32>, tensor<4x3x3x3xf32>) -> tensor<2x3x8x8xf32>
+  return %0, %1 : tensor<2x3x8x8xf32>, tensor<2x3x8x8xf32>
+}
+
+// -----
+
+// The weight's gradient: the output's gradient times the transposed
+// columns, per image, summed over the images. The fuser puts the unfold
+// and its transpose in the matmul's kernel.
+// CHECK-LABEL: func.func @grad_weight(
+// CHECK-SAME: %[[G:.*]]: tensor<2x4x4x4xf32>, %[[X:.*]]: tensor<2x3x8x8xf32>)
+// CHECK: %[[GF:.*]] = kiln.reshape %[[G]] [2, 4, 16] : tensor<2x4x4x4xf32> -> tensor<2x4x16xf32>
+// CHECK: %[[C:.*]] = kiln.unfold %[[X]] kernel [3, 3] stride [2, 2] padding [1, 1] dilation [1, 1] : tensor<2x3x8x8xf32> -> tensor<2x27x16xf32>
+// CHECK: %[[CT:.*]] = kiln.permute %[[C]] [0, 2, 1] : tensor<2x27x16xf32> -> tensor<2x16x27xf32>
+// CHECK: %[[M:.*]] = kiln.matmul %[[GF]], %[[CT]] : (tensor<2x4x16xf32>, tensor<2x16x27xf32>) -> tensor<2x4x27xf32>
+// CHECK: %[[S:.*]] = kiln.sum %[[M]] [0] : tensor<2x4x27xf32> -> tensor<4x27xf32>
+// CHECK: kiln.reshape %[[S]] [4, 3, 3, 3] : tensor<4x27xf32> -> tensor<4x3x3x3xf32>
+// FUSE-LABEL: func.func private @grad_weight_kernel{{[0-9]+}}_matmul(
+// FUSE: kiln.unfold
+// FUSE: kiln.permute
+// FUSE: kiln.matmul
+// FUSE: return
+// FUSE-LABEL: func.func @grad_weight(
+// FUSE-NOT: kiln.unfold
+// FUSE: return
+func.func @grad_weight(%g: tensor<2x4x4x4xf32>, %x: tensor<2x3x8x8xf32>) -> tensor<4x3x3x3xf32> {
+  %0 = kiln.conv2d_backward_weight %g, %x stride [2, 2] padding [1, 1] dilation [1, 1] groups 1 : (tensor<2x4x4x4xf32>, tensor<2x3x8x8xf32>) -> tensor<4x3x3x3xf32>
+  return %0 : tensor<4x3x3x3xf32>
 }

@@ -699,7 +699,8 @@ MatmulVerdict MatmulPlan::findOperands(func::FuncOp tmpl) {
   if (auto deq = mm.getRhs().getDefiningOp<DequantizeOp>()) {
     bArg = llvm::dyn_cast<BlockArgument>(deq.getInput());
     scheme = getQuantScheme(deq.getInput().getType());
-  } else if ((unfold = mm.getRhs().getDefiningOp<UnfoldOp>())) {
+  } else if ((unfold =
+                  untransposed(mm.getRhs(), bT).getDefiningOp<UnfoldOp>())) {
     bArg = llvm::dyn_cast<BlockArgument>(unfold.getInput());
     if (!bArg || !cType.hasStaticShape() ||
         !UnfoldGeometry::of(unfold, tiling.nr, geometry))
@@ -1072,6 +1073,7 @@ private:
   void packBRow(const WorkUnit &w, const KSlice &ks, Value n0, Value panelBase,
                 Value kk);
   Value unfoldRow(const WorkUnit &w, Value k, Value n0, Value cols);
+  Value unfoldColumn(const WorkUnit &w, Value p, Value r0, Value rows);
   Tile openTile(const WorkUnit &w, const KSlice &ks);
   BShare planBShare(const WorkUnit &w, const KSlice &ks, const Tile &t);
   void prefetchBLine(const BShare &share, Value j);
@@ -1407,7 +1409,8 @@ void MatmulEmitter::packB(const WorkUnit &w, const KSlice &ks) {
                                         add(b, loc, n0, cidx(b, loc, kNR)),
                                         cidx(b, loc, s.n));
     Value kMain = arith::SelectOp::create(
-        b, loc, whole,
+        b, loc,
+        plan.unfold ? Value(constantOf(b, loc, b.getI1Type(), 0)) : whole,
         arith::SubIOp::create(
             b, loc, ks.kb,
             arith::RemUIOp::create(b, loc, ks.kb, cidx(b, loc, 8))),
@@ -1463,6 +1466,13 @@ void MatmulEmitter::packBRow(const WorkUnit &w, const KSlice &ks, Value n0,
   Value cols = minv(b, loc, cidx(b, loc, kNR),
                     arith::SubIOp::create(b, loc, cidx(b, loc, s.n), n0));
   Value rowDst = add(b, loc, panelBase, mul(b, loc, kk, kNR));
+  if (plan.unfold) {
+    vector::StoreOp::create(b, loc,
+                            plan.bT ? unfoldColumn(w, k, n0, cols)
+                                    : unfoldRow(w, k, n0, cols),
+                            packedB, ValueRange{rowDst});
+    return;
+  }
   if (plan.bT) {
     // B is stored as [N, K]: a row of the panel gathers one element from
     // each of NR stored rows. Columns past N read the last one and are
@@ -1481,11 +1491,6 @@ void MatmulEmitter::packBRow(const WorkUnit &w, const KSlice &ks, Value n0,
     vector::StoreOp::create(b, loc,
                             vector::FromElementsOp::create(b, loc, vecT, lanes),
                             packedB, ValueRange{rowDst});
-    return;
-  }
-  if (plan.unfold) {
-    vector::StoreOp::create(b, loc, unfoldRow(w, k, n0, cols), packedB,
-                            ValueRange{rowDst});
     return;
   }
   Value rowSrc = add(b, loc, add(b, loc, w.bSrcBase, mul(b, loc, k, s.n)), n0);
@@ -1604,6 +1609,57 @@ Value MatmulEmitter::unfoldRow(const WorkUnit &w, Value k, Value n0,
             .getResult();
   }
   return v;
+}
+
+/// Column p (an output pixel) of the columns of a convolution's windows,
+/// at rows [r0, r0 + rows) (zeros past them and in the padding), as the
+/// row of a transposed B: each lane is gathered.
+Value MatmulEmitter::unfoldColumn(const WorkUnit &w, Value p, Value r0,
+                                  Value rows) {
+  const UnfoldGeometry &g = plan.geometry;
+  Type i32 = b.getI32Type();
+  auto laneT = VectorType::get({kNR}, i32);
+  auto splat = [&](Value v) {
+    return vector::BroadcastOp::create(
+               b, loc, laneT, arith::IndexCastOp::create(b, loc, i32, v))
+        .getResult();
+  };
+  auto vc = [&](int64_t c) { return constantOf(b, loc, laneT, double(c)); };
+  auto op = [&](auto tag, Value x, Value y) {
+    return decltype(tag)::create(b, loc, x, y).getResult();
+  };
+  using P = arith::CmpIPredicate;
+  auto cmp = [&](P pr, Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, pr, x, y).getResult();
+  };
+  SmallVector<int32_t> iotaValues;
+  for (int64_t l = 0; l < kNR; ++l)
+    iotaValues.push_back(static_cast<int32_t>(l));
+  Value lanes = arith::ConstantOp::create(
+      b, loc, laneT, DenseElementsAttr::get(laneT, ArrayRef(iotaValues)));
+  Value r = op(arith::AddIOp{}, splat(r0), lanes);
+  Value j = op(arith::RemUIOp{}, r, vc(g.kw));
+  Value i = op(arith::RemUIOp{}, op(arith::DivUIOp{}, r, vc(g.kw)), vc(g.kh));
+  Value c = op(arith::DivUIOp{}, r, vc(g.kh * g.kw));
+  Value ho = arith::DivUIOp::create(b, loc, p, cidx(b, loc, g.ow));
+  Value wo = arith::RemUIOp::create(b, loc, p, cidx(b, loc, g.ow));
+  Value ih = op(arith::AddIOp{}, op(arith::MulIOp{}, i, vc(g.dh)),
+                splat(arith::SubIOp::create(b, loc, mul(b, loc, ho, g.sh),
+                                            cidx(b, loc, g.ph))));
+  Value iw = op(arith::AddIOp{}, op(arith::MulIOp{}, j, vc(g.dw)),
+                splat(arith::SubIOp::create(b, loc, mul(b, loc, wo, g.sw),
+                                            cidx(b, loc, g.pw))));
+  Value inside =
+      op(arith::AndIOp{},
+         op(arith::AndIOp{}, cmp(P::sge, ih, vc(0)), cmp(P::slt, ih, vc(g.h))),
+         op(arith::AndIOp{}, cmp(P::sge, iw, vc(0)), cmp(P::slt, iw, vc(g.w))));
+  inside = op(arith::AndIOp{}, inside, cmp(P::slt, lanes, splat(rows)));
+  Value idx = op(arith::AddIOp{}, op(arith::MulIOp{}, c, vc(g.h * g.w)),
+                 op(arith::AddIOp{}, op(arith::MulIOp{}, ih, vc(g.w)), iw));
+  return vector::GatherOp::create(b, loc, vecT, src.values,
+                                  ValueRange{w.bSrcBase}, idx, inside, zeroVec,
+                                  nullptr)
+      .getResult();
 }
 
 /// Opens the loops over the unit's tiles: row blocks of MC rows, then

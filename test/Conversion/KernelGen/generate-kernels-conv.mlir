@@ -39,3 +39,20 @@ func.func @strided(%x: tensor<2x3x8x8xf32>, %w: tensor<4x27xf32>) -> tensor<2x4x
   %1 = kiln.matmul %w, %0 : (tensor<4x27xf32>, tensor<2x27x16xf32>) -> tensor<2x4x16xf32>
   return %1 : tensor<2x4x16xf32>
 }
+
+// -----
+
+// The transposed columns (a weight's gradient): a row of a panel runs
+// across rows (c, i, j) of the columns at one pixel; its lanes are
+// gathered from the input.
+// CHECK-LABEL: func.func @transposed__p1(
+// CHECK-SAME: %{{.*}}: index, %{{.*}}: index, %[[X:.*]]: memref<?xf32>, %{{.*}}: memref<?xf32>, %{{.*}}: memref<?xf32>
+// CHECK: vector.gather %[[X]]
+// CHECK: return
+func.func @transposed(%x: tensor<2x3x8x8xf32>, %g: tensor<2x4x64xf32>) -> tensor<2x4x27xf32>
+    attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
+  %0 = kiln.unfold %x kernel [3, 3] stride [1, 1] padding [1, 1] dilation [1, 1] : tensor<2x3x8x8xf32> -> tensor<2x27x64xf32>
+  %1 = kiln.permute %0 [0, 2, 1] : tensor<2x27x64xf32> -> tensor<2x64x27xf32>
+  %2 = kiln.matmul %g, %1 : (tensor<2x4x64xf32>, tensor<2x64x27xf32>) -> tensor<2x4x27xf32>
+  return %2 : tensor<2x4x27xf32>
+}

@@ -40,8 +40,8 @@ std::string describe(const Geometry &g) {
          " dilation " + pair(g.options.dilation);
 }
 
-TEST(ConvMatmulTest, EveryWayOfPackingTheWindows) {
-  const std::vector<Geometry> geometries = {
+const std::vector<Geometry> &geometries() {
+  static const std::vector<Geometry> all = {
       // Rows of 8: several output rows per panel, masked loads.
       {2, 3, 8, 8, 4, 3, 3, {{1, 1}, {1, 1}, {1, 1}, 1}},
       // No padding, odd sizes.
@@ -68,18 +68,48 @@ TEST(ConvMatmulTest, EveryWayOfPackingTheWindows) {
       // A pointwise convolution: a plain product with the input.
       {2, 6, 7, 7, 70, 1, 1, {{1, 1}, {0, 0}, {1, 1}, 1}},
   };
+  return all;
+}
+
+TEST(ConvMatmulTest, EveryWayOfPackingTheWindows) {
   compareOnDevices([&](Side &s) {
     Rng rng(43);
     auto in = [&](Shape shape) {
       return s.input(randomValues(rng, shape.numel(), DType::F32, -1, 1), shape,
                      DType::F32);
     };
-    for (const Geometry &g : geometries) {
+    for (const Geometry &g : geometries()) {
       Tensor x = in({g.n, g.c, g.h, g.w}), w = in({g.o, g.c, g.kh, g.kw});
       s.check("kiln.conv2d", DType::F32, describe(g),
               conv2d(x, w, std::nullopt, g.options));
       s.check("kiln.conv2d", DType::F32, describe(g) + " with bias",
               conv2d(x, w, in({g.o}), g.options));
+    }
+  });
+}
+
+// The gradients: with respect to the input, a convolution of the output's
+// gradient with the flipped weight when the windows step by 1 (the generic
+// path otherwise); with respect to the weight, the output's gradient times
+// the transposed columns, gathered while packing.
+TEST(ConvMatmulTest, BothGradients) {
+  compareOnDevices([&](Side &s) {
+    Rng rng(45);
+    auto in = [&](Shape shape) {
+      return s.input(randomValues(rng, shape.numel(), DType::F32, -1, 1), shape,
+                     DType::F32);
+    };
+    for (const Geometry &g : geometries()) {
+      Tensor x = in({g.n, g.c, g.h, g.w}), w = in({g.o, g.c, g.kh, g.kw});
+      x.requireGrad(CheckpointingStrategy::Disabled);
+      w.requireGrad(CheckpointingStrategy::Disabled);
+      Tensor y = conv2d(x, w, std::nullopt, g.options);
+      Tensor dy = in(y.shape());
+      Gradients grads = backward(sum(y * dy));
+      s.check("kiln.conv2d_backward_input", DType::F32,
+              describe(g) + ", its input's gradient", grads.get(x));
+      s.check("kiln.conv2d_backward_weight", DType::F32,
+              describe(g) + ", its weight's gradient", grads.get(w));
     }
   });
 }
