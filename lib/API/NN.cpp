@@ -91,6 +91,51 @@ NamedParameters LayerNorm::namedParameters(const std::string &prefix) {
   return {{prefix + "weight", &weight}, {prefix + "bias", &bias}};
 }
 
+Conv::Conv(int64_t in, int64_t out, std::vector<int64_t> kernel,
+           const DispatchDevice &device, uint64_t seed, ConvOptions opts,
+           bool withBias)
+    : options(std::move(opts)) {
+  if (kernel.empty() || kernel.size() > 2)
+    throw Error("Conv: the kernel needs 1 or 2 sizes (conv1d or conv2d), got " +
+                std::to_string(kernel.size()));
+  int64_t groups = options.groups;
+  if (in < 1 || out < 1 || groups < 1 || in % groups || out % groups)
+    throw Error("Conv: channels " + std::to_string(in) + " -> " +
+                std::to_string(out) + " must be >= 1 and divisible by groups " +
+                std::to_string(groups));
+  int64_t fanIn = in / groups;
+  std::vector<int64_t> dims{out, in / groups};
+  for (int64_t k : kernel) {
+    if (k < 1)
+      throw Error("Conv: kernel sizes must be >= 1, got " + std::to_string(k));
+    fanIn *= k;
+    dims.push_back(k);
+  }
+  double bound = 1.0 / std::sqrt(static_cast<double>(fanIn));
+  weight = parameter(uniform(Shape(dims), bound, device, seed), device);
+  if (withBias)
+    bias = parameter(uniform({out}, bound, device, seed + 1), device);
+}
+
+DispatchTensor Conv::forward(const DispatchTensor &x) const {
+  return weight.rank() == 3 ? conv1d(x, weight, bias, options)
+                            : conv2d(x, weight, bias, options);
+}
+
+std::vector<DispatchTensor *> Conv::parameters() {
+  std::vector<DispatchTensor *> p{&weight};
+  if (bias)
+    p.push_back(&*bias);
+  return p;
+}
+
+NamedParameters Conv::namedParameters(const std::string &prefix) {
+  NamedParameters p{{prefix + "weight", &weight}};
+  if (bias)
+    p.push_back({prefix + "bias", &*bias});
+  return p;
+}
+
 Embedding::Embedding(int64_t vocab, int64_t dim, const DispatchDevice &device,
                      uint64_t seed, double std) {
   if (vocab < 1 || dim < 1)

@@ -669,4 +669,63 @@ def compile_count(device=None):
     return _kiln.compile_count(_device(device))
 
 
+def _sizes(value, n, name, low):
+    """An int, or a sequence of n ints, as a list of n ints >= low."""
+    if isinstance(value, _numbers.Integral) and not isinstance(value, bool):
+        out = [int(value)] * n
+    else:
+        try:
+            if isinstance(value, (str, bytes)):
+                raise TypeError
+            out = [int(v) for v in value]
+        except (TypeError, ValueError):
+            raise Error("%s must be an int or %d ints, got %r"
+                        % (name, n, value)) from None
+        if len(out) != n:
+            raise Error("%s needs %d ints, got %r" % (name, n, value))
+    if _builtins.any(v < low for v in out):
+        raise Error("%s must be >= %d, got %r" % (name, low, value))
+    return out
+
+
+def _conv(x, weight, bias, stride, padding, dilation, groups, n):
+    if weight.ndim != n + 2:
+        raise Error("conv%dd: weight must have rank %d (out, in / groups, "
+                    "kernel...), got shape %r" % (n, n + 2, weight.shape))
+    return _kiln._conv(x, weight, bias, _sizes(stride, n, "stride", 1),
+                       _sizes(padding, n, "padding", 0),
+                       _sizes(dilation, n, "dilation", 1), int(groups))
+
+
+def conv1d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """1-D convolution of x [N, C, L] with weight [O, C / groups, K]."""
+    return _conv(x, weight, bias, stride, padding, dilation, groups, 1)
+
+
+def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """2-D convolution of x [N, C, H, W] with weight
+    [O, C / groups, KH, KW]; bias [O]."""
+    return _conv(x, weight, bias, stride, padding, dilation, groups, 2)
+
+
+def max_pool2d(x, kernel_size, stride=None, padding=0):
+    """Maximum over windows of x [N, C, H, W]; stride defaults to the
+    window."""
+    kernel = _sizes(kernel_size, 2, "kernel_size", 1)
+    stride = kernel if stride is None else _sizes(stride, 2, "stride", 1)
+    return _kiln._max_pool2d(x, kernel, stride,
+                             _sizes(padding, 2, "padding", 0))
+
+
+def avg_pool2d(x, kernel_size, stride=None, padding=0,
+               count_include_pad=True):
+    """Mean over windows of x [N, C, H, W]; with count_include_pad the
+    padding counts in the divisor."""
+    kernel = _sizes(kernel_size, 2, "kernel_size", 1)
+    stride = kernel if stride is None else _sizes(stride, 2, "stride", 1)
+    return _kiln._avg_pool2d(x, kernel, stride,
+                             _sizes(padding, 2, "padding", 0),
+                             bool(count_include_pad))
+
+
 from . import nn, optim  # noqa: E402  (they use the names above)

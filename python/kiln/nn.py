@@ -1,6 +1,6 @@
-"""Modules: the C++ blocks (Linear, LayerNorm, Embedding,
-MultiheadAttention, TransformerBlock, GPT) and a `Module` base for modules
-written in Python. A module's parameters are kiln.Tensor objects that the
+"""Modules: the C++ blocks (Linear, Conv1d, Conv2d, LayerNorm, Embedding,
+MultiheadAttention, TransformerBlock, GPT), pooling, and a `Module` base
+for modules written in Python. A module's parameters are kiln.Tensor objects that the
 optimizers update in place."""
 
 from . import _kiln
@@ -56,6 +56,73 @@ class Module:
 
     def __call__(self, *args, **kwargs):
         return self.forward(*args, **kwargs)
+
+
+class _ConvNd(Module):
+    def __init__(self, n, in_channels, out_channels, kernel_size, stride,
+                 padding, dilation, groups, bias, device, seed):
+        from . import _sizes
+        self._conv = _kiln.nn._Conv(
+            int(in_channels), int(out_channels),
+            _sizes(kernel_size, n, "kernel_size", 1),
+            _sizes(stride, n, "stride", 1), _sizes(padding, n, "padding", 0),
+            _sizes(dilation, n, "dilation", 1), int(groups), bool(bias),
+            device, int(seed))
+
+    @property
+    def weight(self):
+        return self._conv.weight
+
+    @property
+    def bias(self):
+        return self._conv.bias
+
+    def named_parameters(self):
+        return self._conv.named_parameters()
+
+    def forward(self, x):
+        return self._conv(x)
+
+
+class Conv1d(_ConvNd):
+    """Convolution over [N, C, L]: weight [out, in / groups, K] and bias
+    [out], initialized as PyTorch's."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1,
+                 padding=0, dilation=1, groups=1, bias=True, device=None,
+                 seed=0):
+        super().__init__(1, in_channels, out_channels, kernel_size, stride,
+                         padding, dilation, groups, bias, device, seed)
+
+
+class Conv2d(_ConvNd):
+    """Convolution over [N, C, H, W]: weight [out, in / groups, KH, KW] and
+    bias [out], initialized as PyTorch's."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1,
+                 padding=0, dilation=1, groups=1, bias=True, device=None,
+                 seed=0):
+        super().__init__(2, in_channels, out_channels, kernel_size, stride,
+                         padding, dilation, groups, bias, device, seed)
+
+
+class MaxPool2d(Module):
+    def __init__(self, kernel_size, stride=None, padding=0):
+        self._args = (kernel_size, stride, padding)
+
+    def forward(self, x):
+        from . import max_pool2d
+        return max_pool2d(x, *self._args)
+
+
+class AvgPool2d(Module):
+    def __init__(self, kernel_size, stride=None, padding=0,
+                 count_include_pad=True):
+        self._args = (kernel_size, stride, padding, count_include_pad)
+
+    def forward(self, x):
+        from . import avg_pool2d
+        return avg_pool2d(x, *self._args)
 
 
 def cross_entropy(logits, labels):

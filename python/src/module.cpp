@@ -598,6 +598,18 @@ NB_MODULE(_kiln, m) {
   m.def("one_hot", &kiln::oneHot);
   m.def("embedding", &kiln::embedding);
   m.def("layer_norm", &kiln::layerNorm);
+  // Convolution and pooling with a list per spatial dim (kiln/__init__.py
+  // takes numpy-style ints or tuples).
+  m.def("_conv", [](T x, T w, std::optional<DispatchTensor> bias,
+                    std::vector<int64_t> stride, std::vector<int64_t> padding,
+                    std::vector<int64_t> dilation, int64_t groups) {
+    kiln::ConvOptions o{std::move(stride), std::move(padding),
+                        std::move(dilation), groups};
+    return w.rank() == 3 ? kiln::conv1d(x, w, bias, std::move(o))
+                         : kiln::conv2d(x, w, bias, std::move(o));
+  });
+  m.def("_max_pool2d", &kiln::maxPool2d);
+  m.def("_avg_pool2d", &kiln::avgPool2d);
   m.def("cross_entropy", &kiln::crossEntropy);
   m.def("dropout", &kiln::dropout);
 

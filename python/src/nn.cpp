@@ -204,6 +204,35 @@ void kiln::python::bindNN(nb::module_ &m) {
           nb::rv_policy::reference_internal);
   moduleMethods(linear, [](knn::Linear &l) { return l.namedParameters(); });
 
+  // Conv1d and Conv2d (kiln/nn.py) take their sizes numpy-style and make
+  // this one with a list per spatial dim.
+  nb::class_<knn::Conv> conv(nn, "_Conv");
+  conv.def(
+          "__init__",
+          [](knn::Conv *self, int64_t in, int64_t out,
+             std::vector<int64_t> kernel, std::vector<int64_t> stride,
+             std::vector<int64_t> padding, std::vector<int64_t> dilation,
+             int64_t groups, bool bias, std::optional<DispatchDevice> d,
+             uint64_t seed) {
+            new (self) knn::Conv(in, out, std::move(kernel), deviceOr(d), seed,
+                                 {std::move(stride), std::move(padding),
+                                  std::move(dilation), groups},
+                                 bias);
+          },
+          "in_channels"_a, "out_channels"_a, "kernel"_a, "stride"_a,
+          "padding"_a, "dilation"_a, "groups"_a, "bias"_a, "device"_a, "seed"_a)
+      .def("__call__", [](const knn::Conv &c, T x) { return c.forward(x); })
+      .def_prop_ro(
+          "weight", [](knn::Conv &c) { return &c.weight; },
+          nb::rv_policy::reference_internal)
+      .def_prop_ro(
+          "bias",
+          [](knn::Conv &c) -> DispatchTensor * {
+            return c.bias ? &*c.bias : nullptr;
+          },
+          nb::rv_policy::reference_internal);
+  moduleMethods(conv, [](knn::Conv &c) { return c.namedParameters(); });
+
   nb::class_<knn::LayerNorm> layerNorm(nn, "LayerNorm");
   layerNorm
       .def(

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace kiln;
@@ -327,6 +328,50 @@ TEST(GPTTest, BadInputsAreErrors) {
               nn::MultiheadAttention(10, 3, DispatchDevice::flex(), 1);
             }),
             "MultiheadAttention: 3 heads do not divide dim 10");
+}
+
+// nn::Conv: PyTorch's shapes and bounds (1/sqrt(fan_in) for weight and
+// bias), conv1d or conv2d by the kernel's rank, and errors that name the
+// mistake.
+TEST(ConvModuleTest, ShapesBoundsAndErrors) {
+  DispatchDevice dev = DispatchDevice::flex();
+  nn::Conv c2(6, 8, {3, 2}, dev, 5, {{2, 1}, {1, 0}, {}, 2});
+  EXPECT_EQ(c2.weight.shape(), Shape({8, 3, 3, 2}));
+  ASSERT_TRUE(c2.bias.has_value());
+  EXPECT_EQ(c2.namedParameters("conv.").size(), 2u);
+  double bound = 1.0 / std::sqrt(3.0 * 3 * 2);
+  for (float v : c2.weight.toVector<float>())
+    EXPECT_LE(std::fabs(v), bound);
+  std::vector<float> w = c2.weight.toVector<float>();
+  EXPECT_GT(*std::max_element(w.begin(), w.end()), 0.5 * bound);
+  DispatchTensor y =
+      c2.forward(DispatchTensor::zeros({2, 6, 9, 7}, DType::F32, dev));
+  EXPECT_EQ(y.shape(), Shape({2, 8, 5, 6}));
+  nn::Conv c1(4, 5, {3}, dev, 1, {}, false);
+  EXPECT_FALSE(c1.bias.has_value());
+  EXPECT_EQ(
+      c1.forward(DispatchTensor::zeros({2, 4, 10}, DType::F32, dev)).shape(),
+      Shape({2, 5, 8}));
+  auto message = [](const std::function<void()> &f) -> std::string {
+    try {
+      f();
+    } catch (const Error &e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  EXPECT_EQ(message([&] {
+              nn::Conv(6, 8, {3, 3}, dev, 1, {{}, {}, {}, 4});
+            }),
+            "Conv: channels 6 -> 8 must be >= 1 and divisible by groups 4");
+  EXPECT_EQ(message([&] {
+              nn::Conv(6, 8, {3, 3, 3}, dev, 1);
+            }),
+            "Conv: the kernel needs 1 or 2 sizes (conv1d or conv2d), got 3");
+  EXPECT_EQ(message([&] {
+              nn::Conv(6, 8, {0, 3}, dev, 1);
+            }),
+            "Conv: kernel sizes must be >= 1, got 0");
 }
 
 } // namespace

@@ -63,6 +63,27 @@ public:
   DispatchTensor weight;
 };
 
+/// A 1-D or 2-D convolution over NCL or NCHW inputs: weight
+/// [out, in / groups, kernel...] and bias [out], both
+/// ~ U(-1/sqrt(fan_in), 1/sqrt(fan_in)) with fan_in = in / groups times the
+/// kernel's size, as PyTorch initializes them. `kernel` has one entry per
+/// spatial dim; the options' empty lists mean stride 1, padding 0 and
+/// dilation 1.
+class Conv {
+public:
+  Conv(int64_t in, int64_t out, std::vector<int64_t> kernel,
+       const DispatchDevice &device, uint64_t seed, ConvOptions options = {},
+       bool bias = true);
+  DispatchTensor forward(const DispatchTensor &x) const;
+  std::vector<DispatchTensor *> parameters();
+  /// "<prefix>weight" and "<prefix>bias".
+  NamedParameters namedParameters(const std::string &prefix = "");
+
+  DispatchTensor weight;
+  std::optional<DispatchTensor> bias;
+  ConvOptions options;
+};
+
 /// Writes the parameters to `path` in the safetensors format (an 8-byte
 /// little-endian header length, a JSON header naming each tensor's dtype,
 /// shape and byte range, then the raw little-endian data), under their
