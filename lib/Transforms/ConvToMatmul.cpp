@@ -28,6 +28,9 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include <algorithm>
+#include <numeric>
+
 namespace mlir::kiln {
 #define GEN_PASS_DEF_KILNCONVTOMATMUL
 #include "kiln/Transforms/Passes.h.inc"
@@ -128,6 +131,139 @@ struct BackwardInputAsConv : OpRewritePattern<Conv2dBackwardInputOp> {
       return b.notifyMatchFailure(op, "the output is not the input's shape");
     }
     b.replaceOp(op, conv.getResult());
+    return success();
+  }
+};
+
+/// Along one spatial dim, phase `a` of a strided convolution's input
+/// gradient: the input rows h = s * q + a, q in [0, rows), take the taps i
+/// with i * d = a + p (mod s), every step-th from `first` (in the flipped
+/// kernel), which read gradient rows q + lowest + t * dilation for tap t.
+struct Phase {
+  int64_t rows = 0, taps = 0, first = 0, step = 1, dilation = 1, lowest = 0;
+  /// The gradient's padding for a stride-1 convolution of `rows` outputs:
+  /// negative crops.
+  int64_t low = 0, high = 0;
+
+  static Phase of(int64_t a, int64_t size, int64_t outSize, int64_t k,
+                  int64_t s, int64_t p, int64_t d) {
+    Phase ph;
+    ph.rows = size > a ? (size - a + s - 1) / s : 0;
+    int64_t g = std::gcd(s, d);
+    ph.step = s / g;
+    ph.dilation = d / g;
+    int64_t top = -1; // the largest tap of the phase
+    for (int64_t i = k - 1; i >= 0 && top < 0; --i)
+      if (((a + p - i * d) % s + s) % s == 0)
+        top = i;
+    if (top < 0)
+      return ph;
+    ph.taps = top / ph.step + 1;
+    ph.first = k - 1 - top;
+    ph.lowest = (a + p - top * d) / s;
+    ph.low = -ph.lowest;
+    ph.high =
+        ph.rows - 1 + ph.lowest + (ph.taps - 1) * ph.dilation - (outSize - 1);
+    return ph;
+  }
+};
+
+/// The input gradient of a strided convolution, one phase of input rows
+/// and columns at a time: phase (a, b) holds the input elements
+/// (s * q + a, s * r + b), a stride-1 convolution of the (padded or
+/// cropped) output gradient with the taps of the flipped weight that reach
+/// them. The phases, interleaved, are the gradient; every multiply is one
+/// the gradient needs (a convolution of the gradient with zeros inserted
+/// would do stride^2 times as many).
+struct StridedBackwardInput : OpRewritePattern<Conv2dBackwardInputOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(Conv2dBackwardInputOp op,
+                                PatternRewriter &b) const override {
+    auto g = llvm::cast<RankedTensorType>(op.getGrad().getType());
+    auto w = llvm::cast<RankedTensorType>(op.getWeight().getType());
+    RankedTensorType x = op.getType();
+    ArrayRef<int64_t> st = op.getStride();
+    if (op.getGroups() != 1 || !g.getElementType().isF32() ||
+        !w.getElementType().isF32() || !x.getElementType().isF32() ||
+        !g.hasStaticShape() || !w.hasStaticShape() || !x.hasStaticShape() ||
+        (st[0] == 1 && st[1] == 1) || x.getNumElements() == 0)
+      return b.notifyMatchFailure(op, "not strided, grouped, not f32, dynamic");
+    Location loc = op.getLoc();
+    ArrayRef<int64_t> gs = g.getShape(), ws = w.getShape(), xs = x.getShape();
+    int64_t rows = (xs[2] + st[0] - 1) / st[0],
+            cols = (xs[3] + st[1] - 1) / st[1];
+    Value flipped =
+        FlipOp::create(b, loc, op.getWeight(), b.getDenseI64ArrayAttr({2, 3}));
+    SmallVector<Value> phaseRows;
+    for (int64_t a = 0; a < st[0]; ++a) {
+      SmallVector<Value> phaseCols;
+      Phase ph = Phase::of(a, xs[2], gs[2], ws[2], st[0], op.getPadding()[0],
+                           op.getDilation()[0]);
+      for (int64_t c = 0; c < st[1]; ++c) {
+        Phase pw = Phase::of(c, xs[3], gs[3], ws[3], st[1], op.getPadding()[1],
+                             op.getDilation()[1]);
+        Value part;
+        if (ph.taps && pw.taps && ph.rows && pw.rows) {
+          Value k = SliceOp::create(
+              b, loc, flipped,
+              b.getDenseI64ArrayAttr({0, 0, ph.first, pw.first}),
+              b.getDenseI64ArrayAttr(ws),
+              b.getDenseI64ArrayAttr({1, 1, ph.step, pw.step}));
+          k = PermuteOp::create(b, loc, k,
+                                b.getDenseI64ArrayAttr({1, 0, 2, 3}));
+          // Crop what the phase does not read, then pad what it reads
+          // past the gradient.
+          Value in = SliceOp::create(
+              b, loc, op.getGrad(),
+              b.getDenseI64ArrayAttr({0, 0, std::max<int64_t>(0, -ph.low),
+                                      std::max<int64_t>(0, -pw.low)}),
+              b.getDenseI64ArrayAttr({gs[0], gs[1],
+                                      gs[2] + std::min<int64_t>(0, ph.high),
+                                      gs[3] + std::min<int64_t>(0, pw.high)}),
+              b.getDenseI64ArrayAttr({1, 1, 1, 1}));
+          if (ph.low > 0 || ph.high > 0 || pw.low > 0 || pw.high > 0)
+            in = PadOp::create(
+                b, loc, in,
+                b.getDenseI64ArrayAttr({0, 0, std::max<int64_t>(0, ph.low),
+                                        std::max<int64_t>(0, pw.low)}),
+                b.getDenseI64ArrayAttr({0, 0, std::max<int64_t>(0, ph.high),
+                                        std::max<int64_t>(0, pw.high)}),
+                b.getF64FloatAttr(0.0));
+          part = Conv2dOp::create(
+              b, loc, in, k, Value(), b.getDenseI64ArrayAttr({1, 1}),
+              b.getDenseI64ArrayAttr({0, 0}),
+              b.getDenseI64ArrayAttr({ph.dilation, pw.dilation}),
+              b.getI64IntegerAttr(1));
+          // Phases with fewer rows or columns fill up to the largest.
+          if (ph.rows < rows || pw.rows < cols)
+            part = PadOp::create(
+                b, loc, part, b.getDenseI64ArrayAttr({0, 0, 0, 0}),
+                b.getDenseI64ArrayAttr({0, 0, rows - ph.rows, cols - pw.rows}),
+                b.getF64FloatAttr(0.0));
+        } else {
+          part =
+              FullOp::create(b, loc,
+                             RankedTensorType::get({xs[0], xs[1], rows, cols},
+                                                   x.getElementType()),
+                             b.getF64FloatAttr(0.0), ValueRange{});
+        }
+        phaseCols.push_back(
+            UnsqueezeOp::create(b, loc, part, b.getDenseI64ArrayAttr({3, 5})));
+      }
+      Value row = phaseCols.size() == 1
+                      ? phaseCols[0]
+                      : Value(ConcatOp::create(b, loc, phaseCols, 5));
+      phaseRows.push_back(row);
+    }
+    Value all = phaseRows.size() == 1
+                    ? phaseRows[0]
+                    : Value(ConcatOp::create(b, loc, phaseRows, 3));
+    Value merged = ReshapeOp::create(
+        b, loc, all,
+        b.getDenseI64ArrayAttr({xs[0], xs[1], rows * st[0], cols * st[1]}));
+    b.replaceOpWithNewOp<SliceOp>(
+        op, merged, b.getDenseI64ArrayAttr({0, 0, 0, 0}),
+        b.getDenseI64ArrayAttr(xs), b.getDenseI64ArrayAttr({1, 1, 1, 1}));
     return success();
   }
 };
@@ -256,8 +392,9 @@ struct KilnConvToMatmulPass
     : public mlir::kiln::impl::KilnConvToMatmulBase<KilnConvToMatmulPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<ConvAsMatmul, BackwardInputAsConv, BackwardWeightAsMatmul,
-                 SinkViewBelowElementwise>(&getContext());
+    patterns.add<ConvAsMatmul, BackwardInputAsConv, StridedBackwardInput,
+                 BackwardWeightAsMatmul, SinkViewBelowElementwise>(
+        &getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

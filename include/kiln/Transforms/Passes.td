@@ -53,7 +53,10 @@ def KilnConvToMatmul : Pass<"kiln-conv-to-matmul"> {
     product of its weight, as `[O, C * KH * KW]`, with `kiln.unfold` of its
     input, plus the bias per row, reshaped to the result. The fuser puts
     the unfold into the matmul's kernel, whose packing reads the windows
-    from the input: the columns are never stored.
+    from the input: the columns are never stored. The gradients of such a
+    convolution become products too: the input's as a convolution with
+    the flipped weight (one per phase of rows and columns when strided),
+    the weight's as the output's gradient times the transposed columns.
 
     Before:
     ```mlir

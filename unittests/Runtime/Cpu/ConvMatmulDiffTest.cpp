@@ -114,6 +114,58 @@ TEST(ConvMatmulTest, BothGradients) {
   });
 }
 
+// Random geometries: strides, dilations and paddings up to 3, windows up
+// to 4, inputs down to 1 pixel; the forward op and both gradients.
+TEST(ConvMatmulTest, RandomGeometries) {
+  std::vector<Geometry> random;
+  uint64_t state = 12345;
+  auto next = [&](int64_t lo, int64_t hi) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return lo + static_cast<int64_t>((state >> 33) % uint64_t(hi - lo + 1));
+  };
+  while (random.size() < 24) {
+    Geometry g{next(1, 2),
+               next(1, 5),
+               next(1, 12),
+               next(1, 12),
+               next(1, 6),
+               next(1, 4),
+               next(1, 4),
+               {{next(1, 3), next(1, 3)},
+                {next(0, 3), next(0, 3)},
+                {next(1, 3), next(1, 3)},
+                1}};
+    bool fits = true;
+    for (int d = 0; d < 2; ++d) {
+      int64_t in = d ? g.w : g.h, k = d ? g.kw : g.kh;
+      fits = fits && in + 2 * g.options.padding[d] >=
+                         g.options.dilation[d] * (k - 1) + 1;
+    }
+    if (fits)
+      random.push_back(g);
+  }
+  compareOnDevices([&](Side &s) {
+    Rng rng(46);
+    auto in = [&](Shape shape) {
+      return s.input(randomValues(rng, shape.numel(), DType::F32, -1, 1), shape,
+                     DType::F32);
+    };
+    for (const Geometry &g : random) {
+      Tensor x = in({g.n, g.c, g.h, g.w}), w = in({g.o, g.c, g.kh, g.kw});
+      x.requireGrad(CheckpointingStrategy::Disabled);
+      w.requireGrad(CheckpointingStrategy::Disabled);
+      Tensor y = conv2d(x, w, std::nullopt, g.options);
+      Tensor dy = in(y.shape());
+      Gradients grads = backward(sum(y * dy));
+      s.check("kiln.conv2d", DType::F32, describe(g), y);
+      s.check("kiln.conv2d_backward_input", DType::F32,
+              describe(g) + ", its input's gradient", grads.get(x));
+      s.check("kiln.conv2d_backward_weight", DType::F32,
+              describe(g) + ", its weight's gradient", grads.get(w));
+    }
+  });
+}
+
 TEST(ConvMatmulTest, TheEpilogueFollowsTheProduct) {
   compareOnDevices([&](Side &s) {
     Rng rng(44);
