@@ -41,6 +41,17 @@ using namespace mlir::kiln;
 
 namespace {
 
+/// Whether `op` (a convolution or one of its gradients) has one group and
+/// only static f32 tensors, the form the rewrites take.
+bool oneGroupStaticF32(Operation *op, int64_t groups) {
+  auto plain = [](Type t) {
+    auto r = llvm::dyn_cast<RankedTensorType>(t);
+    return r && r.hasStaticShape() && r.getElementType().isF32();
+  };
+  return groups == 1 && llvm::all_of(op->getOperandTypes(), plain) &&
+         llvm::all_of(op->getResultTypes(), plain);
+}
+
 /// The columns of the windows of `x` for a weight of shape `ws`: the input
 /// itself, viewed as [N, C, H * W], for a 1 x 1 window that steps by 1
 /// without padding.
@@ -65,17 +76,10 @@ struct ConvAsMatmul : OpRewritePattern<Conv2dOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(Conv2dOp op,
                                 PatternRewriter &b) const override {
-    auto x = llvm::cast<RankedTensorType>(op.getInput().getType());
     auto w = llvm::cast<RankedTensorType>(op.getWeight().getType());
     RankedTensorType y = op.getType();
-    if (op.getGroups() != 1)
-      return b.notifyMatchFailure(op, "grouped");
-    if (!x.getElementType().isF32() || !w.getElementType().isF32() ||
-        !y.getElementType().isF32())
-      return b.notifyMatchFailure(op, "not f32");
-    if (!x.hasStaticShape() || !w.hasStaticShape() || !y.hasStaticShape() ||
-        y.getNumElements() == 0)
-      return b.notifyMatchFailure(op, "dynamic or empty");
+    if (!oneGroupStaticF32(op, op.getGroups()) || y.getNumElements() == 0)
+      return b.notifyMatchFailure(op, "grouped, not f32, dynamic or empty");
     Location loc = op.getLoc();
     ArrayRef<int64_t> ws = w.getShape(), ys = y.getShape();
     int64_t rows = ws[1] * ws[2] * ws[3];
@@ -102,12 +106,9 @@ struct BackwardInputAsConv : OpRewritePattern<Conv2dBackwardInputOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(Conv2dBackwardInputOp op,
                                 PatternRewriter &b) const override {
-    auto g = llvm::cast<RankedTensorType>(op.getGrad().getType());
     auto w = llvm::cast<RankedTensorType>(op.getWeight().getType());
     RankedTensorType x = op.getType();
-    if (op.getGroups() != 1 || !g.getElementType().isF32() ||
-        !w.getElementType().isF32() || !x.getElementType().isF32() ||
-        !g.hasStaticShape() || !w.hasStaticShape() || !x.hasStaticShape())
+    if (!oneGroupStaticF32(op, op.getGroups()))
       return b.notifyMatchFailure(op, "grouped, not f32, or dynamic");
     ArrayRef<int64_t> ws = w.getShape();
     SmallVector<int64_t> pad;
@@ -183,10 +184,8 @@ struct StridedBackwardInput : OpRewritePattern<Conv2dBackwardInputOp> {
     auto w = llvm::cast<RankedTensorType>(op.getWeight().getType());
     RankedTensorType x = op.getType();
     ArrayRef<int64_t> st = op.getStride();
-    if (op.getGroups() != 1 || !g.getElementType().isF32() ||
-        !w.getElementType().isF32() || !x.getElementType().isF32() ||
-        !g.hasStaticShape() || !w.hasStaticShape() || !x.hasStaticShape() ||
-        (st[0] == 1 && st[1] == 1) || x.getNumElements() == 0)
+    if (!oneGroupStaticF32(op, op.getGroups()) || (st[0] == 1 && st[1] == 1) ||
+        x.getNumElements() == 0)
       return b.notifyMatchFailure(op, "not strided, grouped, not f32, dynamic");
     Location loc = op.getLoc();
     ArrayRef<int64_t> gs = g.getShape(), ws = w.getShape(), xs = x.getShape();
@@ -277,12 +276,8 @@ struct BackwardWeightAsMatmul : OpRewritePattern<Conv2dBackwardWeightOp> {
   LogicalResult matchAndRewrite(Conv2dBackwardWeightOp op,
                                 PatternRewriter &b) const override {
     auto g = llvm::cast<RankedTensorType>(op.getGrad().getType());
-    auto x = llvm::cast<RankedTensorType>(op.getInput().getType());
     RankedTensorType w = op.getType();
-    if (op.getGroups() != 1 || !g.getElementType().isF32() ||
-        !w.getElementType().isF32() || !x.getElementType().isF32() ||
-        !g.hasStaticShape() || !w.hasStaticShape() || !x.hasStaticShape() ||
-        g.getNumElements() == 0)
+    if (!oneGroupStaticF32(op, op.getGroups()) || g.getNumElements() == 0)
       return b.notifyMatchFailure(op, "grouped, not f32, dynamic or empty");
     Location loc = op.getLoc();
     ArrayRef<int64_t> gs = g.getShape(), ws = w.getShape();

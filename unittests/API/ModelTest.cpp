@@ -304,16 +304,18 @@ TEST(GPTTest, SamplingIsSeededAndQ8StaysClose) {
   EXPECT_GE(same, 4);
 }
 
+/// The message of the kiln::Error that `f` throws.
+std::string message(const std::function<void()> &f) {
+  try {
+    f();
+  } catch (const Error &e) {
+    return e.what();
+  }
+  return "no error";
+}
+
 TEST(GPTTest, BadInputsAreErrors) {
   nn::GPT gpt(kSmall, DispatchDevice::flex(), 2);
-  auto message = [](const std::function<void()> &f) -> std::string {
-    try {
-      f();
-    } catch (const Error &e) {
-      return e.what();
-    }
-    return "no error";
-  };
   EXPECT_EQ(message([&] { gpt.generate({}, 3); }),
             "GPT::generate: the prompt is empty");
   EXPECT_EQ(message([&] { gpt.generate({40}, 3); }),
@@ -352,14 +354,6 @@ TEST(ConvModuleTest, ShapesBoundsAndErrors) {
   EXPECT_EQ(
       c1.forward(DispatchTensor::zeros({2, 4, 10}, DType::F32, dev)).shape(),
       Shape({2, 5, 8}));
-  auto message = [](const std::function<void()> &f) -> std::string {
-    try {
-      f();
-    } catch (const Error &e) {
-      return e.what();
-    }
-    return "no error";
-  };
   EXPECT_EQ(message([&] {
               nn::Conv(6, 8, {3, 3}, dev, 1, {{}, {}, {}, 4});
             }),

@@ -1522,6 +1522,71 @@ void MatmulEmitter::packBRow(const WorkUnit &w, const KSlice &ks, Value n0,
                           ValueRange{add(b, loc, rowDst, c)});
 }
 
+namespace {
+
+/// Arithmetic on vectors of NR lane indices (i32), for packing the columns
+/// of a convolution's windows.
+struct Lanes {
+  OpBuilder &b;
+  Location loc;
+  VectorType type;
+  Value iota; ///< 0, 1, ..., NR - 1
+
+  Lanes(OpBuilder &b, Location loc, int64_t n)
+      : b(b), loc(loc), type(VectorType::get({n}, b.getI32Type())) {
+    SmallVector<int32_t> values;
+    for (int64_t l = 0; l < n; ++l)
+      values.push_back(static_cast<int32_t>(l));
+    iota = arith::ConstantOp::create(
+        b, loc, type, DenseElementsAttr::get(type, ArrayRef(values)));
+  }
+  Value splat(Value index) {
+    return vector::BroadcastOp::create(
+               b, loc, type,
+               arith::IndexCastOp::create(b, loc, b.getI32Type(), index))
+        .getResult();
+  }
+  Value c(int64_t v) { return constantOf(b, loc, type, double(v)); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value mul(Value x, int64_t v) {
+    return arith::MulIOp::create(b, loc, x, c(v));
+  }
+  Value div(Value x, int64_t v) {
+    return arith::DivUIOp::create(b, loc, x, c(v));
+  }
+  Value rem(Value x, int64_t v) {
+    return arith::RemUIOp::create(b, loc, x, c(v));
+  }
+  Value both(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
+  Value below(Value x, Value bound) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, bound);
+  }
+  /// Lanes in [lo, hi), signed.
+  Value within(Value x, Value lo, Value hi) {
+    return both(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, x, lo),
+                below(x, hi));
+  }
+};
+
+} // namespace
+
+/// The input elements [ih, iw] of planes `chan` (in elements past `base`),
+/// zero outside an H x W plane or where `mask` is off: a gather.
+static Value gatherWindows(OpBuilder &b, Location loc, Lanes &l,
+                           const UnfoldGeometry &g, Value src, Value base,
+                           Value chan, Value ih, Value iw, Value mask,
+                           VectorType vecT, Value zeroVec) {
+  Value inside = l.both(
+      l.both(l.within(ih, l.c(0), l.c(g.h)), l.within(iw, l.c(0), l.c(g.w))),
+      mask);
+  Value idx = l.add(l.mul(ih, g.w), iw);
+  if (chan)
+    idx = l.add(l.mul(chan, g.h * g.w), idx);
+  return vector::GatherOp::create(b, loc, vecT, src, ValueRange{base}, idx,
+                                  inside, zeroVec, nullptr)
+      .getResult();
+}
+
 /// Row k of the columns of a convolution's windows, at columns
 /// [n0, n0 + cols) (zeros past them and in the padding). When the windows
 /// step by 1 along a row, the lanes of each output row the panel spans
@@ -1530,25 +1595,10 @@ void MatmulEmitter::packBRow(const WorkUnit &w, const KSlice &ks, Value n0,
 Value MatmulEmitter::unfoldRow(const WorkUnit &w, Value k, Value n0,
                                Value cols) {
   const UnfoldGeometry &g = plan.geometry;
-  Type i32 = b.getI32Type();
-  auto laneT = VectorType::get({kNR}, i32);
-  auto i32of = [&](Value v) {
-    return arith::IndexCastOp::create(b, loc, i32, v).getResult();
-  };
-  auto splat = [&](Value v) {
-    return vector::BroadcastOp::create(b, loc, laneT, i32of(v)).getResult();
-  };
-  auto vc = [&](int64_t c) { return constantOf(b, loc, laneT, double(c)); };
+  Lanes l(b, loc, kNR);
   auto sub = [&](Value x, Value y) {
     return arith::SubIOp::create(b, loc, x, y).getResult();
   };
-  auto cmp = [&](arith::CmpIPredicate p, Value x, Value y) {
-    return arith::CmpIOp::create(b, loc, p, x, y).getResult();
-  };
-  auto both = [&](Value x, Value y) {
-    return arith::AndIOp::create(b, loc, x, y).getResult();
-  };
-  using P = arith::CmpIPredicate;
   Value jj = arith::RemUIOp::create(b, loc, k, cidx(b, loc, g.kw));
   Value ii = arith::RemUIOp::create(
       b, loc, arith::DivUIOp::create(b, loc, k, cidx(b, loc, g.kw)),
@@ -1558,34 +1608,20 @@ Value MatmulEmitter::unfoldRow(const WorkUnit &w, Value k, Value n0,
   Value rowOff = sub(mul(b, loc, ii, g.dh), cidx(b, loc, g.ph));
   Value colOff = sub(mul(b, loc, jj, g.dw), cidx(b, loc, g.pw));
   Value plane = add(b, loc, w.bSrcBase, mul(b, loc, ch, g.h * g.w));
-  SmallVector<int32_t> iotaValues;
-  for (int64_t l = 0; l < kNR; ++l)
-    iotaValues.push_back(static_cast<int32_t>(l));
-  Value lanes = arith::ConstantOp::create(
-      b, loc, laneT, DenseElementsAttr::get(laneT, ArrayRef(iotaValues)));
-  Value inCols = cmp(P::slt, lanes, splat(cols));
-  Value ho0 = arith::DivUIOp::create(b, loc, n0, cidx(b, loc, g.ow));
-  Value wo0 = arith::RemUIOp::create(b, loc, n0, cidx(b, loc, g.ow));
+  Value inCols = l.below(l.iota, l.splat(cols));
   if (g.segments == 0) {
-    Value c = arith::AddIOp::create(b, loc, splat(n0), lanes);
-    Value ho = arith::DivUIOp::create(b, loc, c, vc(g.ow));
-    Value wo = arith::RemUIOp::create(b, loc, c, vc(g.ow));
-    Value ih = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, ho, vc(g.sh)), splat(rowOff));
-    Value iw = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, wo, vc(g.sw)), splat(colOff));
-    Value inside = both(both(cmp(P::sge, ih, vc(0)), cmp(P::slt, ih, vc(g.h))),
-                        both(cmp(P::sge, iw, vc(0)), cmp(P::slt, iw, vc(g.w))));
-    Value idx = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, ih, vc(g.w)), iw);
-    return vector::GatherOp::create(b, loc, vecT, src.values, ValueRange{plane},
-                                    idx, both(inside, inCols), zeroVec, nullptr)
-        .getResult();
+    Value c = l.add(l.splat(n0), l.iota);
+    Value ih = l.add(l.mul(l.div(c, g.ow), g.sh), l.splat(rowOff));
+    Value iw = l.add(l.mul(l.rem(c, g.ow), g.sw), l.splat(colOff));
+    return gatherWindows(b, loc, l, g, src.values, plane, Value(), ih, iw,
+                         inCols, vecT, zeroVec);
   }
   // Segment t holds the lanes of output row ho0 + t: lanes
   // [t * OW - wo0, (t + 1) * OW - wo0); lane l reads input column
   // wo0 + l - t * OW + colOff, so the lanes inside the input are
   // [-colOff - wo0 + t * OW, W - colOff - wo0 + t * OW).
+  Value ho0 = arith::DivUIOp::create(b, loc, n0, cidx(b, loc, g.ow));
+  Value wo0 = arith::RemUIOp::create(b, loc, n0, cidx(b, loc, g.ow));
   Value v = zeroVec;
   for (int64_t t = 0; t < g.segments; ++t) {
     Value shift = sub(cidx(b, loc, t * g.ow), wo0);
@@ -1595,12 +1631,13 @@ Value MatmulEmitter::unfoldRow(const WorkUnit &w, Value k, Value n0,
         add(b, loc, shift, sub(cidx(b, loc, g.w), colOff)));
     Value ih = add(b, loc, mul(b, loc, add(b, loc, ho0, cidx(b, loc, t)), g.sh),
                    rowOff);
-    Value rowInside =
-        both(cmp(P::sge, ih, zero), cmp(P::slt, ih, cidx(b, loc, g.h)));
+    Value rowInside = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, ih, zero),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, ih,
+                              cidx(b, loc, g.h)));
     hi = arith::SelectOp::create(b, loc, rowInside, hi, lo);
-    Value mask =
-        both(both(cmp(P::sge, lanes, splat(lo)), cmp(P::slt, lanes, splat(hi))),
-             inCols);
+    Value mask = l.both(l.within(l.iota, l.splat(lo), l.splat(hi)), inCols);
     // Lane l of the load reads plane[ih * W + colOff - shift + l].
     Value base = add(b, loc, plane,
                      add(b, loc, mul(b, loc, ih, g.w), sub(colOff, shift)));
@@ -1617,49 +1654,20 @@ Value MatmulEmitter::unfoldRow(const WorkUnit &w, Value k, Value n0,
 Value MatmulEmitter::unfoldColumn(const WorkUnit &w, Value p, Value r0,
                                   Value rows) {
   const UnfoldGeometry &g = plan.geometry;
-  Type i32 = b.getI32Type();
-  auto laneT = VectorType::get({kNR}, i32);
-  auto splat = [&](Value v) {
-    return vector::BroadcastOp::create(
-               b, loc, laneT, arith::IndexCastOp::create(b, loc, i32, v))
-        .getResult();
-  };
-  auto vc = [&](int64_t c) { return constantOf(b, loc, laneT, double(c)); };
-  auto op = [&](auto tag, Value x, Value y) {
-    return decltype(tag)::create(b, loc, x, y).getResult();
-  };
-  using P = arith::CmpIPredicate;
-  auto cmp = [&](P pr, Value x, Value y) {
-    return arith::CmpIOp::create(b, loc, pr, x, y).getResult();
-  };
-  SmallVector<int32_t> iotaValues;
-  for (int64_t l = 0; l < kNR; ++l)
-    iotaValues.push_back(static_cast<int32_t>(l));
-  Value lanes = arith::ConstantOp::create(
-      b, loc, laneT, DenseElementsAttr::get(laneT, ArrayRef(iotaValues)));
-  Value r = op(arith::AddIOp{}, splat(r0), lanes);
-  Value j = op(arith::RemUIOp{}, r, vc(g.kw));
-  Value i = op(arith::RemUIOp{}, op(arith::DivUIOp{}, r, vc(g.kw)), vc(g.kh));
-  Value c = op(arith::DivUIOp{}, r, vc(g.kh * g.kw));
+  Lanes l(b, loc, kNR);
+  Value r = l.add(l.splat(r0), l.iota);
+  Value j = l.rem(r, g.kw), i = l.rem(l.div(r, g.kw), g.kh);
   Value ho = arith::DivUIOp::create(b, loc, p, cidx(b, loc, g.ow));
   Value wo = arith::RemUIOp::create(b, loc, p, cidx(b, loc, g.ow));
-  Value ih = op(arith::AddIOp{}, op(arith::MulIOp{}, i, vc(g.dh)),
-                splat(arith::SubIOp::create(b, loc, mul(b, loc, ho, g.sh),
-                                            cidx(b, loc, g.ph))));
-  Value iw = op(arith::AddIOp{}, op(arith::MulIOp{}, j, vc(g.dw)),
-                splat(arith::SubIOp::create(b, loc, mul(b, loc, wo, g.sw),
-                                            cidx(b, loc, g.pw))));
-  Value inside =
-      op(arith::AndIOp{},
-         op(arith::AndIOp{}, cmp(P::sge, ih, vc(0)), cmp(P::slt, ih, vc(g.h))),
-         op(arith::AndIOp{}, cmp(P::sge, iw, vc(0)), cmp(P::slt, iw, vc(g.w))));
-  inside = op(arith::AndIOp{}, inside, cmp(P::slt, lanes, splat(rows)));
-  Value idx = op(arith::AddIOp{}, op(arith::MulIOp{}, c, vc(g.h * g.w)),
-                 op(arith::AddIOp{}, op(arith::MulIOp{}, ih, vc(g.w)), iw));
-  return vector::GatherOp::create(b, loc, vecT, src.values,
-                                  ValueRange{w.bSrcBase}, idx, inside, zeroVec,
-                                  nullptr)
-      .getResult();
+  Value ih = l.add(l.mul(i, g.dh),
+                   l.splat(arith::SubIOp::create(b, loc, mul(b, loc, ho, g.sh),
+                                                 cidx(b, loc, g.ph))));
+  Value iw = l.add(l.mul(j, g.dw),
+                   l.splat(arith::SubIOp::create(b, loc, mul(b, loc, wo, g.sw),
+                                                 cidx(b, loc, g.pw))));
+  return gatherWindows(b, loc, l, g, src.values, w.bSrcBase,
+                       l.div(r, g.kh * g.kw), ih, iw,
+                       l.below(l.iota, l.splat(rows)), vecT, zeroVec);
 }
 
 /// Opens the loops over the unit's tiles: row blocks of MC rows, then

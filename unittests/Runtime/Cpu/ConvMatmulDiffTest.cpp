@@ -28,6 +28,11 @@ struct Geometry {
   ConvOptions options;
 };
 
+Tensor randomInput(Side &s, Rng &rng, Shape shape) {
+  return s.input(randomValues(rng, shape.numel(), DType::F32, -1, 1), shape,
+                 DType::F32);
+}
+
 std::string describe(const Geometry &g) {
   auto pair = [](const std::vector<int64_t> &v) {
     return "[" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + "]";
@@ -74,10 +79,7 @@ const std::vector<Geometry> &geometries() {
 TEST(ConvMatmulTest, EveryWayOfPackingTheWindows) {
   compareOnDevices([&](Side &s) {
     Rng rng(43);
-    auto in = [&](Shape shape) {
-      return s.input(randomValues(rng, shape.numel(), DType::F32, -1, 1), shape,
-                     DType::F32);
-    };
+    auto in = [&](Shape shape) { return randomInput(s, rng, shape); };
     for (const Geometry &g : geometries()) {
       Tensor x = in({g.n, g.c, g.h, g.w}), w = in({g.o, g.c, g.kh, g.kw});
       s.check("kiln.conv2d", DType::F32, describe(g),
@@ -95,10 +97,7 @@ TEST(ConvMatmulTest, EveryWayOfPackingTheWindows) {
 TEST(ConvMatmulTest, BothGradients) {
   compareOnDevices([&](Side &s) {
     Rng rng(45);
-    auto in = [&](Shape shape) {
-      return s.input(randomValues(rng, shape.numel(), DType::F32, -1, 1), shape,
-                     DType::F32);
-    };
+    auto in = [&](Shape shape) { return randomInput(s, rng, shape); };
     for (const Geometry &g : geometries()) {
       Tensor x = in({g.n, g.c, g.h, g.w}), w = in({g.o, g.c, g.kh, g.kw});
       x.requireGrad(CheckpointingStrategy::Disabled);
@@ -146,10 +145,7 @@ TEST(ConvMatmulTest, RandomGeometries) {
   }
   compareOnDevices([&](Side &s) {
     Rng rng(46);
-    auto in = [&](Shape shape) {
-      return s.input(randomValues(rng, shape.numel(), DType::F32, -1, 1), shape,
-                     DType::F32);
-    };
+    auto in = [&](Shape shape) { return randomInput(s, rng, shape); };
     for (const Geometry &g : random) {
       Tensor x = in({g.n, g.c, g.h, g.w}), w = in({g.o, g.c, g.kh, g.kw});
       x.requireGrad(CheckpointingStrategy::Disabled);
@@ -169,10 +165,7 @@ TEST(ConvMatmulTest, RandomGeometries) {
 TEST(ConvMatmulTest, TheEpilogueFollowsTheProduct) {
   compareOnDevices([&](Side &s) {
     Rng rng(44);
-    auto in = [&](Shape shape) {
-      return s.input(randomValues(rng, shape.numel(), DType::F32, -1, 1), shape,
-                     DType::F32);
-    };
+    auto in = [&](Shape shape) { return randomInput(s, rng, shape); };
     Tensor x = in({2, 16, 14, 14}), w = in({16, 16, 3, 3}), b = in({16});
     ConvOptions same{{1, 1}, {1, 1}, {1, 1}, 1};
     Tensor y = conv2d(x, w, b, same);
