@@ -1072,7 +1072,8 @@ private:
                    Value panelBase, Value kMain);
   void packBRow(const WorkUnit &w, const KSlice &ks, Value n0, Value panelBase,
                 Value kk);
-  Value unfoldRow(const WorkUnit &w, Value k, Value n0, Value cols);
+  Value unfoldRow(const WorkUnit &w, Value k, Value n0, Value cols,
+                  int64_t width);
   Value unfoldColumn(const WorkUnit &w, Value p, Value r0, Value rows);
   Tile openTile(const WorkUnit &w, const KSlice &ks);
   BShare planBShare(const WorkUnit &w, const KSlice &ks, const Tile &t);
@@ -1410,7 +1411,9 @@ void MatmulEmitter::packB(const WorkUnit &w, const KSlice &ks) {
                                         cidx(b, loc, s.n));
     Value kMain = arith::SelectOp::create(
         b, loc,
-        plan.unfold ? Value(constantOf(b, loc, b.getI1Type(), 0)) : whole,
+        plan.unfold && plan.geometry.segments == 0
+            ? Value(constantOf(b, loc, b.getI1Type(), 0))
+            : whole,
         arith::SubIOp::create(
             b, loc, ks.kb,
             arith::RemUIOp::create(b, loc, ks.kb, cidx(b, loc, 8))),
@@ -1442,11 +1445,18 @@ void MatmulEmitter::packBBlocks(const KSlice &ks, const WorkUnit &w, Value n0,
   for (int64_t c0 = 0; c0 < kNR; c0 += 8) {
     SmallVector<Value> r;
     for (int64_t i = 0; i < 8; ++i)
-      r.push_back(vector::LoadOp::create(
-          b, loc, row8, src.values,
-          ValueRange{
-              add(b, loc, add(b, loc, w.bSrcBase, add(b, loc, ks.kc, k0)),
-                  mul(b, loc, add(b, loc, n0, cidx(b, loc, c0 + i)), s.k))}));
+      r.push_back(
+          plan.unfold
+              // Row c0 + i of the columns, at 8 pixels: runs of the input.
+              ? unfoldRow(w, add(b, loc, n0, cidx(b, loc, c0 + i)),
+                          add(b, loc, ks.kc, k0), cidx(b, loc, 8), 8)
+              : vector::LoadOp::create(
+                    b, loc, row8, src.values,
+                    ValueRange{add(
+                        b, loc, add(b, loc, w.bSrcBase, add(b, loc, ks.kc, k0)),
+                        mul(b, loc, add(b, loc, n0, cidx(b, loc, c0 + i)),
+                            s.k))})
+                    .getResult());
     SmallVector<Value> t = transpose8x8(b, loc, r);
     for (int64_t j = 0; j < 8; ++j)
       vector::StoreOp::create(
@@ -1469,7 +1479,7 @@ void MatmulEmitter::packBRow(const WorkUnit &w, const KSlice &ks, Value n0,
   if (plan.unfold) {
     vector::StoreOp::create(b, loc,
                             plan.bT ? unfoldColumn(w, k, n0, cols)
-                                    : unfoldRow(w, k, n0, cols),
+                                    : unfoldRow(w, k, n0, cols, kNR),
                             packedB, ValueRange{rowDst});
     return;
   }
@@ -1592,10 +1602,12 @@ static Value gatherWindows(OpBuilder &b, Location loc, Lanes &l,
 /// step by 1 along a row, the lanes of each output row the panel spans
 /// are one run of the input row: a masked load each, the lanes outside
 /// the input masked off. Otherwise each lane is gathered.
-Value MatmulEmitter::unfoldRow(const WorkUnit &w, Value k, Value n0,
-                               Value cols) {
+Value MatmulEmitter::unfoldRow(const WorkUnit &w, Value k, Value n0, Value cols,
+                               int64_t width) {
   const UnfoldGeometry &g = plan.geometry;
-  Lanes l(b, loc, kNR);
+  Lanes l(b, loc, width);
+  auto rowT = VectorType::get({width}, f32);
+  Value zeros = constantOf(b, loc, rowT, 0.0);
   auto sub = [&](Value x, Value y) {
     return arith::SubIOp::create(b, loc, x, y).getResult();
   };
@@ -1614,7 +1626,7 @@ Value MatmulEmitter::unfoldRow(const WorkUnit &w, Value k, Value n0,
     Value ih = l.add(l.mul(l.div(c, g.ow), g.sh), l.splat(rowOff));
     Value iw = l.add(l.mul(l.rem(c, g.ow), g.sw), l.splat(colOff));
     return gatherWindows(b, loc, l, g, src.values, plane, Value(), ih, iw,
-                         inCols, vecT, zeroVec);
+                         inCols, rowT, zeros);
   }
   // Segment t holds the lanes of output row ho0 + t: lanes
   // [t * OW - wo0, (t + 1) * OW - wo0); lane l reads input column
@@ -1622,7 +1634,7 @@ Value MatmulEmitter::unfoldRow(const WorkUnit &w, Value k, Value n0,
   // [-colOff - wo0 + t * OW, W - colOff - wo0 + t * OW).
   Value ho0 = arith::DivUIOp::create(b, loc, n0, cidx(b, loc, g.ow));
   Value wo0 = arith::RemUIOp::create(b, loc, n0, cidx(b, loc, g.ow));
-  Value v = zeroVec;
+  Value v = zeros;
   for (int64_t t = 0; t < g.segments; ++t) {
     Value shift = sub(cidx(b, loc, t * g.ow), wo0);
     Value lo = arith::MaxSIOp::create(b, loc, shift, sub(shift, colOff));
@@ -1641,7 +1653,7 @@ Value MatmulEmitter::unfoldRow(const WorkUnit &w, Value k, Value n0,
     // Lane l of the load reads plane[ih * W + colOff - shift + l].
     Value base = add(b, loc, plane,
                      add(b, loc, mul(b, loc, ih, g.w), sub(colOff, shift)));
-    v = vector::MaskedLoadOp::create(b, loc, vecT, src.values, ValueRange{base},
+    v = vector::MaskedLoadOp::create(b, loc, rowT, src.values, ValueRange{base},
                                      mask, v)
             .getResult();
   }
