@@ -30,6 +30,16 @@ func.func @pool(%x: tensor<1x3x8x8xf32>, %y: tensor<2x2x5x5xf64>) -> (tensor<1x3
   return %0, %1, %2, %3 : tensor<1x3x4x4xf32>, tensor<2x2x5x5xf64>, tensor<1x3x4x4xf32>, tensor<1x3x5x3xf32>
 }
 
+// The columns of a convolution's windows (the Cpu backend's lowering of
+// convolutions; a graph may name them too).
+// CHECK-LABEL: // PTX unfold_kernel0_
+// CHECK: .visible .entry unfold_kernel0_
+func.func @unfold(%x: tensor<2x3x8x8xf32>, %y: tensor<1x2x7x9xf16>) -> (tensor<2x27x16xf32>, tensor<1x8x42xf16>) {
+  %0 = kiln.unfold %x kernel [3, 3] stride [2, 2] padding [1, 1] dilation [1, 1] : tensor<2x3x8x8xf32> -> tensor<2x27x16xf32>
+  %1 = kiln.unfold %y kernel [2, 2] stride [1, 1] padding [0, 0] dilation [1, 2] : tensor<1x2x7x9xf16> -> tensor<1x8x42xf16>
+  return %0, %1 : tensor<2x27x16xf32>, tensor<1x8x42xf16>
+}
+
 // CHECK-LABEL: // PTX backward_kernel0_
 func.func @backward(%g: tensor<1x4x8x8xf32>, %w: tensor<4x3x3x3xf32>, %x: tensor<1x3x8x8xf32>, %pg: tensor<1x3x4x4xf32>) -> (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<1x3x8x8xf32>, tensor<1x3x8x8xf32>) {
   %0 = kiln.conv2d_backward_input %g, %w stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : (tensor<1x4x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x3x8x8xf32>
