@@ -91,6 +91,11 @@ struct CpuProgram {
 
 /// The payload bytes of `p`.
 std::string encode(const CpuProgram &p);
+
+/// Registers LLVM's native target, its assembly printer and parser, once
+/// per process: what the JIT that runs programs and the code generator
+/// that makes them both need.
+void initializeNativeLLVM();
 /// The program of a payload, or nothing when the bytes are not one.
 std::optional<CpuProgram> decodeCpuProgram(std::string_view bytes);
 

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CpuJit.h"
+#include "kiln/Runtime/CpuProgram.h"
 #include "kiln/Support/Error.h"
 #include "kiln/Support/IndexCheck.h"
 #include "kiln/Support/KernelAbi.h"
@@ -32,9 +33,7 @@ using namespace kiln;
 using namespace kiln::detail;
 using namespace kiln::detail::cpu;
 
-namespace {
-
-void initializeLLVM() {
+void kiln::detail::cpu::initializeNativeLLVM() {
   static std::once_flag once;
   std::call_once(once, [] {
     llvm::InitializeNativeTarget();
@@ -42,8 +41,6 @@ void initializeLLVM() {
     llvm::InitializeNativeTargetAsmParser();
   });
 }
-
-} // namespace
 
 /// Where kilnBadIndex reports on this thread (set around each phase call).
 static thread_local IndexFault *currentIndexFault = nullptr;
@@ -241,7 +238,7 @@ public:
 
 private:
   Jit() {
-    initializeLLVM();
+    initializeNativeLLVM();
     auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
     if (!builder)
       throw Error("cpu: " + llvm::toString(builder.takeError()));

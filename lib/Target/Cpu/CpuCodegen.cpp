@@ -16,6 +16,7 @@
 #include "CpuCodegen.h"
 #include "kiln/Conversion/CPUPipeline.h"
 #include "kiln/Dialect/Kiln/IR/KilnDialect.h"
+#include "kiln/Runtime/CpuProgram.h"
 #include "kiln/Runtime/ThreadPool.h"
 #include "kiln/Support/Env.h"
 #include "kiln/Support/Error.h"
@@ -37,7 +38,6 @@
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/SubtargetFeature.h"
@@ -47,7 +47,6 @@
 #include <cstdint>
 #include <cstring>
 #include <map>
-#include <mutex>
 #include <vector>
 
 using namespace kiln;
@@ -56,17 +55,8 @@ using namespace kiln::detail::cpu;
 
 namespace {
 
-void initializeLLVM() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    llvm::InitializeNativeTargetAsmParser();
-  });
-}
-
 std::unique_ptr<llvm::TargetMachine> targetMachine() {
-  initializeLLVM();
+  initializeNativeLLVM();
   const CpuMachine &target = cpuMachine();
   auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!builder)
@@ -510,7 +500,7 @@ std::string optimizeAndEmit(llvm::Module &m, bool vectorCode) {
 
 std::vector<std::string> cpu::compileToObjects(mlir::ModuleOp module,
                                                double &mlirMs, double &llvmMs) {
-  initializeLLVM();
+  initializeNativeLLVM();
   auto start = std::chrono::steady_clock::now();
   std::string diags;
   mlir::ScopedDiagnosticHandler handler(module.getContext(),
