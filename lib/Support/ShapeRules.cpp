@@ -71,6 +71,20 @@ std::string checkPositive(DimsRef vals, size_t n, const char *what,
   return {};
 }
 
+/// An NCHW input, and a 2-D window's sizes, steps and padding.
+std::string checkWindows2d(DimsRef in, DimsRef kernel, DimsRef stride,
+                           DimsRef padding) {
+  if (in.size() != 4)
+    return msg("input must be NCHW (rank 4), got ", fmt(in));
+  if (std::string e = checkPositive(kernel, 2, "kernel"); !e.empty())
+    return e;
+  if (std::string e = checkPositive(stride, 2, "stride"); !e.empty())
+    return e;
+  if (std::string e = checkPositive(padding, 2, "padding", true); !e.empty())
+    return e;
+  return {};
+}
+
 } // namespace
 
 namespace kiln::rules {
@@ -557,13 +571,7 @@ std::string conv(DimsRef in, DimsRef weight, const DimsRef *bias,
 
 std::string pool2d(DimsRef in, DimsRef kernel, DimsRef stride,
                    DimsRef padding, Dims &out) {
-  if (in.size() != 4)
-    return msg("input must be NCHW (rank 4), got ", fmt(in));
-  if (std::string e = checkPositive(kernel, 2, "kernel"); !e.empty())
-    return e;
-  if (std::string e = checkPositive(stride, 2, "stride"); !e.empty())
-    return e;
-  if (std::string e = checkPositive(padding, 2, "padding", true); !e.empty())
+  if (std::string e = checkWindows2d(in, kernel, stride, padding); !e.empty())
     return e;
   for (int i = 0; i < 2; ++i)
     if (padding[i] > kernel[i] / 2)
@@ -585,13 +593,7 @@ std::string pool2d(DimsRef in, DimsRef kernel, DimsRef stride,
 
 std::string unfold(DimsRef in, DimsRef kernel, DimsRef stride, DimsRef padding,
                    DimsRef dilation, Dims &out) {
-  if (in.size() != 4)
-    return msg("input must be NCHW (rank 4), got ", fmt(in));
-  if (std::string e = checkPositive(kernel, 2, "kernel"); !e.empty())
-    return e;
-  if (std::string e = checkPositive(stride, 2, "stride"); !e.empty())
-    return e;
-  if (std::string e = checkPositive(padding, 2, "padding", true); !e.empty())
+  if (std::string e = checkWindows2d(in, kernel, stride, padding); !e.empty())
     return e;
   if (std::string e = checkPositive(dilation, 2, "dilation"); !e.empty())
     return e;
