@@ -68,6 +68,18 @@ struct Layout {
 };
 Layout layoutOf(ArrayRef<int64_t> operandShape, ArrayRef<int64_t> iterShape);
 
+/// An operand of a reduction over the block of axes [a0, a1) of the
+/// iteration shape `full`: its strides over the outer dims (before a0) and
+/// the reduced ones, and whether it varies along the inner dims (after
+/// a1). Nothing when it varies along some inner dims and not others.
+struct BlockReductionLayout {
+  SmallVector<int64_t> outer, reduced;
+  bool innerFull = false;
+};
+std::optional<BlockReductionLayout>
+blockReductionLayout(ArrayRef<int64_t> operandShape, ArrayRef<int64_t> full,
+                     size_t a0, size_t a1);
+
 /// The offset of the element at the multi-index given as digits of the
 /// linear index `linear` over `extents` (row-major), for each of `strides`.
 SmallVector<Value> offsetsFromLinear(OpBuilder &b, Location loc, Value linear,

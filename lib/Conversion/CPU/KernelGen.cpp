@@ -267,6 +267,25 @@ Layout kernelgen::layoutOf(ArrayRef<int64_t> operandShape,
   return l;
 }
 
+std::optional<kernelgen::BlockReductionLayout>
+kernelgen::blockReductionLayout(ArrayRef<int64_t> operandShape,
+                                ArrayRef<int64_t> full, size_t a0, size_t a1) {
+  Layout l = layoutOf(operandShape, full);
+  bool anyFull = false, anyBcast = false;
+  for (size_t d = a1; d < full.size(); ++d) {
+    if (full[d] == 1)
+      continue;
+    (l.shape[d] == 1 ? anyBcast : anyFull) = true;
+  }
+  if (anyFull && anyBcast)
+    return std::nullopt;
+  BlockReductionLayout b;
+  b.innerFull = anyFull;
+  b.outer.assign(l.strides.begin(), l.strides.begin() + a0);
+  b.reduced.assign(l.strides.begin() + a0, l.strides.begin() + a1);
+  return b;
+}
+
 SmallVector<Value>
 kernelgen::offsetsFromLinear(OpBuilder &b, Location loc, Value linear,
                              ArrayRef<int64_t> extents,

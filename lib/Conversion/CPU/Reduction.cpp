@@ -733,20 +733,13 @@ LogicalResult generateColumns(func::FuncOp tmpl, ModuleOp module,
     for (int64_t d = 0; d < t.getRank(); ++d)
       if (t.isDynamicDim(d) && d + r - t.getRank() != 0)
         return failure();
-    Layout l = layoutOf(t.getShape(), full);
-    bool anyFull = false, anyBcast = false;
-    for (size_t d = a1; d < r; ++d) {
-      if (full[d] == 1)
-        continue;
-      (l.shape[d] == 1 ? anyBcast : anyFull) = true;
-    }
-    if (anyFull && anyBcast)
+    std::optional<BlockReductionLayout> l =
+        blockReductionLayout(t.getShape(), full, a0, a1);
+    if (!l)
       return failure();
-    innerFull.push_back(anyFull);
-    outerStrides.push_back(
-        SmallVector<int64_t>(l.strides.begin(), l.strides.begin() + a0));
-    redStrides.push_back(
-        SmallVector<int64_t>(l.strides.begin() + a0, l.strides.begin() + a1));
+    innerFull.push_back(l->innerFull);
+    outerStrides.push_back(l->outer);
+    redStrides.push_back(l->reduced);
   }
 
   Type storage = storageElementOf(reduction->getResult(0).getType());

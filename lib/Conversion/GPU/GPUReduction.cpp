@@ -399,20 +399,13 @@ LogicalResult generateColumns(func::FuncOp tmpl, Operation *reduction,
     auto t = llvm::cast<RankedTensorType>(a.getType());
     if (getQuantScheme(t) || (size_t)t.getRank() > r)
       return failure();
-    Layout l = layoutOf(t.getShape(), full);
-    bool anyFull = false, anyBcast = false;
-    for (size_t d = a1; d < r; ++d) {
-      if (full[d] == 1)
-        continue;
-      (l.shape[d] == 1 ? anyBcast : anyFull) = true;
-    }
-    if (anyFull && anyBcast)
+    std::optional<BlockReductionLayout> l =
+        blockReductionLayout(t.getShape(), full, a0, a1);
+    if (!l)
       return failure();
-    innerFull.push_back(anyFull);
-    outerStrides.push_back(
-        SmallVector<int64_t>(l.strides.begin(), l.strides.begin() + a0));
-    redStrides.push_back(
-        SmallVector<int64_t>(l.strides.begin() + a0, l.strides.begin() + a1));
+    innerFull.push_back(l->innerFull);
+    outerStrides.push_back(l->outer);
+    redStrides.push_back(l->reduced);
   }
 
   OpBuilder b(tmpl.getContext());
