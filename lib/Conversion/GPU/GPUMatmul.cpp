@@ -251,6 +251,7 @@ private:
   }
   void stageTiles(Value k0);
   void mmaSlice(SmallVector<Value> &acc);
+  std::pair<Value, Value> fragment(Value shared, ArrayRef<Value> at);
   SmallVector<std::pair<Value, Value>> aFragments(int64_t kk);
   SmallVector<std::pair<Value, Value>> bFragments(int64_t kk);
   void simtSlice(SmallVector<Value> &acc);
@@ -339,24 +340,34 @@ void MatmulEmitter::stageTiles(Value k0) {
   gpu::BarrierOp::create(b, loc);
 }
 
+/// The elements of shared memory at `at`, each split into (hi, lo) TF32
+/// parts, as an [n, 1] vector of each.
+std::pair<Value, Value> MatmulEmitter::fragment(Value shared,
+                                                ArrayRef<Value> at) {
+  SmallVector<Value> hi, lo;
+  for (Value a : at) {
+    auto [h, l] = splitTf32(b, loc, loadShared(shared, a));
+    hi.push_back(h);
+    lo.push_back(l);
+  }
+  auto t = VectorType::get({static_cast<int64_t>(at.size()), 1}, f32);
+  return {vector::FromElementsOp::create(b, loc, t, hi),
+          vector::FromElementsOp::create(b, loc, t, lo)};
+}
+
 /// The warp's A fragments of its two 16-row tiles at step kk, each split
 /// into (hi, lo) TF32 parts.
 SmallVector<std::pair<Value, Value>> MatmulEmitter::aFragments(int64_t kk) {
   SmallVector<std::pair<Value, Value>> aFrag;
   for (int64_t mi = 0; mi < 2; ++mi) {
     Value r0 = ix.add(ix.add(ix.mul(wm, 32), mi * 16), g);
-    SmallVector<Value> hi, lo;
+    SmallVector<Value> at;
     // a0 (g, t4), a1 (g + 8, t4), a2 (g, t4 + 4), a3 (g + 8, t4 + 4).
     for (auto [dr, dc] :
-         {std::pair<int64_t, int64_t>{0, 0}, {8, 0}, {0, 4}, {8, 4}}) {
-      Value at = ix.add(ix.add(ix.mul(ix.add(r0, dr), kPitchA), kk + dc), t4);
-      auto [h, l] = splitTf32(b, loc, loadShared(sa, at));
-      hi.push_back(h);
-      lo.push_back(l);
-    }
-    auto t = VectorType::get({4, 1}, f32);
-    aFrag.push_back({vector::FromElementsOp::create(b, loc, t, hi),
-                     vector::FromElementsOp::create(b, loc, t, lo)});
+         {std::pair<int64_t, int64_t>{0, 0}, {8, 0}, {0, 4}, {8, 4}})
+      at.push_back(
+          ix.add(ix.add(ix.mul(ix.add(r0, dr), kPitchA), kk + dc), t4));
+    aFrag.push_back(fragment(sa, at));
   }
   return aFrag;
 }
@@ -367,17 +378,11 @@ SmallVector<std::pair<Value, Value>> MatmulEmitter::bFragments(int64_t kk) {
   SmallVector<std::pair<Value, Value>> bFrag;
   for (int64_t ni = 0; ni < 4; ++ni) {
     Value col = ix.add(ix.add(ix.mul(wn, 32), ni * 8), g);
-    SmallVector<Value> hi, lo;
+    SmallVector<Value> at;
     // b0 (k = t4, n = g), b1 (k = t4 + 4, n = g).
-    for (int64_t dk : {0, 4}) {
-      Value at = ix.add(ix.mul(ix.add(t4, kk + dk), kPitchB), col);
-      auto [h, l] = splitTf32(b, loc, loadShared(sb, at));
-      hi.push_back(h);
-      lo.push_back(l);
-    }
-    auto t = VectorType::get({2, 1}, f32);
-    bFrag.push_back({vector::FromElementsOp::create(b, loc, t, hi),
-                     vector::FromElementsOp::create(b, loc, t, lo)});
+    for (int64_t dk : {0, 4})
+      at.push_back(ix.add(ix.mul(ix.add(t4, kk + dk), kPitchB), col));
+    bFrag.push_back(fragment(sb, at));
   }
   return bFrag;
 }
