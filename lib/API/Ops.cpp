@@ -12,6 +12,8 @@
 
 #include "Record.h"
 
+#include "kiln/API/Autodiff.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -644,6 +646,117 @@ Tensor kiln::layerNorm(const Tensor &x, const std::optional<Tensor> &weight,
   return r.make(r.dtype(0), r.shape(0),
                 {ops::LayerNorm::eps(eps),
                  NodeAttr::segments({1, weight ? 1 : 0, bias ? 1 : 0})});
+}
+
+Tensor kiln::batchNorm(const Tensor &x, const Tensor &mean, const Tensor &var,
+                       const std::optional<Tensor> &weight,
+                       const std::optional<Tensor> &bias, double eps) {
+  std::vector<const Tensor *> operands{&x, &mean, &var};
+  if (weight)
+    operands.push_back(&*weight);
+  if (bias)
+    operands.push_back(&*bias);
+  Recorder r(ops::BatchNorm::name, operands);
+  for (size_t i = 1; i < operands.size(); ++i)
+    r.requireSameDType(0, i);
+  if (!(eps >= 0))
+    r.fail("eps must be >= 0, got " + std::to_string(eps));
+  rules::DimsRef ws = weight ? rules::DimsRef(r.shape(3)) : rules::DimsRef();
+  rules::DimsRef bs =
+      bias ? rules::DimsRef(r.shape(weight ? 4 : 3)) : rules::DimsRef();
+  r.check(rules::batchNorm(r.shape(0), r.shape(1), r.shape(2),
+                           weight ? &ws : nullptr, bias ? &bs : nullptr));
+  return r.make(r.dtype(0), r.shape(0),
+                {ops::BatchNorm::eps(eps),
+                 NodeAttr::segments({1, 1, 1, weight ? 1 : 0, bias ? 1 : 0})});
+}
+
+Tensor kiln::batchNormTraining(const Tensor &x, Tensor *runningMean,
+                               Tensor *runningVar,
+                               const std::optional<Tensor> &weight,
+                               const std::optional<Tensor> &bias,
+                               double momentum, double eps) {
+  {
+    Recorder r(ops::BatchNorm::name, {&x});
+    if (r.rank(0) < 2)
+      r.fail("input must be [N, C, ...] (rank >= 2), got " +
+             describe(*r.node(0)));
+    if ((runningMean == nullptr) != (runningVar == nullptr))
+      r.fail("give both running statistics or neither");
+    if (!(momentum >= 0 && momentum <= 1))
+      r.fail("momentum must be in [0, 1], got " + std::to_string(momentum));
+    int64_t count =
+        Shape(r.shape(0)).numel() / std::max<int64_t>(r.shape(0)[1], 1);
+    if (runningVar && count < 2)
+      r.fail("the unbiased variance of the running statistics needs more "
+             "than one value per channel, got " +
+             describe(*r.node(0)));
+  }
+  std::vector<int64_t> axes{0};
+  for (int64_t i = 2; i < (int64_t)x.rank(); ++i)
+    axes.push_back(i);
+  Tensor mu = mean(x, axes, /*keepdim=*/true);
+  Tensor centered = x - mu;
+  Tensor var = mean(centered * centered, axes, /*keepdim=*/false);
+  Tensor flatMean = squeeze(mu, axes);
+  Tensor y = batchNorm(x, flatMean, var, weight, bias, eps);
+  if (runningMean) {
+    NoGradGuard noGrad;
+    double count = double(x.numel() / x.shape()[1]);
+    *runningMean = *runningMean * (1 - momentum) + flatMean.detach() * momentum;
+    *runningVar = *runningVar * (1 - momentum) +
+                  var.detach() * (momentum * count / (count - 1));
+  }
+  return y;
+}
+
+Tensor kiln::groupNorm(const Tensor &x, int64_t groups,
+                       const std::optional<Tensor> &weight,
+                       const std::optional<Tensor> &bias, double eps) {
+  std::vector<const Tensor *> operands{&x};
+  if (weight)
+    operands.push_back(&*weight);
+  if (bias)
+    operands.push_back(&*bias);
+  Recorder r(ops::GroupNorm::name, operands);
+  for (size_t i = 1; i < operands.size(); ++i)
+    r.requireSameDType(0, i);
+  if (!(eps >= 0))
+    r.fail("eps must be >= 0, got " + std::to_string(eps));
+  rules::DimsRef ws = weight ? rules::DimsRef(r.shape(1)) : rules::DimsRef();
+  rules::DimsRef bs =
+      bias ? rules::DimsRef(r.shape(weight ? 2 : 1)) : rules::DimsRef();
+  r.check(rules::groupNorm(r.shape(0), weight ? &ws : nullptr,
+                           bias ? &bs : nullptr, groups));
+  return r.make(r.dtype(0), r.shape(0),
+                {ops::GroupNorm::groups(groups), ops::GroupNorm::eps(eps),
+                 NodeAttr::segments({1, weight ? 1 : 0, bias ? 1 : 0})});
+}
+
+Tensor kiln::instanceNorm(const Tensor &x, const std::optional<Tensor> &weight,
+                          const std::optional<Tensor> &bias, double eps) {
+  if (x.rank() < 2) {
+    Recorder r(ops::GroupNorm::name, {&x});
+    r.fail("instance norm needs [N, C, ...] (rank >= 2), got " +
+           describe(*r.node(0)));
+  }
+  return groupNorm(x, x.shape()[1], weight, bias, eps);
+}
+
+template <typename Op>
+static Tensor adaptivePoolImpl(const Tensor &x, std::vector<int64_t> size) {
+  Recorder r(Op::name, {&x});
+  Dims out;
+  r.check(rules::adaptivePool2d(r.shape(0), size, out));
+  return r.make(r.dtype(0), vec(out), {Op::size(size)});
+}
+
+Tensor kiln::adaptiveAvgPool2d(const Tensor &x, std::vector<int64_t> size) {
+  return adaptivePoolImpl<ops::AdaptiveAvgPool2d>(x, std::move(size));
+}
+
+Tensor kiln::adaptiveMaxPool2d(const Tensor &x, std::vector<int64_t> size) {
+  return adaptivePoolImpl<ops::AdaptiveMaxPool2d>(x, std::move(size));
 }
 
 Tensor kiln::dropout(const Tensor &x, double p, uint64_t seed) {

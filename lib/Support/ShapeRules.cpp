@@ -631,6 +631,58 @@ std::string layerNorm(DimsRef in, const DimsRef *weight, const DimsRef *bias) {
   return {};
 }
 
+/// Optional per-channel vectors of a [N, C, ...] input: each [C].
+static std::string checkChannelVectors(
+    DimsRef in,
+    std::initializer_list<std::pair<const char *, const DimsRef *>> vectors) {
+  int64_t c = in[1];
+  for (auto [what, p] : vectors) {
+    if (!p)
+      continue;
+    if (p->size() != 1 ||
+        (!isDynamic((*p)[0]) && !isDynamic(c) && (*p)[0] != c))
+      return msg(what, " of shape ", fmt(*p), " must be ", formatDims({c}),
+                 ", one entry per channel of the input ", fmt(in));
+  }
+  return {};
+}
+
+std::string batchNorm(DimsRef in, DimsRef mean, DimsRef var,
+                      const DimsRef *weight, const DimsRef *bias) {
+  if (in.size() < 2)
+    return msg("input must be [N, C, ...] (rank >= 2), got ", fmt(in));
+  return checkChannelVectors(
+      in, {{"mean", &mean}, {"var", &var}, {"weight", weight}, {"bias", bias}});
+}
+
+std::string groupNorm(DimsRef in, const DimsRef *weight, const DimsRef *bias,
+                      int64_t groups) {
+  if (in.size() < 2)
+    return msg("input must be [N, C, ...] (rank >= 2), got ", fmt(in));
+  if (groups < 1)
+    return msg("groups must be > 0, got ", groups);
+  if (!isDynamic(in[1]) && in[1] % groups != 0)
+    return msg("groups ", groups, " does not divide the ", in[1],
+               " channels of ", fmt(in));
+  for (size_t i = 1; i < in.size(); ++i)
+    if (isDynamic(in[i]))
+      return msg("the channel and spatial dims must be static, got ", fmt(in));
+  return checkChannelVectors(in, {{"weight", weight}, {"bias", bias}});
+}
+
+std::string adaptivePool2d(DimsRef in, DimsRef size, Dims &out) {
+  if (in.size() != 4)
+    return msg("input must be NCHW (rank 4), got ", fmt(in));
+  if (std::string e = checkPositive(size, 2, "size"); !e.empty())
+    return e;
+  if (isDynamic(in[2]) || isDynamic(in[3]))
+    return msg("the spatial dims must be static, got ", fmt(in));
+  if (in[2] < 1 || in[3] < 1)
+    return msg("input ", fmt(in), " has no spatial positions to pool");
+  out.assign({in[0], in[1], size[0], size[1]});
+  return {};
+}
+
 std::string crossEntropy(DimsRef logits, DimsRef labels, Dims &out) {
   if (logits.size() != 2)
     return msg("logits must be [N, C], got ", fmt(logits));

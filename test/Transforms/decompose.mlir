@@ -4,7 +4,10 @@
 // RUN:   --implicit-check-not=kiln.logsumexp --implicit-check-not=kiln.layer_norm \
 // RUN:   --implicit-check-not=kiln.dropout --implicit-check-not=kiln.cross_entropy \
 // RUN:   --implicit-check-not=kiln.conv1d --implicit-check-not=kiln.mask_fill \
-// RUN:   --implicit-check-not=kiln.embedding
+// RUN:   --implicit-check-not=kiln.embedding --implicit-check-not=kiln.batch_norm \
+// RUN:   --implicit-check-not=kiln.group_norm \
+// RUN:   --implicit-check-not=kiln.adaptive_avg_pool2d \
+// RUN:   --implicit-check-not=kiln.adaptive_max_pool2d
 // RUN: tensor-opt %s --kiln-decompose --canonicalize --cse --split-input-file \
 // RUN:   | tensor-opt --split-input-file > /dev/null
 
@@ -453,4 +456,96 @@ func.func @chained(%x: tensor<4x8xf32>, %c: i1) -> tensor<4x8xf32> {
   %3 = kiln.mean %2 [1] keepdim : tensor<4x8xf32> -> tensor<4x1xf32>
   %4 = kiln.sub %2, %3 : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x8xf32>
   return %4 : tensor<4x8xf32>
+}
+
+// -----
+
+// batch_norm: the per-channel scale rsqrt(var + eps) * weight on [C], then
+// (x - mean) * scale + bias with each vector viewed as [1, C, 1, 1].
+
+// CHECK-LABEL: func.func @batch_norm(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<?x3x4x4xf32>, %[[M:[^:]+]]: tensor<3xf32>, %[[V:[^:]+]]: tensor<3xf32>, %[[G:[^:]+]]: tensor<3xf32>, %[[B:[^:]+]]: tensor<3xf32>
+// CHECK: %[[EPS:.*]] = kiln.constant dense<9.99999974E-6> : tensor<f32>
+// CHECK-NEXT: %[[VE:.*]] = kiln.add %[[V]], %[[EPS]]
+// CHECK-NEXT: %[[INV:.*]] = kiln.rsqrt %[[VE]] : tensor<3xf32>
+// CHECK-NEXT: %[[SCALE:.*]] = kiln.mul %[[INV]], %[[G]] : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+// CHECK-NEXT: %[[MV:.*]] = kiln.unsqueeze %[[M]] [0, 2, 3] : tensor<3xf32> -> tensor<1x3x1x1xf32>
+// CHECK-NEXT: %[[C:.*]] = kiln.sub %[[X]], %[[MV]] : (tensor<?x3x4x4xf32>, tensor<1x3x1x1xf32>) -> tensor<?x3x4x4xf32>
+// CHECK-NEXT: %[[SV:.*]] = kiln.unsqueeze %[[SCALE]] [0, 2, 3]
+// CHECK-NEXT: %[[N:.*]] = kiln.mul %[[C]], %[[SV]]
+// CHECK-NEXT: %[[BV:.*]] = kiln.unsqueeze %[[B]] [0, 2, 3]
+// CHECK-NEXT: %[[Y:.*]] = kiln.add %[[N]], %[[BV]] : (tensor<?x3x4x4xf32>, tensor<1x3x1x1xf32>) -> tensor<?x3x4x4xf32>
+// CHECK-NEXT: return %[[Y]]
+func.func @batch_norm(%x: tensor<?x3x4x4xf32>, %m: tensor<3xf32>, %v: tensor<3xf32>, %g: tensor<3xf32>, %b: tensor<3xf32>) -> tensor<?x3x4x4xf32> {
+  %y = kiln.batch_norm %x, %m, %v weight %g bias %b eps 1.0e-05 : (tensor<?x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<?x3x4x4xf32>
+  return %y : tensor<?x3x4x4xf32>
+}
+
+// -----
+
+// group_norm: each sample's group is a row of [N, G, C / G * H * W] that is
+// normalized as layer_norm would (mean, centred square, rsqrt), then the
+// shape comes back and the weight scales each channel.
+
+// CHECK-LABEL: func.func @group_norm(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<?x4x3x3xf32>, %[[G:[^:]+]]: tensor<4xf32>
+// CHECK: %[[ROWS:.*]] = kiln.reshape %[[X]] [-1, 2, 18] : tensor<?x4x3x3xf32> -> tensor<?x2x18xf32>
+// CHECK-NEXT: %[[S:.*]] = kiln.sum %[[ROWS]] [2] keepdim
+// CHECK: %[[C:.*]] = kiln.sub %[[ROWS]],
+// CHECK: kiln.rsqrt
+// CHECK-NEXT: %[[NORM:.*]] = kiln.mul %[[C]],
+// CHECK-NEXT: %[[BACK:.*]] = kiln.reshape %[[NORM]] [-1, 4, 3, 3] : tensor<?x2x18xf32> -> tensor<?x4x3x3xf32>
+// CHECK-NEXT: %[[GV:.*]] = kiln.unsqueeze %[[G]] [0, 2, 3] : tensor<4xf32> -> tensor<1x4x1x1xf32>
+// CHECK-NEXT: %[[Y:.*]] = kiln.mul %[[BACK]], %[[GV]]
+// CHECK-NEXT: return %[[Y]]
+func.func @group_norm(%x: tensor<?x4x3x3xf32>, %g: tensor<4xf32>) -> tensor<?x4x3x3xf32> {
+  %y = kiln.group_norm %x weight %g groups 2 eps 1.0e-05 : (tensor<?x4x3x3xf32>, tensor<4xf32>) -> tensor<?x4x3x3xf32>
+  return %y : tensor<?x4x3x3xf32>
+}
+
+// -----
+
+// adaptive_avg_pool2d: to 1x1, a mean over H and W; when the sizes divide,
+// an avg_pool2d of one window size and step; otherwise two matmuls with
+// averaging matrices (5 -> 3 rows: windows [0, 2), [1, 4), [3, 5)).
+
+// CHECK-LABEL: func.func @adaptive_avg_pool2d(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x3x5x8xf32>
+// CHECK-DAG: %[[N:.*]] = kiln.constant dense<4.000000e+01> : tensor<f32>
+// CHECK-DAG: %[[PH:.*]] = kiln.constant dense<{{\[\[}}5.000000e-01, 5.000000e-01, 0.000000e+00, 0.000000e+00, 0.000000e+00], [0.000000e+00, 0.333333343, 0.333333343, 0.333333343, 0.000000e+00], [0.000000e+00, 0.000000e+00, 0.000000e+00, 5.000000e-01, 5.000000e-01]]> : tensor<3x5xf32>
+// CHECK-DAG: %[[PW:.*]] = kiln.constant dense<{{.*}}> : tensor<8x3xf32>
+// CHECK: %[[S:.*]] = kiln.sum %[[X]] [2, 3] keepdim : tensor<2x3x5x8xf32> -> tensor<2x3x1x1xf32>
+// CHECK-NEXT: %[[GLOBAL:.*]] = kiln.div %[[S]], %[[N]]
+// CHECK-NEXT: %[[POOL:.*]] = kiln.avg_pool2d %[[X]] kernel [5, 2] stride [5, 2] padding [0, 0] count_include_pad : tensor<2x3x5x8xf32> -> tensor<2x3x1x4xf32>
+// CHECK-NEXT: %[[T:.*]] = kiln.matmul %[[X]], %[[PW]] : (tensor<2x3x5x8xf32>, tensor<8x3xf32>) -> tensor<2x3x5x3xf32>
+// CHECK-NEXT: %[[Y:.*]] = kiln.matmul %[[PH]], %[[T]] : (tensor<3x5xf32>, tensor<2x3x5x3xf32>) -> tensor<2x3x3x3xf32>
+// CHECK-NEXT: return %[[GLOBAL]], %[[POOL]], %[[Y]]
+func.func @adaptive_avg_pool2d(%x: tensor<2x3x5x8xf32>) -> (tensor<2x3x1x1xf32>, tensor<2x3x1x4xf32>, tensor<2x3x3x3xf32>) {
+  %0 = kiln.adaptive_avg_pool2d %x size [1, 1] : tensor<2x3x5x8xf32> -> tensor<2x3x1x1xf32>
+  %1 = kiln.adaptive_avg_pool2d %x size [1, 4] : tensor<2x3x5x8xf32> -> tensor<2x3x1x4xf32>
+  %2 = kiln.adaptive_avg_pool2d %x size [3, 3] : tensor<2x3x5x8xf32> -> tensor<2x3x3x3xf32>
+  return %0, %1, %2 : tensor<2x3x1x1xf32>, tensor<2x3x1x4xf32>, tensor<2x3x3x3xf32>
+}
+
+// -----
+
+// adaptive_max_pool2d: per spatial dim, index_select the rows of every
+// window (a shorter window repeats its last row), then reduce_max over them.
+
+// CHECK-LABEL: func.func @adaptive_max_pool2d(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<?x3x5x7xf32>
+// CHECK-DAG: %[[IW:.*]] = kiln.constant dense<[0, 1, 2, 3, 3, 4, 5, 6]> : tensor<8xi64>
+// CHECK-DAG: %[[IH:.*]] = kiln.constant dense<[0, 1, 1, 1, 2, 3, 3, 4, 4]> : tensor<9xi64>
+// CHECK-DAG: %[[MAXW:.*]] = kiln.reduce_max %[[X]] [2, 3] keepdim
+// CHECK: %[[RH:.*]] = kiln.index_select %[[X]][%[[IH]]] axis = 2 : (tensor<?x3x5x7xf32>, tensor<9xi64>) -> tensor<?x3x9x7xf32>
+// CHECK-NEXT: %[[WH:.*]] = kiln.reshape %[[RH]] [-1, 3, 3, 3, 7]
+// CHECK-NEXT: %[[MH:.*]] = kiln.reduce_max %[[WH]] [3] : tensor<?x3x3x3x7xf32> -> tensor<?x3x3x7xf32>
+// CHECK-NEXT: %[[RW:.*]] = kiln.index_select %[[MH]][%[[IW]]] axis = 3
+// CHECK-NEXT: %[[WW:.*]] = kiln.reshape %[[RW]] [-1, 3, 3, 2, 4]
+// CHECK-NEXT: %[[Y:.*]] = kiln.reduce_max %[[WW]] [4] : tensor<?x3x3x2x4xf32> -> tensor<?x3x3x2xf32>
+// CHECK-NEXT: return %[[MAXW]], %[[Y]]
+func.func @adaptive_max_pool2d(%x: tensor<?x3x5x7xf32>) -> (tensor<?x3x1x1xf32>, tensor<?x3x3x2xf32>) {
+  %0 = kiln.adaptive_max_pool2d %x size [1, 1] : tensor<?x3x5x7xf32> -> tensor<?x3x1x1xf32>
+  %1 = kiln.adaptive_max_pool2d %x size [3, 2] : tensor<?x3x5x7xf32> -> tensor<?x3x3x2xf32>
+  return %0, %1 : tensor<?x3x1x1xf32>, tensor<?x3x3x2xf32>
 }

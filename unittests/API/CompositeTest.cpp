@@ -5,7 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// layer_norm, dropout, mask_fill, embedding and cross_entropy run on Flex as
+// layer_norm, dropout, mask_fill, embedding, cross_entropy, batch_norm,
+// group_norm and adaptive pooling run on Flex as
 // the primitives kiln-decompose turns them into; the references here are
 // the ops' definitions, in double. (silu, mean, softmax, log_softmax and
 // logsumexp are in the elementwise and reduction tables.)
@@ -146,6 +147,151 @@ TEST(CompositeTest, CrossEntropy) {
     EXPECT_EQ(y.rank(), 0u);
     EXPECT_TRUE(
         allClose(valuesOf(y), {want}, tolerance("kiln.cross_entropy", dtype)));
+  }
+}
+
+/// Per-channel mean and biased variance of an [N, C, S] tensor.
+void channelStats(const std::vector<double> &x, int64_t n, int64_t c,
+                  int64_t sp, std::vector<double> &mean,
+                  std::vector<double> &var) {
+  mean.assign(c, 0);
+  var.assign(c, 0);
+  double count = double(n * sp);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t k = 0; k < c; ++k)
+      for (int64_t p = 0; p < sp; ++p)
+        mean[k] += x[(i * c + k) * sp + p] / count;
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t k = 0; k < c; ++k)
+      for (int64_t p = 0; p < sp; ++p) {
+        double d = x[(i * c + k) * sp + p] - mean[k];
+        var[k] += d * d / count;
+      }
+}
+
+TEST(CompositeTest, BatchNormTrainingAndItsRunningStatistics) {
+  const int64_t n = 3, c = 2, sp = 5;
+  for (DType dtype : floatDTypes()) {
+    SCOPED_TRACE(nameOf(dtype));
+    std::vector<double> x = storedAll(
+        dtype,
+        cycle({-3.5, -2, -0.75, 0, 0.5, 1, 2.25, 4, 5.5, 1.5, -1}, n * c * sp));
+    std::vector<double> w = storedAll(dtype, {0.5, -2}),
+                        b = storedAll(dtype, {0.25, -1}),
+                        rm = storedAll(dtype, {1, -1}),
+                        rv = storedAll(dtype, {2, 0.5});
+    std::vector<double> mean, var;
+    channelStats(x, n, c, sp, mean, var);
+    std::vector<double> want;
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t k = 0; k < c; ++k)
+        for (int64_t p = 0; p < sp; ++p)
+          want.push_back((x[(i * c + k) * sp + p] - mean[k]) /
+                             std::sqrt(var[k] + 1e-5) * w[k] +
+                         b[k]);
+    double m = 0.25, count = double(n * sp);
+    std::vector<double> wantMean, wantVar;
+    for (int64_t k = 0; k < c; ++k) {
+      wantMean.push_back((1 - m) * rm[k] + m * mean[k]);
+      wantVar.push_back((1 - m) * rv[k] + m * var[k] * count / (count - 1));
+    }
+    Tensor runningMean = tensorOf(rm, {c}, dtype, flexDevice());
+    Tensor runningVar = tensorOf(rv, {c}, dtype, flexDevice());
+    Tensor y = batchNormTraining(tensorOf(x, {n, c, sp}, dtype, flexDevice()),
+                                 &runningMean, &runningVar,
+                                 tensorOf(w, {c}, dtype, flexDevice()),
+                                 tensorOf(b, {c}, dtype, flexDevice()), m);
+    Tolerance tol = tolerance("kiln.layer_norm", dtype);
+    EXPECT_TRUE(allClose(valuesOf(y), want, tol));
+    EXPECT_TRUE(allClose(valuesOf(runningMean), wantMean, tol));
+    EXPECT_TRUE(allClose(valuesOf(runningVar), wantVar, tol));
+    // Evaluation mode: the given statistics, not the batch's.
+    Tensor e = batchNorm(tensorOf(x, {n, c, sp}, dtype, flexDevice()),
+                         tensorOf(rm, {c}, dtype, flexDevice()),
+                         tensorOf(rv, {c}, dtype, flexDevice()), std::nullopt,
+                         std::nullopt);
+    std::vector<double> wantEval;
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t k = 0; k < c; ++k)
+        for (int64_t p = 0; p < sp; ++p)
+          wantEval.push_back((x[(i * c + k) * sp + p] - rm[k]) /
+                             std::sqrt(rv[k] + 1e-5));
+    EXPECT_TRUE(allClose(valuesOf(e), wantEval, tol));
+  }
+}
+
+TEST(CompositeTest, GroupNorm) {
+  const int64_t n = 2, c = 4, sp = 3, groups = 2;
+  for (DType dtype : floatDTypes()) {
+    SCOPED_TRACE(nameOf(dtype));
+    std::vector<double> x = storedAll(
+        dtype, cycle({-3.5, -2, -0.75, 0, 0.5, 1, 2.25, 4, 5.5}, n * c * sp));
+    std::vector<double> w = storedAll(dtype, {0.5, -2, 1, 1.5});
+    // Group g of sample i is the contiguous run of its channels
+    // [g * c / groups, (g + 1) * c / groups).
+    std::vector<double> want;
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t k = 0; k < c; ++k) {
+        int64_t g = i * groups + k / (c / groups);
+        double mu = 0, v = 0;
+        for (int64_t j = 0; j < c / groups * sp; ++j)
+          mu += x[g * (c / groups * sp) + j] / double(c / groups * sp);
+        for (int64_t j = 0; j < c / groups * sp; ++j) {
+          double d = x[g * (c / groups * sp) + j] - mu;
+          v += d * d / double(c / groups * sp);
+        }
+        for (int64_t p = 0; p < sp; ++p)
+          want.push_back((x[(i * c + k) * sp + p] - mu) / std::sqrt(v + 1e-5) *
+                         w[k]);
+      }
+    Tensor y = groupNorm(tensorOf(x, {n, c, sp}, dtype, flexDevice()), groups,
+                         tensorOf(w, {c}, dtype, flexDevice()));
+    EXPECT_TRUE(
+        allClose(valuesOf(y), want, tolerance("kiln.layer_norm", dtype)));
+  }
+}
+
+/// PyTorch's adaptive pooling by its definition: output cell i of size
+/// `out` over `in` covers [floor(i * in / out), ceil((i + 1) * in / out)).
+std::vector<double> adaptivePoolReference(const std::vector<double> &x,
+                                          int64_t planes, int64_t h, int64_t w,
+                                          int64_t oh, int64_t ow, bool max) {
+  std::vector<double> out;
+  for (int64_t p = 0; p < planes; ++p)
+    for (int64_t i = 0; i < oh; ++i)
+      for (int64_t j = 0; j < ow; ++j) {
+        int64_t h0 = i * h / oh, h1 = ((i + 1) * h + oh - 1) / oh;
+        int64_t w0 = j * w / ow, w1 = ((j + 1) * w + ow - 1) / ow;
+        double acc = max ? -kInf : 0;
+        for (int64_t a = h0; a < h1; ++a)
+          for (int64_t b = w0; b < w1; ++b) {
+            double v = x[(p * h + a) * w + b];
+            acc = max ? std::max(acc, v) : acc + v;
+          }
+        out.push_back(max ? acc : acc / double((h1 - h0) * (w1 - w0)));
+      }
+  return out;
+}
+
+TEST(CompositeTest, AdaptivePooling) {
+  const int64_t n = 2, c = 3, h = 5, w = 7;
+  for (DType dtype : floatDTypes()) {
+    std::vector<double> x = storedAll(
+        dtype, cycle({-3.5, -2, -0.75, 0, 0.5, 1, 2.25, 4, 5.5, 1.5, -1, 3},
+                     n * c * h * w));
+    Tensor t = tensorOf(x, {n, c, h, w}, dtype, flexDevice());
+    for (auto [oh, ow] : std::vector<std::pair<int64_t, int64_t>>{
+             {1, 1}, {5, 7}, {3, 2}, {2, 4}, {4, 3}, {8, 9}}) {
+      SCOPED_TRACE(nameOf(dtype) + " to " + std::to_string(oh) + "x" +
+                   std::to_string(ow));
+      Tensor avg = adaptiveAvgPool2d(t, {oh, ow});
+      ASSERT_EQ(avg.shape(), Shape({n, c, oh, ow}));
+      EXPECT_TRUE(allClose(valuesOf(avg),
+                           adaptivePoolReference(x, n * c, h, w, oh, ow, false),
+                           tolerance("kiln.mean", dtype)));
+      EXPECT_EQ(valuesOf(adaptiveMaxPool2d(t, {oh, ow})),
+                adaptivePoolReference(x, n * c, h, w, oh, ow, true));
+    }
   }
 }
 

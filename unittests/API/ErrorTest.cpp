@@ -223,6 +223,65 @@ TEST(ErrorTest, ConvChannelsAndGroups) {
       {"kiln.conv2d", "not divisible by groups 3"}));
 }
 
+TEST(ErrorTest, NormalizationShapes) {
+  Tensor x = pending({2, 3, 4, 4});
+  EXPECT_TRUE(throwsAt(
+      [&] {
+        (void)batchNorm(x, pending({3}), pending({4}), std::nullopt,
+                        std::nullopt);
+      },
+      {"kiln.batch_norm", "var of shape [4] must be [3]", "f32[2, 3, 4, 4]"}));
+  EXPECT_TRUE(throwsAt(
+      [&] {
+        (void)batchNorm(x, pending({3}), pending({3}), pending({3}, DType::F16),
+                        std::nullopt);
+      },
+      {"kiln.batch_norm", "f16[3]"}));
+  Tensor running = pending({3});
+  EXPECT_TRUE(throwsAt(
+      [&] {
+        (void)batchNormTraining(x, &running, nullptr, std::nullopt,
+                                std::nullopt);
+      },
+      {"kiln.batch_norm", "give both running statistics or neither"}));
+  Tensor runningVar = pending({3});
+  EXPECT_TRUE(throwsAt(
+      [&] {
+        (void)batchNormTraining(pending({1, 3}), &running, &runningVar,
+                                std::nullopt, std::nullopt);
+      },
+      {"kiln.batch_norm", "more than one value per channel"}));
+  EXPECT_TRUE(throwsAt(
+      [&] {
+        (void)batchNormTraining(x, nullptr, nullptr, std::nullopt, std::nullopt,
+                                1.5);
+      },
+      {"kiln.batch_norm", "momentum must be in [0, 1]"}));
+  EXPECT_TRUE(throwsAt([&] { (void)groupNorm(x, 2); },
+                       {"kiln.group_norm", "groups 2 does not divide the 3 "
+                                           "channels"}));
+  EXPECT_TRUE(throwsAt([&] { (void)instanceNorm(pending({5})); },
+                       {"kiln.group_norm", "rank >= 2", "f32[5]"}));
+}
+
+TEST(ErrorTest, AdaptivePoolSizes) {
+  EXPECT_TRUE(throwsAt(
+      [&] {
+        (void)adaptiveAvgPool2d(pending({2, 3, 4}), {1, 1});
+      },
+      {"kiln.adaptive_avg_pool2d", "NCHW (rank 4)", "f32[2, 3, 4]"}));
+  EXPECT_TRUE(throwsAt(
+      [&] {
+        (void)adaptiveMaxPool2d(pending({2, 3, 4, 4}), {2});
+      },
+      {"kiln.adaptive_max_pool2d", "size needs 2 entries, got 1"}));
+  EXPECT_TRUE(throwsAt(
+      [&] {
+        (void)adaptiveMaxPool2d(pending({2, 3, 4, 4}), {2, 0});
+      },
+      {"kiln.adaptive_max_pool2d", "size entries must be > 0"}));
+}
+
 TEST(ErrorTest, CastToQuantized) {
   Tensor a = pending({4});
   EXPECT_TRUE(throwsAt(

@@ -365,6 +365,49 @@ std::vector<GradCase> cases() {
                }});
   unary("LayerNormPlain", "kiln.layer_norm", randomInput({3, 6}, 128),
         [](const Tensor &x) { return layerNorm(x, std::nullopt, std::nullopt); });
+  c.push_back({"BatchNorm",
+               {"kiln.batch_norm"},
+               {randomInput({2, 3, 2, 3}, 140), randomInput({3}, 141),
+                randomInput({3}, 142, 0.5, 2.0), randomInput({3}, 143),
+                randomInput({3}, 144)},
+               [](const Ts &x) {
+                 return Ts{batchNorm(x[0], x[1], x[2], x[3], x[4])};
+               }});
+  // Training mode: the statistics are the input's own, so its gradient
+  // goes through them too.
+  c.push_back({"BatchNormTraining",
+               {"kiln.batch_norm"},
+               {randomInput({3, 2, 5}, 145), randomInput({2}, 146),
+                randomInput({2}, 147)},
+               [](const Ts &x) {
+                 return Ts{
+                     batchNormTraining(x[0], nullptr, nullptr, x[1], x[2])};
+               }});
+  c.push_back({"GroupNorm",
+               {"kiln.group_norm"},
+               {randomInput({2, 4, 3}, 148), randomInput({4}, 149),
+                randomInput({4}, 150)},
+               [](const Ts &x) { return Ts{groupNorm(x[0], 2, x[1], x[2])}; }});
+  unary("InstanceNorm", "kiln.group_norm", randomInput({2, 3, 2, 2}, 151),
+        [](const Tensor &x) { return instanceNorm(x); });
+  unary("AdaptiveAvgPool2d", "kiln.adaptive_avg_pool2d",
+        randomInput({1, 2, 5, 7}, 152), [](const Tensor &x) {
+          return adaptiveAvgPool2d(x, {3, 2});
+        });
+  unary("AdaptiveAvgPool2dGlobal", "kiln.adaptive_avg_pool2d",
+        randomInput({2, 2, 3, 3}, 153), [](const Tensor &x) {
+          return adaptiveAvgPool2d(x, {1, 1});
+        });
+  // Overlapping uneven windows (5 -> 3 rows, 7 -> 4 columns); distinct
+  // values, so that no maximum ties.
+  unary("AdaptiveMaxPool2d", "kiln.adaptive_max_pool2d",
+        input({1, 2, 5, 7}, distinct(70, 154)), [](const Tensor &x) {
+          return adaptiveMaxPool2d(x, {3, 4});
+        });
+  unary("AdaptiveMaxPool2dUniform", "kiln.adaptive_max_pool2d",
+        input({1, 1, 4, 6}, distinct(24, 155)), [](const Tensor &x) {
+          return adaptiveMaxPool2d(x, {2, 3});
+        });
   c.push_back({"CrossEntropy",
                {"kiln.cross_entropy"},
                {randomInput({4, 5}, 129, -2, 2), indices({4}, ids({0, 4, 2, 2}))},

@@ -153,6 +153,39 @@ Tensor avgPool2d(const Tensor &x, std::vector<int64_t> kernel,
                  bool countIncludePad = true);
 Tensor layerNorm(const Tensor &x, const std::optional<Tensor> &weight,
                  const std::optional<Tensor> &bias, double eps = 1e-5);
+/// Normalizes each channel (dim 1) of x [N, C, ...] with the statistics
+/// mean and var [C]: (x - mean) / sqrt(var + eps) * weight + bias
+/// (kiln.batch_norm; evaluation mode, with the running statistics).
+Tensor batchNorm(const Tensor &x, const Tensor &mean, const Tensor &var,
+                 const std::optional<Tensor> &weight,
+                 const std::optional<Tensor> &bias, double eps = 1e-5);
+/// Batch normalization in training mode: with x's own per-channel mean and
+/// biased variance over every dim but 1, as graph ops. When given, the
+/// running statistics are rebound to (1 - momentum) * running + momentum *
+/// the batch's (unbiased variance), also graph ops, outside the gradient:
+/// nothing goes to the host.
+Tensor batchNormTraining(const Tensor &x, Tensor *runningMean,
+                         Tensor *runningVar,
+                         const std::optional<Tensor> &weight,
+                         const std::optional<Tensor> &bias,
+                         double momentum = 0.1, double eps = 1e-5);
+/// Normalizes each sample's `groups` groups of channels of x [N, C, ...]
+/// over the group's channels and positions, then scales and shifts each
+/// channel by weight and bias [C] (kiln.group_norm).
+Tensor groupNorm(const Tensor &x, int64_t groups,
+                 const std::optional<Tensor> &weight = std::nullopt,
+                 const std::optional<Tensor> &bias = std::nullopt,
+                 double eps = 1e-5);
+/// Each sample's channels normalized on their own: group_norm with one
+/// group per channel.
+Tensor instanceNorm(const Tensor &x,
+                    const std::optional<Tensor> &weight = std::nullopt,
+                    const std::optional<Tensor> &bias = std::nullopt,
+                    double eps = 1e-5);
+/// Mean and maximum over the windows that cut the H and W of x [N, C, H, W]
+/// into size[0] x size[1] cells, as PyTorch's adaptive pooling.
+Tensor adaptiveAvgPool2d(const Tensor &x, std::vector<int64_t> size);
+Tensor adaptiveMaxPool2d(const Tensor &x, std::vector<int64_t> size);
 Tensor dropout(const Tensor &x, double p, uint64_t seed);
 /// Mean softmax cross-entropy of [N, C] logits and [N] class indices.
 Tensor crossEntropy(const Tensor &logits, const Tensor &labels);

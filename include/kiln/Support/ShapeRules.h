@@ -129,6 +129,16 @@ std::string pool2d(DimsRef in, DimsRef kernel, DimsRef stride,
 std::string unfold(DimsRef in, DimsRef kernel, DimsRef stride, DimsRef padding,
                    DimsRef dilation, Dims &out);
 std::string layerNorm(DimsRef in, const DimsRef *weight, const DimsRef *bias);
+/// [N, C, ...] normalized per channel: mean, var and the optional weight
+/// and bias are [C].
+std::string batchNorm(DimsRef in, DimsRef mean, DimsRef var,
+                      const DimsRef *weight, const DimsRef *bias);
+/// [N, C, ...] with static C and spatial dims, `groups` dividing C; the
+/// optional weight and bias are [C].
+std::string groupNorm(DimsRef in, const DimsRef *weight, const DimsRef *bias,
+                      int64_t groups);
+/// NCHW with static H and W to [N, C, size[0], size[1]].
+std::string adaptivePool2d(DimsRef in, DimsRef size, Dims &out);
 std::string crossEntropy(DimsRef logits, DimsRef labels, Dims &out);
 
 } // namespace kiln::rules

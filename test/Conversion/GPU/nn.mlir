@@ -59,6 +59,22 @@ func.func @composites(%x: tensor<8x256xf32>, %g: tensor<256xf32>, %b: tensor<256
   return %0, %1, %2 : tensor<8x256xf32>, tensor<8x256xf32>, tensor<f32>
 }
 
+// The CNN composites: batch and group norm, and adaptive pooling of every
+// kind (global, uniform windows, and uneven windows through matmuls or
+// index_select), in f32 and f16.
+
+// CHECK-LABEL: // PTX cnn_composites_kernel0_
+func.func @cnn_composites(%x: tensor<2x4x5x7xf32>, %m: tensor<4xf32>, %v: tensor<4xf32>, %h: tensor<2x4x6x6xf16>, %g: tensor<4xf16>) -> (tensor<2x4x5x7xf32>, tensor<2x4x6x6xf16>, tensor<2x4x1x1xf32>, tensor<2x4x3x3xf32>, tensor<2x4x3x2xf32>, tensor<2x4x3x3xf16>, tensor<2x4x4x4xf16>) {
+  %0 = kiln.batch_norm %x, %m, %v weight %m bias %v eps 1.0e-05 : (tensor<2x4x5x7xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4x5x7xf32>
+  %1 = kiln.group_norm %h weight %g bias %g groups 2 eps 1.0e-05 : (tensor<2x4x6x6xf16>, tensor<4xf16>, tensor<4xf16>) -> tensor<2x4x6x6xf16>
+  %2 = kiln.adaptive_avg_pool2d %x size [1, 1] : tensor<2x4x5x7xf32> -> tensor<2x4x1x1xf32>
+  %3 = kiln.adaptive_avg_pool2d %x size [3, 3] : tensor<2x4x5x7xf32> -> tensor<2x4x3x3xf32>
+  %4 = kiln.adaptive_max_pool2d %x size [3, 2] : tensor<2x4x5x7xf32> -> tensor<2x4x3x2xf32>
+  %5 = kiln.adaptive_max_pool2d %h size [3, 3] : tensor<2x4x6x6xf16> -> tensor<2x4x3x3xf16>
+  %6 = kiln.adaptive_avg_pool2d %h size [4, 4] : tensor<2x4x6x6xf16> -> tensor<2x4x4x4xf16>
+  return %0, %1, %2, %3, %4, %5, %6 : tensor<2x4x5x7xf32>, tensor<2x4x6x6xf16>, tensor<2x4x1x1xf32>, tensor<2x4x3x3xf32>, tensor<2x4x3x2xf32>, tensor<2x4x3x3xf16>, tensor<2x4x4x4xf16>
+}
+
 // Convolutions, pooling, their backward ops and the nn composites in f64,
 // f16 and bf16.
 

@@ -406,3 +406,102 @@ func.func @unfold_wrong_result(%x: tensor<1x2x8x8xf32>) {
   %0 = kiln.unfold %x kernel [3, 3] stride [1, 1] padding [0, 0] dilation [1, 1] : tensor<1x2x8x8xf32> -> tensor<1x18x64xf32>
   return
 }
+
+// -----
+
+func.func @batch_norm_rank(%x: tensor<8xf32>, %m: tensor<8xf32>) {
+  // expected-error@+2 {{'kiln.batch_norm' op input must be [N, C, ...] (rank >= 2), got [8]}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.batch_norm %x, %m, %m eps 1.0e-05 : (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @batch_norm_var_shape(%x: tensor<2x3x4xf32>, %m: tensor<3xf32>, %v: tensor<4xf32>) {
+  // expected-error@+2 {{'kiln.batch_norm' op var of shape [4] must be [3], one entry per channel of the input [2, 3, 4]}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.batch_norm %x, %m, %v eps 1.0e-05 : (tensor<2x3x4xf32>, tensor<3xf32>, tensor<4xf32>) -> tensor<2x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @batch_norm_bias_rank(%x: tensor<2x3xf32>, %m: tensor<3xf32>, %b: tensor<1x3xf32>) {
+  // expected-error@+2 {{'kiln.batch_norm' op bias of shape [1, 3] must be [3]}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.batch_norm %x, %m, %m bias %b eps 1.0e-05 : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<1x3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @batch_norm_dtype(%x: tensor<2x3xf32>, %m: tensor<3xf16>) {
+  // expected-error@+2 {{'kiln.batch_norm' op dtype mismatch between operands (f32[2, 3], f16[3], f16[3])}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.batch_norm %x, %m, %m eps 1.0e-05 : (tensor<2x3xf32>, tensor<3xf16>, tensor<3xf16>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @group_norm_groups(%x: tensor<2x6x4xf32>) {
+  // expected-error@+2 {{'kiln.group_norm' op groups 4 does not divide the 6 channels of [2, 6, 4]}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.group_norm %x groups 4 eps 1.0e-05 : (tensor<2x6x4xf32>) -> tensor<2x6x4xf32>
+  return
+}
+
+// -----
+
+func.func @group_norm_zero_groups(%x: tensor<2x6x4xf32>) {
+  // expected-error@+2 {{'kiln.group_norm' op groups must be > 0, got 0}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.group_norm %x groups 0 eps 1.0e-05 : (tensor<2x6x4xf32>) -> tensor<2x6x4xf32>
+  return
+}
+
+// -----
+
+func.func @group_norm_dynamic_channels(%x: tensor<2x?x4xf32>) {
+  // expected-error@+2 {{'kiln.group_norm' op the channel and spatial dims must be static, got [2, ?, 4]}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.group_norm %x groups 1 eps 1.0e-05 : (tensor<2x?x4xf32>) -> tensor<2x?x4xf32>
+  return
+}
+
+// -----
+
+func.func @group_norm_weight(%x: tensor<2x6x4xf32>, %w: tensor<4xf32>) {
+  // expected-error@+2 {{'kiln.group_norm' op weight of shape [4] must be [6]}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.group_norm %x weight %w groups 2 eps 1.0e-05 : (tensor<2x6x4xf32>, tensor<4xf32>) -> tensor<2x6x4xf32>
+  return
+}
+
+// -----
+
+func.func @adaptive_pool_rank(%x: tensor<2x3x4xf32>) {
+  // expected-error@+2 {{'kiln.adaptive_avg_pool2d' op input must be NCHW (rank 4), got [2, 3, 4]}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.adaptive_avg_pool2d %x size [1, 1] : tensor<2x3x4xf32> -> tensor<2x3x1x1xf32>
+  return
+}
+
+// -----
+
+func.func @adaptive_pool_size(%x: tensor<2x3x4x4xf32>) {
+  // expected-error@+2 {{'kiln.adaptive_max_pool2d' op size entries must be > 0, got [0, 2]}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.adaptive_max_pool2d %x size [0, 2] : tensor<2x3x4x4xf32> -> tensor<2x3x0x2xf32>
+  return
+}
+
+// -----
+
+func.func @adaptive_pool_dynamic(%x: tensor<2x3x?x4xf32>) {
+  // expected-error@+2 {{'kiln.adaptive_avg_pool2d' op the spatial dims must be static, got [2, 3, ?, 4]}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.adaptive_avg_pool2d %x size [2, 2] : tensor<2x3x?x4xf32> -> tensor<2x3x2x2xf32>
+  return
+}

@@ -74,3 +74,23 @@ func.func @cross_entropy(%l: tensor<4x10xf32>, %t: tensor<4xi64>, %m: tensor<?x3
   %1 = kiln.cross_entropy %m, %u : (tensor<?x3xf64>, tensor<?xi32>) -> tensor<f64>
   return
 }
+// CHECK-LABEL: func.func @norms(
+func.func @norms(%x: tensor<2x3x4x4xf32>, %m: tensor<3xf32>, %v: tensor<3xf32>, %y: tensor<?x4x5xf16>, %g: tensor<4xf16>, %b: tensor<4xf16>) {
+  // CHECK: kiln.batch_norm %arg0, %arg1, %arg2 weight %arg1 bias %arg2 eps 1.000000e-05 : (tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x4x4xf32>
+  %0 = kiln.batch_norm %x, %m, %v weight %m bias %v eps 1.0e-05 : (tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x4x4xf32>
+  // CHECK: kiln.batch_norm %arg0, %arg1, %arg2 eps 1.000000e-03 : (tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x4x4xf32>
+  %1 = kiln.batch_norm %x, %m, %v eps 1.0e-03 : (tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x4x4xf32>
+  // CHECK: kiln.group_norm %arg3 bias %arg5 groups 2 eps 1.000000e-05 : (tensor<?x4x5xf16>, tensor<4xf16>) -> tensor<?x4x5xf16>
+  %2 = kiln.group_norm %y bias %b groups 2 eps 1.0e-05 : (tensor<?x4x5xf16>, tensor<4xf16>) -> tensor<?x4x5xf16>
+  // CHECK: kiln.group_norm %arg3 weight %arg4 bias %arg5 groups 4 eps 0.000000e+00 : (tensor<?x4x5xf16>, tensor<4xf16>, tensor<4xf16>) -> tensor<?x4x5xf16>
+  %3 = kiln.group_norm %y weight %g bias %b groups 4 eps 0.0 : (tensor<?x4x5xf16>, tensor<4xf16>, tensor<4xf16>) -> tensor<?x4x5xf16>
+  return
+}
+// CHECK-LABEL: func.func @adaptive_pools(
+func.func @adaptive_pools(%x: tensor<?x3x7x5xf32>) {
+  // CHECK: kiln.adaptive_avg_pool2d %arg0 size [3, 2] : tensor<?x3x7x5xf32> -> tensor<?x3x3x2xf32>
+  %0 = kiln.adaptive_avg_pool2d %x size [3, 2] : tensor<?x3x7x5xf32> -> tensor<?x3x3x2xf32>
+  // CHECK: kiln.adaptive_max_pool2d %arg0 size [9, 1] : tensor<?x3x7x5xf32> -> tensor<?x3x9x1xf32>
+  %1 = kiln.adaptive_max_pool2d %x size [9, 1] : tensor<?x3x7x5xf32> -> tensor<?x3x9x1xf32>
+  return
+}

@@ -98,6 +98,70 @@ TEST_P(NNDiffTest, NormAndLoss) {
   });
 }
 
+// Batch norm (with given statistics, and in training mode with the running
+// statistics' update), group and instance norm, and adaptive pooling to
+// sizes that divide the input and sizes that do not; each forward, and the
+// gradients of a weighted sum with respect to every input.
+TEST_P(NNDiffTest, CnnNormsAndAdaptivePools) {
+  DType dtype = GetParam();
+  compareOnDevices([&](Side &s) {
+    Rng rng(42);
+    auto in = [&](Shape shape, double lo = -2, double hi = 2) {
+      return s.input(randomValues(rng, shape.numel(), dtype, lo, hi), shape,
+                     dtype);
+    };
+    auto tracked = [&](Shape shape, double lo = -2, double hi = 2) {
+      Tensor t = in(std::move(shape), lo, hi);
+      t.requireGrad(CheckpointingStrategy::Disabled);
+      return t;
+    };
+    // Checks y, and the gradients of sum(y * dy) with respect to `leaves`.
+    auto checkWithGrads = [&](const std::string &op, const std::string &label,
+                              const Tensor &y, std::vector<Tensor> leaves) {
+      s.check(op, dtype, label, y);
+      Gradients g = backward(sum(y * in(y.shape(), -1, 1)));
+      for (size_t i = 0; i < leaves.size(); ++i)
+        s.check(op, dtype, label + ", gradient " + std::to_string(i),
+                g.get(leaves[i]));
+    };
+    // Odd sizes: 3 channels, 5x7 planes.
+    Tensor x = tracked({2, 3, 5, 7}), mean = tracked({3}),
+           var = tracked({3}, 0.5, 2), w = tracked({3}, 0.5, 1.5),
+           b = tracked({3});
+    checkWithGrads("kiln.batch_norm", "kiln.batch_norm weight, bias",
+                   batchNorm(x, mean, var, w, b), {x, mean, var, w, b});
+    checkWithGrads("kiln.batch_norm", "kiln.batch_norm plain, rank 3",
+                   batchNorm(x.reshape({2, 3, 35}), mean, var, std::nullopt,
+                             std::nullopt, 1e-3),
+                   {x, mean, var});
+    Tensor runningMean = in({3}), runningVar = in({3}, 0.5, 2);
+    checkWithGrads("kiln.batch_norm", "kiln.batch_norm training",
+                   batchNormTraining(x, &runningMean, &runningVar, w, b, 0.2),
+                   {x, w, b});
+    s.check("kiln.batch_norm", dtype, "running mean", runningMean);
+    s.check("kiln.batch_norm", dtype, "running variance", runningVar);
+
+    Tensor h = tracked({2, 6, 3, 5}), gw = tracked({6}, 0.5, 1.5),
+           gb = tracked({6});
+    checkWithGrads("kiln.group_norm", "kiln.group_norm 3 groups",
+                   groupNorm(h, 3, gw, gb), {h, gw, gb});
+    checkWithGrads("kiln.group_norm", "kiln.group_norm 1 group, rank 3",
+                   groupNorm(h.reshape({2, 6, 15}), 1), {h});
+    checkWithGrads("kiln.group_norm", "instance norm",
+                   instanceNorm(h, gw, std::nullopt, 1e-3), {h, gw});
+
+    for (std::vector<int64_t> size : std::vector<std::vector<int64_t>>{
+             {1, 1}, {5, 1}, {3, 2}, {2, 4}, {7, 9}}) {
+      std::string c =
+          " to " + std::to_string(size[0]) + "x" + std::to_string(size[1]);
+      checkWithGrads("kiln.adaptive_avg_pool2d", "kiln.adaptive_avg_pool2d" + c,
+                     adaptiveAvgPool2d(x, size), {x});
+      checkWithGrads("kiln.adaptive_max_pool2d", "kiln.adaptive_max_pool2d" + c,
+                     adaptiveMaxPool2d(x, size), {x});
+    }
+  });
+}
+
 INSTANTIATE_TEST_SUITE_P(Floats, NNDiffTest, ::testing::ValuesIn(floatDTypes()),
                          [](const auto &info) { return info.param.str(); });
 

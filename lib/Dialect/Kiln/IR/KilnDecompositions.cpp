@@ -281,6 +281,194 @@ struct DecomposeEmbedding : OpRewritePattern<EmbeddingOp> {
   }
 };
 
+/// A [C] vector of an [N, C, ...] input as [1, C, 1, ...], to broadcast.
+Value channelView(PatternRewriter &b, Location loc, Value v, int64_t rank) {
+  SmallVector<int64_t> axes{0};
+  for (int64_t i = 2; i < rank; ++i)
+    axes.push_back(i);
+  return UnsqueezeOp::create(b, loc, v, b.getDenseI64ArrayAttr(axes));
+}
+
+struct DecomposeBatchNorm : OpRewritePattern<BatchNormOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(BatchNormOp op,
+                                PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    Value x = op.getInput();
+    int64_t rank = typeOf(x).getRank();
+    // The per-channel work is on [C]; each element then takes one
+    // subtract, multiply and add, which fuse with x's producer and
+    // consumers. (x - mean) * scale, not x * scale - mean * scale: the
+    // latter cancels when the mean is large against the spread.
+    Value eps = scalarConstant(b, loc, typeOf(x).getElementType(),
+                               op.getEps().convertToDouble());
+    Value scale =
+        RsqrtOp::create(b, loc, AddOp::create(b, loc, op.getVar(), eps));
+    if (op.getWeight())
+      scale = MulOp::create(b, loc, scale, op.getWeight());
+    Value y = SubOp::create(b, loc, x, channelView(b, loc, op.getMean(), rank));
+    y = MulOp::create(b, loc, y, channelView(b, loc, scale, rank));
+    if (op.getBias())
+      y = AddOp::create(b, loc, y, channelView(b, loc, op.getBias(), rank));
+    replaceKeepingType(b, op, y);
+    return success();
+  }
+};
+
+struct DecomposeGroupNorm : OpRewritePattern<GroupNormOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(GroupNormOp op,
+                                PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    Value x = op.getInput();
+    auto type = typeOf(x);
+    int64_t groups = op.getGroups();
+    // Each sample's group is a row of [N, G, C / G * spatial], which
+    // layer_norm (without weight and bias) normalizes.
+    int64_t row = type.getDimSize(1) / groups;
+    for (int64_t i = 2; i < type.getRank(); ++i)
+      row *= type.getDimSize(i);
+    int64_t n = type.isDynamicDim(0) ? -1 : type.getDimSize(0);
+    Value rows =
+        ReshapeOp::create(b, loc, x, b.getDenseI64ArrayAttr({n, groups, row}));
+    Value normed =
+        LayerNormOp::create(b, loc, rows, Value(), Value(), op.getEpsAttr());
+    Value y = reshapeTo(b, loc, normed, type);
+    if (op.getWeight())
+      y = MulOp::create(b, loc, y,
+                        channelView(b, loc, op.getWeight(), type.getRank()));
+    if (op.getBias())
+      y = AddOp::create(b, loc, y,
+                        channelView(b, loc, op.getBias(), type.getRank()));
+    replaceKeepingType(b, op, y);
+    return success();
+  }
+};
+
+/// The window of output cell `i` along a dim of input size `in` and output
+/// size `out`: [floor(i * in / out), ceil((i + 1) * in / out)).
+std::pair<int64_t, int64_t> adaptiveWindow(int64_t i, int64_t in, int64_t out) {
+  return {i * in / out, ((i + 1) * in + out - 1) / out};
+}
+
+/// A constant of `shape` and `element` type holding `values`.
+Value constantOf(PatternRewriter &b, Location loc, ArrayRef<int64_t> shape,
+                 Type element, ArrayRef<double> values) {
+  auto type = RankedTensorType::get(shape, element);
+  SmallVector<Attribute> attrs;
+  for (double v : values)
+    attrs.push_back(llvm::isa<FloatType>(element)
+                        ? Attribute(b.getFloatAttr(element, v))
+                        : Attribute(b.getIntegerAttr(element, (int64_t)v)));
+  return ConstantOp::create(b, loc, DenseElementsAttr::get(type, attrs));
+}
+
+/// The adaptive pooling of `op` when it is a plain one: the whole plane
+/// (a reduction over H and W), or windows of one size and step when each
+/// output size divides its input size. Null otherwise.
+template <typename Reduce, typename Pool, typename Op>
+Value uniformAdaptivePool(PatternRewriter &b, Op op) {
+  Location loc = op.getLoc();
+  Value x = op.getInput();
+  auto type = typeOf(x);
+  int64_t h = type.getDimSize(2), w = type.getDimSize(3);
+  ArrayRef<int64_t> size = op.getSize();
+  if (size[0] == 1 && size[1] == 1)
+    return Reduce::create(b, loc, x, b.getDenseI64ArrayAttr({2, 3}),
+                          /*keepdim=*/true);
+  if (h % size[0] != 0 || w % size[1] != 0)
+    return {};
+  auto window = b.getDenseI64ArrayAttr({h / size[0], w / size[1]});
+  auto zero = b.getDenseI64ArrayAttr({0, 0});
+  if constexpr (std::is_same_v<Pool, AvgPool2dOp>)
+    return Pool::create(b, loc, x, window, window, zero, b.getUnitAttr());
+  else
+    return Pool::create(b, loc, x, window, window, zero);
+}
+
+struct DecomposeAdaptiveAvgPool2d : OpRewritePattern<AdaptiveAvgPool2dOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AdaptiveAvgPool2dOp op,
+                                PatternRewriter &b) const override {
+    if (Value y = uniformAdaptivePool<MeanOp, AvgPool2dOp>(b, op)) {
+      replaceKeepingType(b, op, y);
+      return success();
+    }
+    // Averaging windows is separable: y = Ph x Pw, where row i of
+    // Ph [OH, H] holds 1 / length over window i (Pw [W, OW] likewise by
+    // column). Two small matmuls, exact for overlapping windows too.
+    Location loc = op.getLoc();
+    Value x = op.getInput();
+    auto type = typeOf(x);
+    Type element = type.getElementType();
+    auto averaging = [&](int64_t in, int64_t out, bool transposed) {
+      std::vector<double> m(in * out, 0.0);
+      for (int64_t i = 0; i < out; ++i) {
+        auto [lo, hi] = adaptiveWindow(i, in, out);
+        for (int64_t k = lo; k < hi; ++k)
+          m[transposed ? k * out + i : i * in + k] = 1.0 / double(hi - lo);
+      }
+      SmallVector<int64_t> shape = transposed ? SmallVector<int64_t>{in, out}
+                                              : SmallVector<int64_t>{out, in};
+      return constantOf(b, loc, shape, element, m);
+    };
+    ArrayRef<int64_t> size = op.getSize();
+    Value rows = MatmulOp::create(
+        b, loc, x, averaging(type.getDimSize(3), size[1], /*transposed=*/true));
+    Value y = MatmulOp::create(
+        b, loc, averaging(type.getDimSize(2), size[0], /*transposed=*/false),
+        rows);
+    replaceKeepingType(b, op, y);
+    return success();
+  }
+};
+
+struct DecomposeAdaptiveMaxPool2d : OpRewritePattern<AdaptiveMaxPool2dOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AdaptiveMaxPool2dOp op,
+                                PatternRewriter &b) const override {
+    if (Value y = uniformAdaptivePool<ReduceMaxOp, MaxPool2dOp>(b, op)) {
+      replaceKeepingType(b, op, y);
+      return success();
+    }
+    // One spatial dim at a time: pick each window's rows (padded to the
+    // longest window by repeating its last row, which changes no maximum
+    // and, as the gradient of a max splits between ties and index_select's
+    // adds them back, no gradient), then take the max over them.
+    Location loc = op.getLoc();
+    Value y = op.getInput();
+    ArrayRef<int64_t> size = op.getSize();
+    for (int64_t axis : {2, 3}) {
+      auto type = typeOf(y);
+      int64_t in = type.getDimSize(axis), out = size[axis - 2];
+      int64_t longest = 0;
+      for (int64_t i = 0; i < out; ++i) {
+        auto [lo, hi] = adaptiveWindow(i, in, out);
+        longest = std::max(longest, hi - lo);
+      }
+      std::vector<double> picks;
+      for (int64_t i = 0; i < out; ++i) {
+        auto [lo, hi] = adaptiveWindow(i, in, out);
+        for (int64_t k = 0; k < longest; ++k)
+          picks.push_back((double)std::min(lo + k, hi - 1));
+      }
+      Value indices =
+          constantOf(b, loc, {out * longest}, b.getI64Type(), picks);
+      Value picked = IndexSelectOp::create(b, loc, y, indices, axis);
+      SmallVector<int64_t> shape(type.getShape());
+      shape[axis] = out;
+      shape.insert(shape.begin() + axis + 1, longest);
+      Value windows = reshapeTo(
+          b, loc, picked, RankedTensorType::get(shape, type.getElementType()));
+      y = ReduceMaxOp::create(b, loc, windows,
+                              b.getDenseI64ArrayAttr({axis + 1}),
+                              /*keepdim=*/false);
+    }
+    replaceKeepingType(b, op, y);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::kiln::populateDecomposePatterns(RewritePatternSet &patterns,
@@ -289,7 +477,9 @@ void mlir::kiln::populateDecomposePatterns(RewritePatternSet &patterns,
   all.add<DecomposeSilu, DecomposeMean, DecomposeSoftmax, DecomposeLogSoftmax,
           DecomposeLogSumExp, DecomposeLayerNorm, DecomposeDropout,
           DecomposeCrossEntropy, DecomposeConv1d, DecomposeMaskFill,
-          DecomposeEmbedding>(patterns.getContext());
+          DecomposeEmbedding, DecomposeBatchNorm, DecomposeGroupNorm,
+          DecomposeAdaptiveAvgPool2d, DecomposeAdaptiveMaxPool2d>(
+      patterns.getContext());
   for (std::unique_ptr<RewritePattern> &p : all.getNativePatterns())
     if (!llvm::is_contained(keep, p->getRootKind()->getStringRef()))
       patterns.add(std::move(p));

@@ -479,6 +479,61 @@ LogicalResult inferLayerNorm(StringRef opName, MLIRContext *,
 }
 
 template <typename Adaptor>
+LogicalResult inferBatchNorm(StringRef opName, MLIRContext *,
+                             std::optional<Location> loc, Adaptor adaptor,
+                             SmallVectorImpl<Type> &inferred) {
+  Type element;
+  if (failed(commonElementType(opName, loc, adaptor.getOperands(), element)))
+    return failure();
+  auto mean = rankedType(adaptor.getMean());
+  auto var = rankedType(adaptor.getVar());
+  if (!mean || !var)
+    return failure();
+  auto w = rankedType(adaptor.getWeight());
+  auto b = rankedType(adaptor.getBias());
+  rules::DimsRef ws = w ? rules::DimsRef(w.getShape()) : rules::DimsRef();
+  rules::DimsRef bs = b ? rules::DimsRef(b.getShape()) : rules::DimsRef();
+  return inferWithRule(opName, loc, adaptor.getInput(), inferred,
+                       [&](rules::DimsRef in, rules::Dims &out) {
+                         out.assign(in.begin(), in.end());
+                         return rules::batchNorm(
+                             in, mean.getShape(), var.getShape(),
+                             w ? &ws : nullptr, b ? &bs : nullptr);
+                       });
+}
+
+template <typename Adaptor>
+LogicalResult inferGroupNorm(StringRef opName, MLIRContext *,
+                             std::optional<Location> loc, Adaptor adaptor,
+                             SmallVectorImpl<Type> &inferred) {
+  Type element;
+  if (failed(commonElementType(opName, loc, adaptor.getOperands(), element)))
+    return failure();
+  auto w = rankedType(adaptor.getWeight());
+  auto b = rankedType(adaptor.getBias());
+  rules::DimsRef ws = w ? rules::DimsRef(w.getShape()) : rules::DimsRef();
+  rules::DimsRef bs = b ? rules::DimsRef(b.getShape()) : rules::DimsRef();
+  return inferWithRule(opName, loc, adaptor.getInput(), inferred,
+                       [&](rules::DimsRef in, rules::Dims &out) {
+                         out.assign(in.begin(), in.end());
+                         return rules::groupNorm(in, w ? &ws : nullptr,
+                                                 b ? &bs : nullptr,
+                                                 adaptor.getGroups());
+                       });
+}
+
+template <typename Adaptor>
+LogicalResult inferAdaptivePool2d(StringRef opName, MLIRContext *,
+                                  std::optional<Location> loc, Adaptor adaptor,
+                                  SmallVectorImpl<Type> &inferred) {
+  return inferWithRule(opName, loc, adaptor.getInput(), inferred,
+                       [&](rules::DimsRef in, rules::Dims &out) {
+                         return rules::adaptivePool2d(in, adaptor.getSize(),
+                                                      out);
+                       });
+}
+
+template <typename Adaptor>
 LogicalResult inferCrossEntropy(StringRef opName, MLIRContext *,
                                 std::optional<Location> loc, Adaptor adaptor,
                                 SmallVectorImpl<Type> &inferred) {

@@ -130,6 +130,81 @@ def Kiln_LayerNormOp : Kiln_Op<"layer_norm", [Pure, Kiln_ComputeBound,
       Kiln_InferWith<"::mlir::kiln::inferLayerNorm">.inferBody;
 }
 
+def Kiln_BatchNormOp : Kiln_Op<"batch_norm", [Pure, Kiln_Composite,
+    InferTypeOpAdaptor, AttrSizedOperandSegments]> {
+  let summary = "normalize each channel (dim 1) with given statistics (composite)";
+  let description = [{
+    `(x - mean) / sqrt(var + eps) * weight + bias`, where `mean`, `var` and
+    the optional `weight` and `bias` are 1-D tensors of the channel count
+    and broadcast over every dim but dim 1 of `[N, C, ...]`. In training the
+    statistics are the batch's (graph ops over the other dims); in
+    evaluation they are the running ones. It decomposes into a per-channel
+    scale and shift and one multiply-add per element.
+
+    ```mlir
+    %y = kiln.batch_norm %x, %mean, %var weight %g bias %b eps 1.000000e-05 : (tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x4x4xf32>
+    ```
+  }];
+  let arguments = (ins Kiln_FloatTensor:$input, Kiln_FloatTensor:$mean,
+                       Kiln_FloatTensor:$var,
+                       Optional<Kiln_FloatTensor>:$weight,
+                       Optional<Kiln_FloatTensor>:$bias, F64Attr:$eps);
+  let results = (outs Kiln_FloatTensor:$result);
+  let assemblyFormat = "$input `,` $mean `,` $var (`weight` $weight^)? "
+                       "(`bias` $bias^)? `eps` $eps attr-dict `:` "
+                       "functional-type(operands, results)";
+  let extraClassDefinition =
+      Kiln_InferWith<"::mlir::kiln::inferBatchNorm">.inferBody;
+}
+
+def Kiln_GroupNormOp : Kiln_Op<"group_norm", [Pure, Kiln_Composite,
+    InferTypeOpAdaptor, AttrSizedOperandSegments]> {
+  let summary = "normalize groups of channels per sample (composite)";
+  let description = [{
+    The `C` channels of `[N, C, ...]` form `groups` groups of `C / groups`
+    channels; each sample's group is normalized over its channels and
+    spatial positions (biased variance), then each channel is scaled by
+    `weight` and shifted by `bias` (optional, `[C]`). Instance norm is the
+    case `groups = C`.
+
+    ```mlir
+    %y = kiln.group_norm %x weight %g bias %b groups 2 eps 1.000000e-05 : (tensor<2x4x3x3xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4x3x3xf32>
+    ```
+  }];
+  let arguments = (ins Kiln_FloatTensor:$input,
+                       Optional<Kiln_FloatTensor>:$weight,
+                       Optional<Kiln_FloatTensor>:$bias, I64Attr:$groups,
+                       F64Attr:$eps);
+  let results = (outs Kiln_FloatTensor:$result);
+  let assemblyFormat = "$input (`weight` $weight^)? (`bias` $bias^)? "
+                       "`groups` $groups `eps` $eps attr-dict `:` "
+                       "functional-type(operands, results)";
+  let extraClassDefinition =
+      Kiln_InferWith<"::mlir::kiln::inferGroupNorm">.inferBody;
+}
+
+class Kiln_AdaptivePool2dOp<string mnemonic, string how>
+    : Kiln_Op<mnemonic, [Pure, Kiln_Composite, InferTypeOpAdaptor]> {
+  let summary = how # " over the windows that cut NCHW into `size` cells (composite)";
+  let description = [{
+    Output cell `i` along a spatial dim of input size `L` and output size
+    `S` covers input rows `[floor(i * L / S), ceil((i + 1) * L / S))`, as in
+    PyTorch and ONNX's global pooling (size 1). The spatial dims must be
+    static; when `S` divides `L` the op is a plain pooling.
+  }];
+  let arguments = (ins Kiln_FloatTensor:$input, DenseI64ArrayAttr:$size);
+  let results = (outs Kiln_FloatTensor:$result);
+  let assemblyFormat = "$input `size` $size attr-dict `:` type($input) `->` "
+                       "type($result)";
+  let extraClassDefinition =
+      Kiln_InferWith<"::mlir::kiln::inferAdaptivePool2d">.inferBody;
+}
+
+def Kiln_AdaptiveAvgPool2dOp
+    : Kiln_AdaptivePool2dOp<"adaptive_avg_pool2d", "mean">;
+def Kiln_AdaptiveMaxPool2dOp
+    : Kiln_AdaptivePool2dOp<"adaptive_max_pool2d", "maximum">;
+
 def Kiln_DropoutOp : Kiln_Op<"dropout", [Pure, Kiln_Elementwise, Kiln_OwnKernel,
     Kiln_Composite, SameOperandsAndResultType, InferTypeOpInterface]> {
   let summary = "zero elements with probability p, scale the rest by 1/(1-p)";
