@@ -761,6 +761,12 @@ LogicalResult generateColumns(func::FuncOp tmpl, ModuleOp module,
   auto argBuf = [&](unsigned i) { return entry.getArgument(2 + i); };
   Value outBuf = argBuf(abi.numInputs);
   Value zero = cidx(b, loc, 0), one = cidx(b, loc, 1);
+  // Allocated once per call, before the loop over units: an alloca inside
+  // the loop would take `chunk` more elements of stack per unit, and a
+  // call over many units (a batch norm's per-channel sums over N, H and W)
+  // would overflow a worker thread's stack.
+  auto accBuf =
+      memref::AllocaOp::create(b, loc, MemRefType::get({chunk}, accType));
 
   auto unitLoop =
       scf::ForOp::create(b, loc, entry.getArgument(0), entry.getArgument(1), one);
@@ -773,9 +779,8 @@ LogicalResult generateColumns(func::FuncOp tmpl, ModuleOp module,
       b, loc, arith::AddIOp::create(b, loc, lo, cidx(b, loc, chunk)),
       cidx(b, loc, inner));
   Value n = arith::SubIOp::create(b, loc, hi, lo);
-  SmallVector<Value> aOff = offsetsFromLinear(b, loc, a, outerExt, outerStrides);
-  auto accBuf = memref::AllocaOp::create(
-      b, loc, MemRefType::get({chunk}, accType));
+  SmallVector<Value> aOff =
+      offsetsFromLinear(b, loc, a, outerExt, outerStrides);
   Value init = llvm::cast<ReductionOpInterface>(reduction).buildIdentity(
       b, loc, accType);
   {

@@ -165,6 +165,22 @@ TEST_P(ReductionDiffTest, FewLongRows) {
   });
 }
 
+// Column sums over many units: 600 outer rows of 4096 columns, each unit
+// with 16 KiB of column accumulators. Allocated per unit, they once took
+// 9.6 MB of one thread's stack and crashed (a batch norm's channel sums in
+// a ResNet's backward pass).
+TEST(ReductionStackTest, ManyColumnUnitsShareOneAccumulatorBuffer) {
+  compareOnDevices([&](Side &s) {
+    Rng rng(13);
+    const int64_t outer = 600, rows = 2, cols = 4096;
+    Tensor x =
+        s.input(randomValues(rng, outer * rows * cols, DType::F32, -1, 1),
+                {outer, rows, cols}, DType::F32);
+    s.check("kiln.sum", DType::F32, "sum over the middle of [600, 2, 4096]",
+            sum(x, {1}, false));
+  });
+}
+
 TEST_P(ReductionDiffTest, ArgAndScan) {
   DType dtype = GetParam();
   if (dtype.isBool())
