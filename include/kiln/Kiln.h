@@ -21,5 +21,6 @@
 #include "kiln/API/Tensor.h"
 #include "kiln/API/Transformer.h"
 #include "kiln/API/Types.h"
+#include "kiln/API/Vision.h"
 
 #endif // KILN_KILN_H

@@ -157,6 +157,78 @@ NamedParameters Embedding::namedParameters(const std::string &prefix) {
   return {{prefix + "weight", &weight}};
 }
 
+BatchNorm::BatchNorm(int64_t channels, const DispatchDevice &device, double eps,
+                     double momentum, bool affine)
+    : eps(eps), momentum(momentum) {
+  if (channels < 1)
+    throw Error("BatchNorm: channels must be >= 1, got " +
+                std::to_string(channels));
+  NoGradGuard guard;
+  auto filled = [&](double v) {
+    return (DispatchTensor::full({channels}, v, DType::F32, device.backend()) +
+            0.0)
+        .sync();
+  };
+  if (affine) {
+    weight = parameter(filled(1.0), device);
+    bias = parameter(filled(0.0), device);
+  }
+  runningMean = filled(0.0);
+  runningVar = filled(1.0);
+}
+
+DispatchTensor BatchNorm::forward(const DispatchTensor &x) {
+  if (training)
+    return batchNormTraining(x, &runningMean, &runningVar, weight, bias,
+                             momentum, eps);
+  return batchNorm(x, runningMean, runningVar, weight, bias, eps);
+}
+
+std::vector<DispatchTensor *> BatchNorm::parameters() {
+  if (!weight)
+    return {};
+  return {&*weight, &*bias};
+}
+
+NamedParameters BatchNorm::namedParameters(const std::string &prefix) {
+  if (!weight)
+    return {};
+  return {{prefix + "weight", &*weight}, {prefix + "bias", &*bias}};
+}
+
+NamedParameters BatchNorm::namedState(const std::string &prefix) {
+  NamedParameters p = namedParameters(prefix);
+  p.emplace_back(prefix + "running_mean", &runningMean);
+  p.emplace_back(prefix + "running_var", &runningVar);
+  return p;
+}
+
+GroupNorm::GroupNorm(int64_t groups, int64_t channels,
+                     const DispatchDevice &device, double eps)
+    : groups(groups), eps(eps) {
+  if (groups < 1 || channels < 1 || channels % groups)
+    throw Error("GroupNorm: " + std::to_string(groups) +
+                " groups must be >= 1 and divide the " +
+                std::to_string(channels) + " channels");
+  NoGradGuard guard;
+  weight = parameter(
+      DispatchTensor::ones({channels}, DType::F32, device.backend()), device);
+  bias = parameter(
+      DispatchTensor::zeros({channels}, DType::F32, device.backend()), device);
+}
+
+DispatchTensor GroupNorm::forward(const DispatchTensor &x) const {
+  return groupNorm(x, groups, weight, bias, eps);
+}
+
+std::vector<DispatchTensor *> GroupNorm::parameters() {
+  return {&weight, &bias};
+}
+
+NamedParameters GroupNorm::namedParameters(const std::string &prefix) {
+  return {{prefix + "weight", &weight}, {prefix + "bias", &bias}};
+}
+
 /// Materialized zeros shaped like `p`: optimizer state starts as a buffer,
 /// so the first step has the same structure (and kernels) as the others.
 static DispatchTensor zerosLike(const DispatchTensor &p) {
@@ -186,8 +258,16 @@ static DispatchTensor adamDirection(DispatchTensor &m, DispatchTensor &v,
   return m / (sqrt(v * (1.0 / c2)) + eps);
 }
 
-SGD::SGD(std::vector<DispatchTensor *> params, double lr, double momentum)
-    : lr(lr), momentum(momentum), params_(std::move(params)) {
+SGD::SGD(std::vector<DispatchTensor *> params, double lr, double momentum,
+         double weightDecay, bool nesterov)
+    : lr(lr), momentum(momentum), weightDecay(weightDecay), nesterov(nesterov),
+      params_(std::move(params)) {
+  if (nesterov && momentum == 0.0)
+    throw Error("SGD: Nesterov momentum needs a momentum > 0");
+  if (!(lr >= 0) || !(momentum >= 0) || !(weightDecay >= 0))
+    throw Error("SGD: lr, momentum and weight decay must be >= 0, got " +
+                std::to_string(lr) + ", " + std::to_string(momentum) + ", " +
+                std::to_string(weightDecay));
   NoGradGuard guard;
   for (DispatchTensor *p : params_)
     velocity_.push_back(momentum != 0.0 ? zerosLike(*p) : DispatchTensor());
@@ -200,9 +280,11 @@ void SGD::step(const Gradients &grads) {
     if (!grads.has(p))
       continue;
     DispatchTensor g = grads.get(p);
+    if (weightDecay != 0.0)
+      g = g + p * weightDecay;
     if (momentum != 0.0) {
       velocity_[i] = velocity_[i] * momentum + g;
-      g = velocity_[i];
+      g = nesterov ? g + velocity_[i] * momentum : velocity_[i];
     }
     rebind(p, p - g * lr);
   }

@@ -84,6 +84,46 @@ public:
   ConvOptions options;
 };
 
+/// Batch normalization over dim 1 of [N, C, ...] (PyTorch's BatchNorm1d
+/// and BatchNorm2d): weight ones and bias zeros (with `affine`), running
+/// mean zeros and running variance ones. In training mode (the default)
+/// forward() normalizes with the batch's statistics and rebinds the running
+/// ones to their update, all graph ops; in evaluation mode it normalizes
+/// with the running ones. The running statistics are state, not
+/// parameters: namedState() has them, for save and load.
+class BatchNorm {
+public:
+  BatchNorm(int64_t channels, const DispatchDevice &device, double eps = 1e-5,
+            double momentum = 0.1, bool affine = true);
+  DispatchTensor forward(const DispatchTensor &x);
+  std::vector<DispatchTensor *> parameters();
+  /// "<prefix>weight" and "<prefix>bias".
+  NamedParameters namedParameters(const std::string &prefix = "");
+  /// The parameters, then "<prefix>running_mean" and "<prefix>running_var".
+  NamedParameters namedState(const std::string &prefix = "");
+  void train(bool on = true) { training = on; }
+
+  std::optional<DispatchTensor> weight, bias;
+  DispatchTensor runningMean, runningVar;
+  double eps, momentum;
+  bool training = true;
+};
+
+/// Group normalization of [N, C, ...] in `groups` groups of channels, with
+/// a per-channel weight (ones) and bias (zeros).
+class GroupNorm {
+public:
+  GroupNorm(int64_t groups, int64_t channels, const DispatchDevice &device,
+            double eps = 1e-5);
+  DispatchTensor forward(const DispatchTensor &x) const;
+  std::vector<DispatchTensor *> parameters();
+  NamedParameters namedParameters(const std::string &prefix = "");
+
+  DispatchTensor weight, bias;
+  int64_t groups;
+  double eps;
+};
+
 /// Writes the parameters to `path` in the safetensors format (an 8-byte
 /// little-endian header length, a JSON header naming each tensor's dtype,
 /// shape and byte range, then the raw little-endian data), under their
@@ -101,14 +141,18 @@ void load(const NamedParameters &params, const std::string &path);
 
 namespace kiln::optim {
 
-/// p -= lr * v, with v = momentum * v + g (v = g without momentum).
+/// Stochastic gradient descent as PyTorch's: g = grad + weightDecay * p;
+/// with momentum, v = momentum * v + g and the step follows v, or
+/// g + momentum * v with `nesterov`; then p -= lr * step.
 class SGD {
 public:
-  SGD(std::vector<DispatchTensor *> params, double lr, double momentum = 0.0);
+  SGD(std::vector<DispatchTensor *> params, double lr, double momentum = 0.0,
+      double weightDecay = 0.0, bool nesterov = false);
   /// Records the update of every parameter that `grads` has a gradient for.
   void step(const Gradients &grads);
 
-  double lr, momentum;
+  double lr, momentum, weightDecay;
+  bool nesterov;
 
 private:
   std::vector<DispatchTensor *> params_;
