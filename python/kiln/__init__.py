@@ -23,6 +23,9 @@ from ._kiln import (  # noqa: F401  (the public names)
     autodiff,
     backward,
     abs,
+    batch_norm,
+    group_norm,
+    instance_norm,
     add,
     arctan2,
     available_devices,
@@ -726,6 +729,20 @@ def avg_pool2d(x, kernel_size, stride=None, padding=0,
     return _kiln._avg_pool2d(x, kernel, stride,
                              _sizes(padding, 2, "padding", 0),
                              bool(count_include_pad))
+
+
+def adaptive_avg_pool2d(x, output_size):
+    """Mean over the windows that cut the H and W of x [N, C, H, W] into
+    output_size cells (an int or (OH, OW)), as PyTorch's."""
+    return _kiln._adaptive_avg_pool2d(
+        x, _sizes(output_size, 2, "output_size", 1))
+
+
+def adaptive_max_pool2d(x, output_size):
+    """Maximum over the windows that cut the H and W of x [N, C, H, W]
+    into output_size cells (an int or (OH, OW)), as PyTorch's."""
+    return _kiln._adaptive_max_pool2d(
+        x, _sizes(output_size, 2, "output_size", 1))
 
 
 from . import nn, optim  # noqa: E402  (they use the names above)

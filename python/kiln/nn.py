@@ -1,12 +1,13 @@
-"""Modules: the C++ blocks (Linear, Conv1d, Conv2d, LayerNorm, Embedding,
-MultiheadAttention, TransformerBlock, GPT), pooling, and a `Module` base
-for modules written in Python. A module's parameters are kiln.Tensor objects that the
+"""Modules: the C++ blocks (Linear, Conv1d, Conv2d, LayerNorm, BatchNorm1d,
+BatchNorm2d, GroupNorm, Embedding, MultiheadAttention, TransformerBlock,
+GPT, ResNet), pooling, and a `Module` base for modules written in Python. A module's parameters are kiln.Tensor objects that the
 optimizers update in place."""
 
 from . import _kiln
 from ._kiln.nn import (  # noqa: F401
     GPT,
     Embedding,
+    GroupNorm,
     LayerNorm,
     Linear,
     MultiheadAttention,
@@ -14,18 +15,30 @@ from ._kiln.nn import (  # noqa: F401
 )
 
 
-def _named(value, prefix, out):
+def _named(value, prefix, out, state=False):
     if isinstance(value, _kiln.Tensor):
         out[prefix] = value
     elif hasattr(value, "named_parameters"):
-        for name, t in value.named_parameters().items():
+        named = (value.named_state() if state and hasattr(value, "named_state")
+                 else value.named_parameters())
+        for name, t in named.items():
             out[prefix + "." + name if prefix else name] = t
     elif isinstance(value, (list, tuple)):
         for i, v in enumerate(value):
-            _named(v, "%s.%d" % (prefix, i) if prefix else str(i), out)
+            _named(v, "%s.%d" % (prefix, i) if prefix else str(i), out, state)
     elif isinstance(value, dict):
         for k, v in value.items():
-            _named(v, "%s.%s" % (prefix, k) if prefix else str(k), out)
+            _named(v, "%s.%s" % (prefix, k) if prefix else str(k), out, state)
+
+
+def _modules(value):
+    """The modules in an attribute: itself, or those in a list or dict."""
+    if isinstance(value, (list, tuple)):
+        return [m for v in value for m in _modules(v)]
+    if isinstance(value, dict):
+        return [m for v in value.values() for m in _modules(v)]
+    return [value] if hasattr(value, "train") and not isinstance(
+        value, _kiln.Tensor) else []
 
 
 class Module:
@@ -44,15 +57,43 @@ class Module:
     def parameters(self):
         return list(self.named_parameters().values())
 
+    def named_state(self):
+        """The parameters and the state beside them (batch norms' running
+        statistics): what save_weights writes."""
+        out = {}
+        for name, value in vars(self).items():
+            if not name.startswith("_"):
+                _named(value, name, out, state=True)
+        return out
+
     def save_weights(self, path):
-        """Writes the parameters to a safetensors file."""
-        _kiln.save_tensors(self.named_parameters(), path)
+        """Writes the parameters and running statistics to a safetensors
+        file."""
+        _kiln.save_tensors(self.named_state(), path)
 
     def load_weights(self, path):
-        """Reads every parameter from a safetensors file: all or none (a
-        missing, mis-shaped or corrupt tensor is a kiln.Error and leaves
-        the module as it was)."""
-        _kiln.load_tensors(self.named_parameters(), path)
+        """Reads every parameter and running statistic from a safetensors
+        file: all or none (a missing, mis-shaped or corrupt tensor is a
+        kiln.Error and leaves the module as it was)."""
+        _kiln.load_tensors(self.named_state(), path)
+
+    @property
+    def training(self):
+        return self.__dict__.get("_training", True)
+
+    def train(self, mode=True):
+        """Training mode (batch statistics, dropout) for this module and
+        every submodule; returns the module."""
+        self._training = bool(mode)
+        for name, value in vars(self).items():
+            for m in _modules(value):
+                if m is not self:
+                    m.train(mode)
+        return self
+
+    def eval(self):
+        """Evaluation mode: batch norms use their running statistics."""
+        return self.train(False)
 
     def __call__(self, *args, **kwargs):
         return self.forward(*args, **kwargs)
@@ -78,6 +119,9 @@ class _ConvNd(Module):
         return self._conv.bias
 
     def named_parameters(self):
+        return self._conv.named_parameters()
+
+    def named_state(self):
         return self._conv.named_parameters()
 
     def forward(self, x):
@@ -123,6 +167,101 @@ class AvgPool2d(Module):
     def forward(self, x):
         from . import avg_pool2d
         return avg_pool2d(x, *self._args)
+
+
+class _Wrapped(Module):
+    """A C++ module (self._m) seen as a Python module."""
+
+    def named_parameters(self):
+        return self._m.named_parameters()
+
+    def named_state(self):
+        return self._m.named_state()
+
+    def train(self, mode=True):
+        self._training = bool(mode)
+        if hasattr(self._m, "train"):
+            self._m.train(bool(mode))
+        return self
+
+    def forward(self, x):
+        return self._m(x)
+
+
+class _BatchNorm(_Wrapped):
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True,
+                 device=None):
+        self._m = _kiln.nn._BatchNorm(int(num_features), float(eps),
+                                      float(momentum), bool(affine), device)
+
+    @property
+    def weight(self):
+        return self._m.named_parameters().get("weight")
+
+    @property
+    def bias(self):
+        return self._m.named_parameters().get("bias")
+
+    @property
+    def running_mean(self):
+        return self._m.running_mean
+
+    @property
+    def running_var(self):
+        return self._m.running_var
+
+
+class BatchNorm1d(_BatchNorm):
+    """Batch normalization of [N, C] or [N, C, L] over each channel. In
+    training mode (the default) it uses the batch's statistics and updates
+    the running ones (graph ops, nothing read back); after eval(), it uses
+    the running ones."""
+
+
+class BatchNorm2d(_BatchNorm):
+    """Batch normalization of [N, C, H, W] over each channel, as
+    BatchNorm1d."""
+
+
+class AdaptiveAvgPool2d(Module):
+    def __init__(self, output_size):
+        self._size = output_size
+
+    def forward(self, x):
+        from . import adaptive_avg_pool2d
+        return adaptive_avg_pool2d(x, self._size)
+
+
+class AdaptiveMaxPool2d(Module):
+    def __init__(self, output_size):
+        self._size = output_size
+
+    def forward(self, x):
+        from . import adaptive_max_pool2d
+        return adaptive_max_pool2d(x, self._size)
+
+
+class ResNet(_Wrapped):
+    """A ResNet of basic blocks, with PyTorch's parameter names. `blocks`
+    gives the blocks of each of the 4 stages; small_inputs swaps the 7x7
+    stride-2 stem and max pool for a 3x3 stride-1 stem (32x32 images).
+    Maps [N, in_channels, H, W] to [N, num_classes] logits."""
+
+    def __init__(self, blocks, num_classes=1000, in_channels=3,
+                 small_inputs=False, device=None, seed=0):
+        self._m = _kiln.nn._ResNet([int(b) for b in blocks], int(num_classes),
+                                   int(in_channels), bool(small_inputs),
+                                   device, int(seed))
+
+
+def ResNet18(num_classes=1000, **kwargs):
+    """ResNet-18: 2 basic blocks per stage."""
+    return ResNet([2, 2, 2, 2], num_classes, **kwargs)
+
+
+def ResNet34(num_classes=1000, **kwargs):
+    """ResNet-34: 3, 4, 6 and 3 basic blocks."""
+    return ResNet([3, 4, 6, 3], num_classes, **kwargs)
 
 
 def cross_entropy(logits, labels):

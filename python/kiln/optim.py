@@ -12,8 +12,12 @@ def _params(params):
     return list(params)
 
 
-def SGD(params, lr, momentum=0.0):
-    return _kiln.optim.SGD(_params(params), lr, momentum)
+def SGD(params, lr, momentum=0.0, weight_decay=0.0, nesterov=False):
+    """PyTorch's SGD: the weight decay is added to the gradient; with
+    momentum the step follows the velocity (or, with nesterov, the
+    gradient plus momentum times the velocity)."""
+    return _kiln.optim.SGD(_params(params), lr, momentum, weight_decay,
+                           nesterov)
 
 
 def Adam(params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0):

@@ -608,6 +608,29 @@ NB_MODULE(_kiln, m) {
     return w.rank() == 3 ? kiln::conv1d(x, w, bias, std::move(o))
                          : kiln::conv2d(x, w, bias, std::move(o));
   });
+  m.def(
+      "batch_norm",
+      [](T x, DispatchTensor *runningMean, DispatchTensor *runningVar,
+         std::optional<DispatchTensor> weight,
+         std::optional<DispatchTensor> bias, bool training, double momentum,
+         double eps) {
+        if (training)
+          return kiln::batchNormTraining(x, runningMean, runningVar, weight,
+                                         bias, momentum, eps);
+        if (!runningMean || !runningVar)
+          throw kiln::Error("kiln.batch_norm: evaluation (training=False) "
+                            "needs running_mean and running_var");
+        return kiln::batchNorm(x, *runningMean, *runningVar, weight, bias, eps);
+      },
+      "input"_a, "running_mean"_a.none(), "running_var"_a.none(),
+      "weight"_a = nb::none(), "bias"_a = nb::none(), "training"_a = false,
+      "momentum"_a = 0.1, "eps"_a = 1e-5);
+  m.def("group_norm", &kiln::groupNorm, "input"_a, "num_groups"_a,
+        "weight"_a = nb::none(), "bias"_a = nb::none(), "eps"_a = 1e-5);
+  m.def("instance_norm", &kiln::instanceNorm, "input"_a,
+        "weight"_a = nb::none(), "bias"_a = nb::none(), "eps"_a = 1e-5);
+  m.def("_adaptive_avg_pool2d", &kiln::adaptiveAvgPool2d);
+  m.def("_adaptive_max_pool2d", &kiln::adaptiveMaxPool2d);
   m.def("_max_pool2d", &kiln::maxPool2d);
   m.def("_avg_pool2d", &kiln::avgPool2d);
   m.def("cross_entropy", &kiln::crossEntropy);

@@ -109,8 +109,11 @@ void saveOrLoad(bool save, const knn::NamedParameters &p,
 
 /// named_parameters / parameters / save_weights / load_weights of a C++
 /// module whose parameters `named` lists.
-template <typename C, typename Named>
-void moduleMethods(nb::class_<C> &c, Named named) {
+/// The same, for a module with state besides its parameters (batch norm's
+/// running statistics): `state` lists both, and is what save_weights and
+/// load_weights carry and named_state returns.
+template <typename C, typename Named, typename State>
+void moduleMethods(nb::class_<C> &c, Named named, State state) {
   c.def("named_parameters",
         [named](nb::handle self) {
           return namedDict(named(nb::cast<C &>(self)), self);
@@ -119,18 +122,27 @@ void moduleMethods(nb::class_<C> &c, Named named) {
            [named](nb::handle self) {
              return paramList(named(nb::cast<C &>(self)), self);
            })
+      .def("named_state",
+           [state](nb::handle self) {
+             return namedDict(state(nb::cast<C &>(self)), self);
+           })
       .def(
           "save_weights",
-          [named](C &m, const std::string &path) {
-            saveOrLoad(true, named(m), path);
+          [state](C &m, const std::string &path) {
+            saveOrLoad(true, state(m), path);
           },
           "path"_a)
       .def(
           "load_weights",
-          [named](C &m, const std::string &path) {
-            saveOrLoad(false, named(m), path);
+          [state](C &m, const std::string &path) {
+            saveOrLoad(false, state(m), path);
           },
           "path"_a);
+}
+
+template <typename C, typename Named>
+void moduleMethods(nb::class_<C> &c, Named named) {
+  moduleMethods(c, named, named);
 }
 
 /// A module made from (dim, heads, device, seed): attention, a block.
@@ -262,6 +274,67 @@ void kiln::python::bindNN(nb::module_ &m) {
   moduleMethods(embedding,
                 [](knn::Embedding &e) { return e.namedParameters(); });
 
+  nb::class_<knn::BatchNorm> batchNorm(nn, "_BatchNorm");
+  batchNorm
+      .def(
+          "__init__",
+          [](knn::BatchNorm *self, int64_t channels, double eps,
+             double momentum, bool affine, std::optional<DispatchDevice> d) {
+            new (self)
+                knn::BatchNorm(channels, deviceOr(d), eps, momentum, affine);
+          },
+          "channels"_a, "eps"_a, "momentum"_a, "affine"_a, "device"_a)
+      .def("__call__", [](knn::BatchNorm &b, T x) { return b.forward(x); })
+      .def("train", &knn::BatchNorm::train, "on"_a = true)
+      .def_ro("training", &knn::BatchNorm::training)
+      .def_prop_ro(
+          "running_mean", [](knn::BatchNorm &b) { return &b.runningMean; },
+          nb::rv_policy::reference_internal)
+      .def_prop_ro(
+          "running_var", [](knn::BatchNorm &b) { return &b.runningVar; },
+          nb::rv_policy::reference_internal);
+  moduleMethods(
+      batchNorm, [](knn::BatchNorm &b) { return b.namedParameters(); },
+      [](knn::BatchNorm &b) { return b.namedState(); });
+
+  nb::class_<knn::GroupNorm> groupNorm(nn, "GroupNorm");
+  groupNorm
+      .def(
+          "__init__",
+          [](knn::GroupNorm *self, int64_t groups, int64_t channels, double eps,
+             std::optional<DispatchDevice> d) {
+            new (self) knn::GroupNorm(groups, channels, deviceOr(d), eps);
+          },
+          "num_groups"_a, "num_channels"_a, "eps"_a = 1e-5,
+          "device"_a = nb::none())
+      .def("__call__",
+           [](const knn::GroupNorm &g, T x) { return g.forward(x); });
+  moduleMethods(groupNorm,
+                [](knn::GroupNorm &g) { return g.namedParameters(); });
+
+  nb::class_<knn::ResNet> resnet(nn, "_ResNet");
+  resnet
+      .def(
+          "__init__",
+          [](knn::ResNet *self, std::vector<int64_t> blocks, int64_t classes,
+             int64_t inChannels, bool smallInputs,
+             std::optional<DispatchDevice> d, uint64_t seed) {
+            knn::ResNetConfig c;
+            c.blocks = std::move(blocks);
+            c.classes = classes;
+            c.inChannels = inChannels;
+            c.smallInputs = smallInputs;
+            new (self) knn::ResNet(c, deviceOr(d), seed);
+          },
+          "blocks"_a, "classes"_a, "in_channels"_a, "small_inputs"_a,
+          "device"_a, "seed"_a)
+      .def("__call__", [](knn::ResNet &r, T x) { return r.forward(x); })
+      .def("train", &knn::ResNet::train, "on"_a = true)
+      .def_prop_ro("training", &knn::ResNet::training);
+  moduleMethods(
+      resnet, [](knn::ResNet &r) { return r.namedParameters(); },
+      [](knn::ResNet &r) { return r.namedState(); });
+
   bindDimHeads<knn::MultiheadAttention>(nn, "MultiheadAttention");
   bindDimHeads<knn::TransformerBlock>(nn, "TransformerBlock");
 
@@ -312,10 +385,12 @@ void kiln::python::bindNN(nb::module_ &m) {
       .def(
           "__init__",
           [](optim::SGD *self, const nb::list &params, double lr,
-             double momentum) {
-            new (self) optim::SGD(tensorsOf(params), lr, momentum);
+             double momentum, double weightDecay, bool nesterov) {
+            new (self) optim::SGD(tensorsOf(params), lr, momentum, weightDecay,
+                                  nesterov);
           },
-          "params"_a, "lr"_a, "momentum"_a = 0.0, nb::keep_alive<1, 2>())
+          "params"_a, "lr"_a, "momentum"_a = 0.0, "weight_decay"_a = 0.0,
+          "nesterov"_a = false, nb::keep_alive<1, 2>())
       .def("step", &optim::SGD::step, "grads"_a)
       .def_rw("lr", &optim::SGD::lr);
   bindAdam<optim::Adam>(op, "Adam", 0.0);

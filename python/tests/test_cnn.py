@@ -122,3 +122,136 @@ def test_a_small_cnn_learns():
         opt.step(kiln.backward(loss))
         first = first if first is not None else loss.item()
     assert loss.item() < 0.5 * first, (first, loss.item())
+
+
+def adaptive_ref(x, oh, ow, reduce):
+    n, c, h, w = x.shape
+    y = np.zeros((n, c, oh, ow))
+    for i in range(oh):
+        h0, h1 = i * h // oh, -(-(i + 1) * h // oh)
+        for j in range(ow):
+            w0, w1 = j * w // ow, -(-(j + 1) * w // ow)
+            y[:, :, i, j] = reduce(x[:, :, h0:h1, w0:w1], axis=(2, 3))
+    return y
+
+
+@pytest.mark.parametrize("size", [1, (3, 2), (2, 4), (7, 9)])
+def test_adaptive_pooling_matches_numpy(size):
+    rng = np.random.default_rng(4)
+    x = rand(rng, 2, 3, 5, 7)
+    oh, ow = (size, size) if isinstance(size, int) else size
+    t = kiln.asarray(x)
+    np.testing.assert_allclose(kiln.adaptive_avg_pool2d(t, size).numpy(),
+                               adaptive_ref(x, oh, ow, np.mean),
+                               rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(
+        kiln.nn.AdaptiveMaxPool2d(size)(t).numpy(),
+        adaptive_ref(x, oh, ow, np.max))
+    with pytest.raises(kiln.Error, match="output_size must be >= 1"):
+        kiln.adaptive_avg_pool2d(t, 0)
+
+
+def test_batch_norm_trains_with_batch_statistics_and_evaluates_with_running_ones():
+    rng = np.random.default_rng(5)
+    x = rand(rng, 4, 3, 5, 5) * 2 + 1
+    w, b = rand(rng, 3), rand(rng, 3)
+    mean, var = x.mean(axis=(0, 2, 3)), x.var(axis=(0, 2, 3))
+    count = 4 * 25
+    rm, rv = kiln.zeros((3,)), kiln.ones((3,))
+    y = kiln.batch_norm(kiln.asarray(x), rm, rv, kiln.asarray(w),
+                        kiln.asarray(b), training=True, momentum=0.25)
+    want = ((x - mean[None, :, None, None])
+            / np.sqrt(var[None, :, None, None] + 1e-5)
+            * w[None, :, None, None] + b[None, :, None, None])
+    np.testing.assert_allclose(y.numpy(), want, rtol=1e-4, atol=1e-4)
+    # The running statistics were updated in place (unbiased variance).
+    np.testing.assert_allclose(rm.numpy(), 0.25 * mean, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(rv.numpy(),
+                               0.75 + 0.25 * var * count / (count - 1),
+                               rtol=1e-5)
+    e = kiln.batch_norm(kiln.asarray(x), rm, rv)
+    np.testing.assert_allclose(
+        e.numpy(), (x - rm.numpy()[None, :, None, None])
+        / np.sqrt(rv.numpy()[None, :, None, None] + 1e-5), rtol=1e-4,
+        atol=1e-4)
+    with pytest.raises(kiln.Error, match="needs running_mean and running_var"):
+        kiln.batch_norm(kiln.asarray(x), None, None)
+
+
+def test_group_and_instance_norm_match_numpy():
+    rng = np.random.default_rng(6)
+    x = rand(rng, 2, 6, 3, 4)
+    w = rand(rng, 6)
+    g = x.reshape(2, 3, -1)
+    want = ((g - g.mean(axis=2, keepdims=True))
+            / np.sqrt(g.var(axis=2, keepdims=True) + 1e-5)).reshape(x.shape)
+    np.testing.assert_allclose(
+        kiln.group_norm(kiln.asarray(x), 3, kiln.asarray(w)).numpy(),
+        want * w[None, :, None, None], rtol=1e-4, atol=1e-4)
+    i = x.reshape(2, 6, -1)
+    want = ((i - i.mean(axis=2, keepdims=True))
+            / np.sqrt(i.var(axis=2, keepdims=True) + 1e-5)).reshape(x.shape)
+    np.testing.assert_allclose(kiln.instance_norm(kiln.asarray(x)).numpy(),
+                               want, rtol=1e-4, atol=1e-4)
+    with pytest.raises(kiln.Error, match="groups 4 does not divide the 6"):
+        kiln.group_norm(kiln.asarray(x), 4)
+    gn = kiln.nn.GroupNorm(3, 6)
+    np.testing.assert_allclose(gn(kiln.asarray(x)).numpy(),
+                               kiln.group_norm(kiln.asarray(x), 3).numpy(),
+                               rtol=1e-6)
+
+
+def test_batch_norm_modules_save_their_running_statistics(tmp_path):
+    class Net(kiln.nn.Module):
+        def __init__(self, seed):
+            self.conv = kiln.nn.Conv2d(2, 4, 3, padding=1, bias=False,
+                                       seed=seed)
+            self.bn = kiln.nn.BatchNorm2d(4)
+
+        def forward(self, x):
+            return self.bn(self.conv(x))
+
+    rng = np.random.default_rng(7)
+    x = kiln.asarray(rand(rng, 3, 2, 6, 6))
+    net = Net(1)
+    assert sorted(net.named_state()) == [
+        "bn.bias", "bn.running_mean", "bn.running_var", "bn.weight",
+        "conv.weight"]
+    assert sorted(net.named_parameters()) == ["bn.bias", "bn.weight",
+                                              "conv.weight"]
+    net(x)
+    assert not np.allclose(net.bn.running_mean.numpy(), 0)
+    net.eval()
+    assert not net.training and not net.bn.training
+    want = net(x).numpy()
+    net.save_weights(str(tmp_path / "net.safetensors"))
+    other = Net(2).eval()
+    other.load_weights(str(tmp_path / "net.safetensors"))
+    np.testing.assert_allclose(other(x).numpy(), want, rtol=1e-5, atol=1e-6)
+
+
+def test_resnet18_trains_and_its_loss_falls():
+    m = kiln.nn.ResNet18(num_classes=10)
+    names = m.named_parameters()
+    assert names["conv1.weight"].shape == (64, 3, 7, 7)
+    assert names["layer4.1.conv2.weight"].shape == (512, 512, 3, 3)
+    assert "layer2.0.downsample.1.running_var" in m.named_state()
+    # A few SGD steps on 8 images of 3 classes (a bright third each) with
+    # the small-input stem; batch norm in training mode.
+    net = kiln.nn.ResNet18(num_classes=3, small_inputs=True, seed=1)
+    rng = np.random.default_rng(8)
+    labels = np.array([0, 1, 2, 0, 1, 2, 0, 1])
+    images = rng.standard_normal((8, 3, 12, 12)).astype(np.float32) * 0.3
+    for k, lab in enumerate(labels):
+        images[k, :, 4 * lab:4 * lab + 4] += 1.0
+    x, t = kiln.asarray(images), kiln.asarray(labels.astype(np.int64))
+    opt = kiln.optim.SGD(net.parameters(), lr=0.05, momentum=0.9,
+                         weight_decay=5e-4, nesterov=True)
+    losses = []
+    for _ in range(5):
+        loss = kiln.nn.cross_entropy(net(x), t)
+        opt.step(kiln.backward(loss))
+        losses.append(loss.item())
+    assert losses[-1] < losses[0], losses
+    net.eval()
+    assert net(x).shape == (8, 3)
