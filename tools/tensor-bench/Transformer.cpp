@@ -34,12 +34,6 @@ using Tensor = k::DispatchTensor;
 
 namespace {
 
-std::string fmt(const char *f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
-
 /// Random bytes [batch, context] and the next byte of each, from `seed`.
 std::pair<std::vector<int64_t>, std::vector<int64_t>>
 gptBatch(const k::nn::GPTConfig &c, int64_t batch, uint64_t seed) {

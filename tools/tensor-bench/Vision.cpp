@@ -11,10 +11,16 @@
 // BLAS-backed eager library runs it). Results are checked on sampled
 // elements against direct sums in double.
 //
+// resnet18_infer and resnet_train_step: nn::ResNet's forward pass in
+// evaluation mode, and a whole training step, checked against Flex's
+// logits and loss on the same model and batch.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Bench.h"
 #include "Workloads.h"
+
+#include "kiln/API/Vision.h"
 
 #include <cmath>
 #include <cstdio>
@@ -279,4 +285,176 @@ void Suite::conv2d() {
       });
     }
   }
+}
+
+//===----------------------------------------------------------------------===//
+// ResNet
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The multiply-add FLOPs (2 per MAC) of a ResNet's convolutions and
+/// classifier for one image of `size` x `size`.
+double resnetFlops(const k::nn::ResNetConfig &c, int64_t size) {
+  double flops = 0;
+  auto conv = [&](int64_t in, int64_t out, int64_t kernel, int64_t stride,
+                  int64_t pad, int64_t &hw) {
+    hw = (hw + 2 * pad - kernel) / stride + 1;
+    flops += 2.0 * in * out * kernel * kernel * double(hw * hw);
+  };
+  int64_t hw = size;
+  if (c.smallInputs) {
+    conv(c.inChannels, 64, 3, 1, 1, hw);
+  } else {
+    conv(c.inChannels, 64, 7, 2, 3, hw);
+    hw = (hw + 2 - 3) / 2 + 1;
+  }
+  int64_t in = 64;
+  for (size_t s = 0; s < 4; ++s) {
+    int64_t out = int64_t(64) << s;
+    for (int64_t b = 0; b < c.blocks[s]; ++b) {
+      int64_t stride = s > 0 && b == 0 ? 2 : 1, h1 = hw, unused = hw;
+      conv(in, out, 3, stride, 1, h1);
+      int64_t h2 = h1;
+      conv(out, out, 3, 1, 1, h2);
+      if (stride != 1 || in != out)
+        conv(in, out, 1, stride, 0, unused);
+      hw = h2;
+      in = out;
+    }
+  }
+  return flops + 2.0 * 512 * double(c.classes);
+}
+
+/// Images in [-1, 1] and labels of `classes`, from fixed seeds.
+struct ImageBatch {
+  ImageBatch(int64_t n, int64_t size, int64_t classes)
+      : n(n), size(size), images(n * 3 * size * size) {
+    fillUniform(images.data(), images.size(), 81, -1, 1);
+    for (int64_t i = 0; i < n; ++i)
+      labels.push_back((i * 7 + 3) % classes);
+  }
+  Tensor x(const k::DispatchDevice &dev) const {
+    return Tensor::fromVector<float>(images, {n, 3, size, size}, dev);
+  }
+  Tensor y(const k::DispatchDevice &dev) const {
+    return Tensor::fromVector<int64_t>(labels, {n}, dev);
+  }
+  int64_t n, size;
+  std::vector<float> images;
+  std::vector<int64_t> labels;
+};
+
+} // namespace
+
+void Suite::resnet18Infer() {
+  k::nn::ResNetConfig c = k::nn::ResNetConfig::resnet18(1000);
+  int64_t size = 224;
+  if (opts.quick) {
+    c.classes = 10;
+    size = 32;
+  }
+  const double flops = resnetFlops(c, size);
+  table.legend("resnet18_infer",
+               "ResNet-18 (BasicBlock [2,2,2,2]) in evaluation mode, batch 1, "
+               "3x" +
+                   std::to_string(size) + "x" + std::to_string(size) + ", " +
+                   std::to_string(c.classes) +
+                   " classes; ratio = conv and fc FLOPs / time / FMA peak; "
+                   "checked against Flex's logits");
+  ImageBatch batch(1, size, c.classes);
+  std::vector<float> want;
+  {
+    k::nn::ResNet ref(c, k::DispatchDevice::flex(), 5);
+    ref.eval();
+    want = ref.forward(batch.x(k::DispatchDevice::flex())).toVector<float>();
+  }
+  kilnRows("resnet18_infer",
+           [&](Record &r, const k::DispatchDevice &dev, int t) {
+             k::nn::ResNet net(c, dev, 5);
+             net.eval();
+             Tensor x = batch.x(dev);
+             k::NoGradGuard noGrad;
+             if (!check(r, [&] {
+                   return compareScaled(net.forward(x).toVector<float>(), want,
+                                        1e-3, "logits");
+                 }))
+               return;
+             Tensor keep;
+             time(r, [&] {
+               keep = Tensor();
+               keep = net.forward(x);
+               keep.sync();
+             });
+             double ms = r.stats.median();
+             r.ratio = peakFraction(flops, ms, t);
+             r.ratioOf = "conv and fc FLOPs / time / FMA peak";
+             r.add("images/s", 1000.0 / ms, "%.1f");
+             r.add("GFLOP/s", flops / (ms * 1e-3) / 1e9, "%.1f");
+           });
+}
+
+void Suite::resnetTrainStep() {
+  k::nn::ResNetConfig c = k::nn::ResNetConfig::resnet18(10);
+  c.smallInputs = true;
+  int64_t n = 32, size = 32;
+  if (opts.quick) {
+    c.blocks = {1, 1, 1, 1};
+    n = 4;
+    size = 8;
+  }
+  // The backward pass does about twice the forward's FLOPs.
+  const double flops = 3 * resnetFlops(c, size) * double(n);
+  table.legend("resnet_train_step",
+               "ResNet-18 with a 3x3 stem and no max pool, batch " +
+                   std::to_string(n) + " of 3x" + std::to_string(size) + "x" +
+                   std::to_string(size) +
+                   ", 10 classes, batch norm in training mode, cross-entropy, "
+                   "backward, SGD (lr 0.01, momentum 0.9, weight decay 5e-4); "
+                   "ratio = 3 x forward conv and fc FLOPs / time / FMA peak; "
+                   "the first step's loss is checked against Flex's");
+  ImageBatch batch(n, size, c.classes);
+  double want = 0;
+  {
+    k::nn::ResNet ref(c, k::DispatchDevice::flex(), 6);
+    k::NoGradGuard noGrad;
+    want = k::crossEntropy(ref.forward(batch.x(k::DispatchDevice::flex())),
+                           batch.y(k::DispatchDevice::flex()))
+               .item<float>();
+  }
+  kilnRows("resnet_train_step", [&](Record &r, const k::DispatchDevice &dev,
+                                    int t) {
+    k::DispatchDevice ad =
+        k::DispatchDevice::autodiff(dev, k::CheckpointingStrategy::Disabled);
+    k::nn::ResNet net(c, ad, 6);
+    k::optim::SGD opt(net.parameters(), 0.01, 0.9, 5e-4);
+    Tensor x = batch.x(dev), y = batch.y(dev);
+    auto step = [&] {
+      Tensor loss = k::crossEntropy(net.forward(x), y);
+      opt.step(k::backward(loss));
+      dev.sync();
+      return loss.item<float>();
+    };
+    double t0 = nowMs();
+    float first = step();
+    double firstMs = nowMs() - t0;
+    if (!check(r, [&]() -> std::string {
+          if (std::fabs(first - want) <= 1e-3 * std::fabs(want))
+            return "";
+          return "loss " + fmt("%.7g", first) + ", Flex's " + fmt("%.7g", want);
+        }))
+      return;
+    k::BackendCounters c1 = k::backendCounters(dev);
+    time(r, [&] { step(); });
+    double ms = r.stats.median();
+    r.ratio = peakFraction(flops, ms, t);
+    r.ratioOf = "3 x forward FLOPs / time / FMA peak";
+    r.add("images/s", double(n) / (ms * 1e-3), "%.1f");
+    r.add("GFLOP/s", flops / (ms * 1e-3) / 1e9, "%.1f");
+    r.add("first_step_ms", firstMs, "%.0f");
+    int64_t later = k::backendCounters(dev).compiles - c1.compiles;
+    r.add("later_compiles", later);
+    if (later != 0)
+      r.status = "WRONG: a repeated step compiled";
+  });
 }

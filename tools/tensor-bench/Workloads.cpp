@@ -67,10 +67,12 @@ Sizes Sizes::quick() {
 
 const std::vector<std::string> &bench::allWorkloads() {
   static const std::vector<std::string> names = {
-      "ew_chain",        "reduce_sum",       "softmax",    "layernorm",
-      "matmul",          "matmul_bias_gelu", "conv2d",     "mlp_train_step",
-      "deep_mlp_memory", "gpt_train_step",   "gpt_decode", "compile",
-      "dynamic",         "overhead",         "python",     "ew_ops"};
+      "ew_chain",       "reduce_sum",      "softmax",
+      "layernorm",      "matmul",          "matmul_bias_gelu",
+      "conv2d",         "resnet18_infer",  "resnet_train_step",
+      "mlp_train_step", "deep_mlp_memory", "gpt_train_step",
+      "gpt_decode",     "compile",         "dynamic",
+      "overhead",       "python",          "ew_ops"};
   return names;
 }
 
@@ -98,12 +100,6 @@ Tensor parameter(const std::vector<float> &v, k::Shape shape,
   Tensor t = upload(v, std::move(shape), dev.backend());
   t.requireGrad(dev.checkpointing());
   return t;
-}
-
-std::string fmt(const char *f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
 }
 
 /// "" when every element is within atol + rtol * |want|, else the worst
@@ -146,18 +142,6 @@ std::string compare(const std::vector<float> &got,
            std::to_string(want.size());
   return compare(got.data(), want.data(), static_cast<int64_t>(got.size()),
                  atol, rtol, maxErr);
-}
-
-/// Errors relative to the largest reference magnitude: right for gradients,
-/// whose small entries carry no more absolute precision than large ones.
-std::string compareScaled(const std::vector<float> &got,
-                          const std::vector<float> &want, double tol,
-                          const std::string &what) {
-  double scale = 0;
-  for (float w : want)
-    scale = std::max(scale, double(std::fabs(w)));
-  std::string bad = compare(got, want, tol * std::max(scale, 1e-30), 0);
-  return bad.empty() ? "" : what + ": " + bad;
 }
 
 /// One line of an exception's message, for the table.
@@ -466,6 +450,22 @@ std::vector<std::string> compileWorkloads(bool quick) {
 
 } // namespace
 
+std::string bench::fmt(const char *f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+std::string bench::compareScaled(const std::vector<float> &got,
+                                 const std::vector<float> &want, double tol,
+                                 const std::string &what) {
+  double scale = 0;
+  for (float w : want)
+    scale = std::max(scale, double(std::fabs(w)));
+  std::string bad = compare(got, want, tol * std::max(scale, 1e-30), 0);
+  return bad.empty() ? "" : what + ": " + bad;
+}
+
 //===----------------------------------------------------------------------===//
 // Suite plumbing
 //===----------------------------------------------------------------------===//
@@ -485,6 +485,10 @@ void Suite::run(const std::string &w) {
     matmulBiasGelu();
   else if (w == "conv2d")
     conv2d();
+  else if (w == "resnet18_infer")
+    resnet18Infer();
+  else if (w == "resnet_train_step")
+    resnetTrainStep();
   else if (w == "mlp_train_step")
     mlpTrainStep();
   else if (w == "deep_mlp_memory")

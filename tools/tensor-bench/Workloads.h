@@ -64,6 +64,16 @@ const std::vector<std::string> &allWorkloads();
 std::function<void()> gptTrainCase(const Sizes &s, const kiln::DispatchDevice &dev,
                                    int64_t batch, bool dynamic);
 
+/// `v` printed with the printf format `f`.
+std::string fmt(const char *f, double v);
+
+/// What is wrong with `got` against `want`, with errors relative to the
+/// largest reference magnitude (right for gradients and logits, whose small
+/// entries carry no more absolute precision than large ones), or "".
+std::string compareScaled(const std::vector<float> &got,
+                          const std::vector<float> &want, double tol,
+                          const std::string &what);
+
 /// Runs the rows of one workload for the selected backends and threads,
 /// printing each row and appending it to `records`.
 class Suite {
@@ -84,8 +94,10 @@ private:
   void layerNorm();
   void matmul();
   void matmulBiasGelu();
-  /// The convolution rows (Vision.cpp).
+  /// The convolution and ResNet rows (Vision.cpp).
   void conv2d();
+  void resnet18Infer();
+  void resnetTrainStep();
   void mlpTrainStep();
   void deepMlpMemory();
   void gptTrainStep();
