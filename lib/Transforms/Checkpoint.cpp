@@ -262,6 +262,7 @@ public:
     // kernels of a copy of the function.
     auto copy = llvm::cast<func::FuncOp>(fn->clone());
     splitRecomputed(copy);
+    splitUnfolds(copy);
     int64_t peak = simulate(copy, planKernels(copy, model.fusion));
     copy->erase();
     return peak;

@@ -271,6 +271,11 @@ struct StridedBackwardInput : OpRewritePattern<Conv2dBackwardInputOp> {
 /// image, the gradient `[O, OH * OW]` times the transposed columns of the
 /// input's windows, summed over the images; the matmul kernel reads the
 /// transposed columns from the input while packing.
+/// The weight's gradient is one product over all images, not one per image
+/// summed, when the output channels number at least this many times the
+/// output pixels of an image.
+constexpr int64_t kFoldImagesBelow = 4;
+
 struct BackwardWeightAsMatmul : OpRewritePattern<Conv2dBackwardWeightOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(Conv2dBackwardWeightOp op,
@@ -286,6 +291,24 @@ struct BackwardWeightAsMatmul : OpRewritePattern<Conv2dBackwardWeightOp> {
         b.getDenseI64ArrayAttr({gs[0], gs[1], gs[2] * gs[3]}));
     Value cols = columns(b, loc, op.getInput(), ws, op.getStrideAttr(),
                          op.getPaddingAttr(), op.getDilationAttr());
+    int64_t n = gs[0], o = gs[1], pixels = gs[2] * gs[3];
+    int64_t rows = ws[1] * ws[2] * ws[3];
+    if (n > 1 && o >= kFoldImagesBelow * pixels) {
+      // Few output pixels per image (a ResNet's last stages): one product
+      // over all images, [O, N * P] x [N * P, C * KH * KW]. Per image, it
+      // would write N times the whole gradient and sum them.
+      auto flat = [&](Value v, int64_t lead) {
+        Value t =
+            PermuteOp::create(b, loc, v, b.getDenseI64ArrayAttr({1, 0, 2}));
+        return ReshapeOp::create(b, loc, t,
+                                 b.getDenseI64ArrayAttr({lead, n * pixels}));
+      };
+      Value colsT = PermuteOp::create(b, loc, flat(cols, rows),
+                                      b.getDenseI64ArrayAttr({1, 0}));
+      Value product = MatmulOp::create(b, loc, flat(grad, o), colsT);
+      b.replaceOpWithNewOp<ReshapeOp>(op, product, b.getDenseI64ArrayAttr(ws));
+      return success();
+    }
     Value colsT =
         PermuteOp::create(b, loc, cols, b.getDenseI64ArrayAttr({0, 2, 1}));
     Value perImage = MatmulOp::create(b, loc, grad, colsT);

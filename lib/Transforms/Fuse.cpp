@@ -423,6 +423,20 @@ void mlir::kiln::splitRecomputed(func::FuncOp fn) {
   }
 }
 
+void mlir::kiln::splitUnfolds(func::FuncOp fn) {
+  SmallVector<UnfoldOp> unfolds;
+  fn.walk([&](UnfoldOp u) { unfolds.push_back(u); });
+  for (UnfoldOp u : unfolds) {
+    SmallVector<OpOperand *> uses;
+    for (OpOperand &use : u->getUses())
+      uses.push_back(&use);
+    for (OpOperand *use : llvm::drop_begin(uses)) {
+      OpBuilder b(use->getOwner());
+      use->set(b.clone(*u)->getResult(0));
+    }
+  }
+}
+
 namespace {
 
 /// Do `a` and `b` hold the same value: one value, or results of copies of
@@ -643,6 +657,7 @@ struct KilnFusePass : public mlir::kiln::impl::KilnFuseBase<KilnFusePass> {
   void fuse(func::FuncOp fn) {
     resolveDims(fn);
     splitRecomputed(fn);
+    splitUnfolds(fn);
     std::vector<Group> groups =
         formGroups(fn, {transposedOperands, matmulPrologues});
     OpBuilder builder(fn.getContext());

@@ -37,6 +37,8 @@ void mlir::kiln::buildKilnGraphPipeline(OpPassManager &pm,
   pm.addPass(createKilnDecompose(decompose));
   if (options.convAsMatmul)
     pm.addPass(createKilnConvToMatmul());
+  if (options.splitReductions)
+    pm.addPass(createKilnSplitReductions());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // Collectives of data-parallel training: gradients packed into buckets,

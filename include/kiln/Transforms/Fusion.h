@@ -47,6 +47,13 @@ struct KernelPlan {
 /// that land in one kernel after outlining.
 void splitRecomputed(func::FuncOp fn);
 
+/// Each kiln.unfold read by several ops (a convolution's forward product
+/// and its weight's gradient read the same columns) gets a copy per
+/// reader: a matmul reads the columns from the input while packing, so a
+/// copy it takes is never stored, where one shared unfold would be.
+/// --kiln-fuse does this first.
+void splitUnfolds(func::FuncOp fn);
+
 /// The kernels --kiln-fuse forms in `fn` (after splitRecomputed), in
 /// program order, without outlining them.
 std::vector<KernelPlan> planKernels(func::FuncOp fn,

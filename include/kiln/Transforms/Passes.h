@@ -46,6 +46,10 @@ struct GraphPipelineOptions {
   /// Convolutions of one group become products with their columns
   /// (--kiln-conv-to-matmul), for a matmul kernel that packs the columns.
   bool convAsMatmul = false;
+  /// Reductions over scattered axes run in two steps, the trailing block
+  /// first (--kiln-split-reductions), for a generator that reduces one
+  /// block of axes at a time.
+  bool splitReductions = false;
   /// Composite ops --kiln-decompose leaves as they are ("kiln.silu").
   std::vector<std::string> keepComposites;
 };

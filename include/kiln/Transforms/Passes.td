@@ -76,6 +76,27 @@ def KilnConvToMatmul : Pass<"kiln-conv-to-matmul"> {
   }];
 }
 
+def KilnSplitReductions : Pass<"kiln-split-reductions"> {
+  let summary = "Reduce over scattered axes in two steps, trailing block first";
+  let description = [{
+    A `kiln.sum`, `kiln.prod`, `kiln.reduce_max` or `kiln.reduce_min` in f32
+    or f64 whose axes are not one block but end with a block of trailing
+    dims becomes a reduction over that block (contiguous rows) with
+    keepdim, then one over the other axes, then a view to the result's
+    shape. A batch norm's channel sums over [N, C, H, W]:
+
+    Before:
+    ```mlir
+    %s = kiln.sum %x [0, 2, 3] keepdim : tensor<8x4x5x5xf32> -> tensor<1x4x1x1xf32>
+    ```
+    After:
+    ```mlir
+    %r = kiln.sum %x [2, 3] keepdim : tensor<8x4x5x5xf32> -> tensor<8x4x1x1xf32>
+    %s = kiln.sum %r [0] keepdim : tensor<8x4x1x1xf32> -> tensor<1x4x1x1xf32>
+    ```
+  }];
+}
+
 def KilnFuse : Pass<"kiln-fuse", "::mlir::ModuleOp"> {
   let summary = "Group kiln ops into fused kernels, outlined as functions";
   let description = [{

@@ -47,7 +47,7 @@ using namespace kiln::detail;
 using namespace kiln::detail::cpu;
 
 /// Bump when generated code changes, so that stale disk caches miss.
-static const char *const kCodegenVersion = "kiln-codegen-39";
+static const char *const kCodegenVersion = "kiln-codegen-40";
 
 namespace {
 
@@ -294,6 +294,8 @@ void registerCpuTarget() {
   // columns from the input, so convolutions become products with them.
   info.graph.fuse = true;
   info.graph.convAsMatmul = true;
+  // Its reduction kernels take one block of axes.
+  info.graph.splitReductions = true;
   info.graph.fusion.transposedOperands = true;
   info.graph.fusion.matmulPrologues = true;
   info.graph.matmulWorkspace = true;

@@ -65,6 +65,9 @@ const std::vector<Geometry> &geometries() {
       {1, 64, 6, 58, 33, 3, 3, {{1, 1}, {1, 1}, {1, 1}, 1}},
       // A wide window on long rows.
       {1, 2, 5, 100, 3, 3, 7, {{1, 1}, {1, 3}, {1, 1}, 1}},
+      // 24 output channels over 2 x 2 pixels per image (a ResNet's last
+      // stage): the weight's gradient is one product over all 3 images.
+      {3, 5, 4, 4, 24, 3, 3, {{2, 2}, {1, 1}, {1, 1}, 1}},
       // Padding as wide as the input: whole rows of zeros.
       {2, 3, 4, 4, 2, 3, 3, {{1, 1}, {2, 2}, {1, 1}, 1}},
       // One pixel; a 1 x 1 window that steps by 2.
