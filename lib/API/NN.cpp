@@ -136,6 +136,53 @@ NamedParameters Conv::namedParameters(const std::string &prefix) {
   return p;
 }
 
+ConvTranspose::ConvTranspose(int64_t in, int64_t out,
+                             std::vector<int64_t> kernel,
+                             const DispatchDevice &device, uint64_t seed,
+                             ConvTransposeOptions opts, bool withBias)
+    : options(std::move(opts)) {
+  if (kernel.empty() || kernel.size() > 2)
+    throw Error("ConvTranspose: the kernel needs 1 or 2 sizes, got " +
+                std::to_string(kernel.size()));
+  int64_t groups = options.groups;
+  if (in < 1 || out < 1 || groups < 1 || in % groups || out % groups)
+    throw Error("ConvTranspose: channels " + std::to_string(in) + " -> " +
+                std::to_string(out) + " must be >= 1 and divisible by groups " +
+                std::to_string(groups));
+  int64_t fanIn = out / groups;
+  std::vector<int64_t> dims{in, out / groups};
+  for (int64_t k : kernel) {
+    if (k < 1)
+      throw Error("ConvTranspose: kernel sizes must be >= 1, got " +
+                  std::to_string(k));
+    fanIn *= k;
+    dims.push_back(k);
+  }
+  double bound = 1.0 / std::sqrt(static_cast<double>(fanIn));
+  weight = parameter(uniform(Shape(dims), bound, device, seed), device);
+  if (withBias)
+    bias = parameter(uniform({out}, bound, device, seed + 1), device);
+}
+
+DispatchTensor ConvTranspose::forward(const DispatchTensor &x) const {
+  return weight.rank() == 3 ? convTranspose1d(x, weight, bias, options)
+                            : convTranspose2d(x, weight, bias, options);
+}
+
+std::vector<DispatchTensor *> ConvTranspose::parameters() {
+  std::vector<DispatchTensor *> p{&weight};
+  if (bias)
+    p.push_back(&*bias);
+  return p;
+}
+
+NamedParameters ConvTranspose::namedParameters(const std::string &prefix) {
+  NamedParameters p{{prefix + "weight", &weight}};
+  if (bias)
+    p.push_back({prefix + "bias", &*bias});
+  return p;
+}
+
 Embedding::Embedding(int64_t vocab, int64_t dim, const DispatchDevice &device,
                      uint64_t seed, double std) {
   if (vocab < 1 || dim < 1)

@@ -596,6 +596,50 @@ Tensor kiln::conv1d(const Tensor &x, const Tensor &weight,
 }
 
 template <typename Op>
+static Tensor convTransposeImpl(const Tensor &x, const Tensor &w,
+                                const std::optional<Tensor> &bias,
+                                ConvTransposeOptions o, size_t spatial) {
+  std::vector<const Tensor *> operands{&x, &w};
+  if (bias)
+    operands.push_back(&*bias);
+  Recorder r(Op::name, operands);
+  for (size_t i = 1; i < operands.size(); ++i)
+    r.requireSameDType(0, i);
+  auto orDefault = [&](std::vector<int64_t> &v, int64_t value) {
+    if (v.empty())
+      v.assign(spatial, value);
+  };
+  orDefault(o.stride, 1);
+  orDefault(o.padding, 0);
+  orDefault(o.outputPadding, 0);
+  orDefault(o.dilation, 1);
+  rules::DimsRef biasShape =
+      bias ? rules::DimsRef(r.shape(2)) : rules::DimsRef();
+  Dims out;
+  r.check(rules::convTranspose(r.shape(0), r.shape(1),
+                               bias ? &biasShape : nullptr, o.stride, o.padding,
+                               o.outputPadding, o.dilation, o.groups, out));
+  return r.make(r.dtype(0), vec(out),
+                {Op::stride(o.stride), Op::padding(o.padding),
+                 Op::outputPadding(o.outputPadding), Op::dilation(o.dilation),
+                 Op::groups(o.groups)});
+}
+
+Tensor kiln::convTranspose2d(const Tensor &x, const Tensor &weight,
+                             const std::optional<Tensor> &bias,
+                             ConvTransposeOptions options) {
+  return convTransposeImpl<ops::ConvTranspose2d>(x, weight, bias,
+                                                 std::move(options), 2);
+}
+
+Tensor kiln::convTranspose1d(const Tensor &x, const Tensor &weight,
+                             const std::optional<Tensor> &bias,
+                             ConvTransposeOptions options) {
+  return convTransposeImpl<ops::ConvTranspose1d>(x, weight, bias,
+                                                 std::move(options), 1);
+}
+
+template <typename Op>
 static Tensor poolImpl(const Tensor &x, std::vector<int64_t> kernel,
                        std::vector<int64_t> stride,
                        std::vector<int64_t> padding, bool countIncludePad) {

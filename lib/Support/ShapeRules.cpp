@@ -631,6 +631,70 @@ std::string layerNorm(DimsRef in, const DimsRef *weight, const DimsRef *bias) {
   return {};
 }
 
+std::string convTranspose(DimsRef in, DimsRef weight, const DimsRef *bias,
+                          DimsRef stride, DimsRef padding,
+                          DimsRef outputPadding, DimsRef dilation,
+                          int64_t groups, Dims &out) {
+  size_t sp = stride.size();
+  size_t rank = sp + 2;
+  if (in.size() != rank)
+    return msg("input must have rank ", rank, " (N, C, spatial...), got ",
+               fmt(in));
+  if (weight.size() != rank)
+    return msg("weight must have rank ", rank,
+               " (C_in, C_out/groups, kernel...), got ", fmt(weight));
+  if (std::string e = checkPositive(stride, sp, "stride"); !e.empty())
+    return e;
+  if (std::string e = checkPositive(padding, sp, "padding", true); !e.empty())
+    return e;
+  if (std::string e = checkPositive(outputPadding, sp, "output_padding", true);
+      !e.empty())
+    return e;
+  if (std::string e = checkPositive(dilation, sp, "dilation"); !e.empty())
+    return e;
+  if (groups < 1)
+    return msg("groups must be >= 1, got ", groups);
+  int64_t c = in[1];
+  if (!isDynamic(c) && c % groups != 0)
+    return msg("input channels ", c, " are not divisible by groups ", groups);
+  if (!isDynamic(c) && !isDynamic(weight[0]) && weight[0] != c)
+    return msg("weight ", fmt(weight), " expects ", weight[0],
+               " input channels, input ", fmt(in), " has ", c);
+  int64_t o = isDynamic(weight[1]) ? kDynamic : weight[1] * groups;
+  if (bias && (bias->size() != 1 ||
+               (!isDynamic((*bias)[0]) && !isDynamic(o) && (*bias)[0] != o)))
+    return msg("bias of shape ", fmt(*bias), " must be [", o, "]");
+  out.assign({in[0], o});
+  for (size_t i = 0; i < sp; ++i) {
+    if (outputPadding[i] >= std::max(stride[i], dilation[i]))
+      return msg("output_padding ", fmt(outputPadding),
+                 " must be smaller than the stride ", fmt(stride),
+                 " or the dilation ", fmt(dilation));
+    int64_t k = weight[2 + i];
+    if (!isDynamic(k) && k < 1)
+      return msg("kernel ", fmt(weight.drop_front(2)), " must be >= 1");
+    if (isDynamic(in[2 + i]) || isDynamic(k)) {
+      out.push_back(kDynamic);
+      continue;
+    }
+    // (in - 1) * stride - 2 * padding + dilation * (k - 1) + output_padding
+    // + 1, in int64 or an error.
+    std::optional<int64_t> span =
+        checkedMulAdd(in[2 + i] - 1, stride[i], outputPadding[i] + 1);
+    std::optional<int64_t> reach = checkedMulAdd(dilation[i], k - 1, 0);
+    std::optional<int64_t> pad2 = checkedMul(padding[i], 2);
+    if (!span || !reach || !pad2 || !checkedAdd(*span, *reach))
+      return msg("stride ", fmt(stride), ", dilation ", fmt(dilation),
+                 " and kernel ", fmt(weight.drop_front(2)), " are too large");
+    int64_t n = *span + *reach - *pad2;
+    if (n < 1)
+      return msg("padding ", fmt(padding), " leaves no output of input ",
+                 fmt(in));
+    out.push_back(n);
+  }
+  return {};
+}
+
 /// Optional per-channel vectors of a [N, C, ...] input: each [C].
 static std::string checkChannelVectors(
     DimsRef in,

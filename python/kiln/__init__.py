@@ -711,6 +711,35 @@ def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return _conv(x, weight, bias, stride, padding, dilation, groups, 2)
 
 
+def _conv_transpose(x, weight, bias, stride, padding, output_padding,
+                    groups, dilation, n):
+    if weight.ndim != n + 2:
+        raise Error("conv_transpose%dd: weight must have rank %d (in, "
+                    "out / groups, kernel...), got shape %r"
+                    % (n, n + 2, weight.shape))
+    return _kiln._conv_transpose(
+        x, weight, bias, _sizes(stride, n, "stride", 1),
+        _sizes(padding, n, "padding", 0),
+        _sizes(output_padding, n, "output_padding", 0),
+        _sizes(dilation, n, "dilation", 1), int(groups))
+
+
+def conv_transpose1d(x, weight, bias=None, stride=1, padding=0,
+                     output_padding=0, groups=1, dilation=1):
+    """Transposed 1-D convolution of x [N, C_in, L] with weight
+    [C_in, C_out / groups, K] (PyTorch's argument order)."""
+    return _conv_transpose(x, weight, bias, stride, padding, output_padding,
+                           groups, dilation, 1)
+
+
+def conv_transpose2d(x, weight, bias=None, stride=1, padding=0,
+                     output_padding=0, groups=1, dilation=1):
+    """Transposed 2-D convolution of x [N, C_in, H, W] with weight
+    [C_in, C_out / groups, KH, KW] (PyTorch's argument order)."""
+    return _conv_transpose(x, weight, bias, stride, padding, output_padding,
+                           groups, dilation, 2)
+
+
 def max_pool2d(x, kernel_size, stride=None, padding=0):
     """Maximum over windows of x [N, C, H, W]; stride defaults to the
     window."""

@@ -150,6 +150,61 @@ class Conv2d(_ConvNd):
                          padding, dilation, groups, bias, device, seed)
 
 
+class _ConvTransposeNd(Module):
+    def __init__(self, n, in_channels, out_channels, kernel_size, stride,
+                 padding, output_padding, groups, bias, dilation, device,
+                 seed):
+        from . import _sizes
+        self._conv = _kiln.nn._ConvTranspose(
+            int(in_channels), int(out_channels),
+            _sizes(kernel_size, n, "kernel_size", 1),
+            _sizes(stride, n, "stride", 1), _sizes(padding, n, "padding", 0),
+            _sizes(output_padding, n, "output_padding", 0),
+            _sizes(dilation, n, "dilation", 1), int(groups), bool(bias),
+            device, int(seed))
+
+    @property
+    def weight(self):
+        return self._conv.named_parameters()["weight"]
+
+    @property
+    def bias(self):
+        return self._conv.named_parameters().get("bias")
+
+    def named_parameters(self):
+        return self._conv.named_parameters()
+
+    def named_state(self):
+        return self._conv.named_parameters()
+
+    def forward(self, x):
+        return self._conv(x)
+
+
+class ConvTranspose1d(_ConvTransposeNd):
+    """Transposed convolution over [N, C, L]: weight
+    [in, out / groups, K] and bias [out], initialized as PyTorch's."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1,
+                 padding=0, output_padding=0, groups=1, bias=True,
+                 dilation=1, device=None, seed=0):
+        super().__init__(1, in_channels, out_channels, kernel_size, stride,
+                         padding, output_padding, groups, bias, dilation,
+                         device, seed)
+
+
+class ConvTranspose2d(_ConvTransposeNd):
+    """Transposed convolution over [N, C, H, W]: weight
+    [in, out / groups, KH, KW] and bias [out], initialized as PyTorch's."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1,
+                 padding=0, output_padding=0, groups=1, bias=True,
+                 dilation=1, device=None, seed=0):
+        super().__init__(2, in_channels, out_channels, kernel_size, stride,
+                         padding, output_padding, groups, bias, dilation,
+                         device, seed)
+
+
 class MaxPool2d(Module):
     def __init__(self, kernel_size, stride=None, padding=0):
         self._args = (kernel_size, stride, padding)

@@ -631,6 +631,17 @@ NB_MODULE(_kiln, m) {
         "weight"_a = nb::none(), "bias"_a = nb::none(), "eps"_a = 1e-5);
   m.def("_adaptive_avg_pool2d", &kiln::adaptiveAvgPool2d);
   m.def("_adaptive_max_pool2d", &kiln::adaptiveMaxPool2d);
+  m.def("_conv_transpose", [](T x, T w, std::optional<DispatchTensor> bias,
+                              std::vector<int64_t> stride,
+                              std::vector<int64_t> padding,
+                              std::vector<int64_t> outputPadding,
+                              std::vector<int64_t> dilation, int64_t groups) {
+    kiln::ConvTransposeOptions o{std::move(stride), std::move(padding),
+                                 std::move(outputPadding), std::move(dilation),
+                                 groups};
+    return w.rank() == 3 ? kiln::convTranspose1d(x, w, bias, std::move(o))
+                         : kiln::convTranspose2d(x, w, bias, std::move(o));
+  });
   m.def("_max_pool2d", &kiln::maxPool2d);
   m.def("_avg_pool2d", &kiln::avgPool2d);
   m.def("cross_entropy", &kiln::crossEntropy);

@@ -245,6 +245,29 @@ void kiln::python::bindNN(nb::module_ &m) {
           nb::rv_policy::reference_internal);
   moduleMethods(conv, [](knn::Conv &c) { return c.namedParameters(); });
 
+  nb::class_<knn::ConvTranspose> convT(nn, "_ConvTranspose");
+  convT
+      .def(
+          "__init__",
+          [](knn::ConvTranspose *self, int64_t in, int64_t out,
+             std::vector<int64_t> kernel, std::vector<int64_t> stride,
+             std::vector<int64_t> padding, std::vector<int64_t> outputPadding,
+             std::vector<int64_t> dilation, int64_t groups, bool bias,
+             std::optional<DispatchDevice> d, uint64_t seed) {
+            new (self) knn::ConvTranspose(
+                in, out, std::move(kernel), deviceOr(d), seed,
+                {std::move(stride), std::move(padding),
+                 std::move(outputPadding), std::move(dilation), groups},
+                bias);
+          },
+          "in_channels"_a, "out_channels"_a, "kernel"_a, "stride"_a,
+          "padding"_a, "output_padding"_a, "dilation"_a, "groups"_a, "bias"_a,
+          "device"_a, "seed"_a)
+      .def("__call__",
+           [](const knn::ConvTranspose &c, T x) { return c.forward(x); });
+  moduleMethods(convT,
+                [](knn::ConvTranspose &c) { return c.namedParameters(); });
+
   nb::class_<knn::LayerNorm> layerNorm(nn, "LayerNorm");
   layerNorm
       .def(

@@ -255,3 +255,54 @@ def test_resnet18_trains_and_its_loss_falls():
     assert losses[-1] < losses[0], losses
     net.eval()
     assert net(x).shape == (8, 3)
+
+
+def conv_transpose2d_ref(x, w, b, stride, padding, output_padding, groups,
+                         dilation):
+    n, cin, h, wd = x.shape
+    _, og, kh, kw = w.shape
+    oh = (h - 1) * stride[0] - 2 * padding[0] + dilation[0] * (kh - 1) \
+        + output_padding[0] + 1
+    ow = (wd - 1) * stride[1] - 2 * padding[1] + dilation[1] * (kw - 1) \
+        + output_padding[1] + 1
+    full = np.zeros((n, og * groups, oh + 2 * padding[0] + kh * dilation[0],
+                     ow + 2 * padding[1] + kw * dilation[1]))
+    ig = cin // groups
+    for c in range(cin):
+        g = c // ig
+        for i in range(kh):
+            for j in range(kw):
+                full[:, g * og:(g + 1) * og,
+                     i * dilation[0]:i * dilation[0] + stride[0] * h:stride[0],
+                     j * dilation[1]:j * dilation[1] + stride[1] * wd:stride[1]] += \
+                    np.einsum("nhw,o->nohw", x[:, c], w[c, :, i, j])
+    y = full[:, :, padding[0]:padding[0] + oh, padding[1]:padding[1] + ow]
+    return y if b is None else y + b[None, :, None, None]
+
+
+@pytest.mark.parametrize("stride,padding,output_padding,groups,dilation", [
+    (1, 0, 0, 1, 1), (2, 1, 1, 1, 1), ((2, 1), (0, 1), (1, 0), 2, (1, 2))])
+def test_conv_transpose2d_matches_numpy(stride, padding, output_padding,
+                                        groups, dilation):
+    rng = np.random.default_rng(9)
+    x, w, b = rand(rng, 2, 4, 5, 6), rand(rng, 4, 3, 3, 3), rand(rng, 3 * groups)
+    pair = lambda v: (v, v) if isinstance(v, int) else v  # noqa: E731
+    y = kiln.conv_transpose2d(kiln.asarray(x), kiln.asarray(w),
+                              kiln.asarray(b), stride, padding,
+                              output_padding, groups, dilation)
+    want = conv_transpose2d_ref(x, w, b, pair(stride), pair(padding),
+                                pair(output_padding), groups, pair(dilation))
+    np.testing.assert_allclose(y.numpy(), want, rtol=1e-4, atol=1e-4)
+
+
+def test_conv_transpose_modules_and_errors():
+    up = kiln.nn.ConvTranspose2d(4, 2, 2, stride=2, seed=3)
+    assert up.weight.shape == (4, 2, 2, 2)
+    assert up(kiln.zeros((1, 4, 3, 3))).shape == (1, 2, 6, 6)
+    one = kiln.nn.ConvTranspose1d(3, 6, 3, stride=2, output_padding=1,
+                                  groups=3, bias=False)
+    assert sorted(one.named_parameters()) == ["weight"]
+    assert one(kiln.zeros((2, 3, 5))).shape == (2, 6, 12)
+    with pytest.raises(kiln.Error, match="output_padding .* must be smaller"):
+        kiln.conv_transpose2d(kiln.zeros((1, 4, 3, 3)),
+                              kiln.zeros((4, 2, 2, 2)), output_padding=1)

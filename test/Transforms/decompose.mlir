@@ -7,7 +7,9 @@
 // RUN:   --implicit-check-not=kiln.embedding --implicit-check-not=kiln.batch_norm \
 // RUN:   --implicit-check-not=kiln.group_norm \
 // RUN:   --implicit-check-not=kiln.adaptive_avg_pool2d \
-// RUN:   --implicit-check-not=kiln.adaptive_max_pool2d
+// RUN:   --implicit-check-not=kiln.adaptive_max_pool2d \
+// RUN:   --implicit-check-not=kiln.conv_transpose2d \
+// RUN:   --implicit-check-not=kiln.conv_transpose1d
 // RUN: tensor-opt %s --kiln-decompose --canonicalize --cse --split-input-file \
 // RUN:   | tensor-opt --split-input-file > /dev/null
 
@@ -548,4 +550,28 @@ func.func @adaptive_max_pool2d(%x: tensor<?x3x5x7xf32>) -> (tensor<?x3x1x1xf32>,
   %0 = kiln.adaptive_max_pool2d %x size [1, 1] : tensor<?x3x5x7xf32> -> tensor<?x3x1x1xf32>
   %1 = kiln.adaptive_max_pool2d %x size [3, 2] : tensor<?x3x5x7xf32> -> tensor<?x3x3x2xf32>
   return %0, %1 : tensor<?x3x1x1xf32>, tensor<?x3x3x2xf32>
+}
+
+// -----
+
+// conv_transpose2d is conv2d_backward_input with the result's shape (its
+// output_padding), plus the bias per channel; conv_transpose1d goes through
+// a 2-D one of height 1.
+
+// CHECK-LABEL: func.func @conv_transpose(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<?x4x5x5xf32>, %[[W:[^:]+]]: tensor<4x3x3x3xf32>, %[[B:[^:]+]]: tensor<6xf32>, %[[X1:[^:]+]]: tensor<2x4x7xf32>, %[[W1:[^:]+]]: tensor<4x1x3xf32>
+// CHECK: %[[Y0:.*]] = kiln.conv2d_backward_input %[[X]], %[[W]] stride [2, 2] padding [1, 1] dilation [1, 1] groups 1 : (tensor<?x4x5x5xf32>, tensor<4x3x3x3xf32>) -> tensor<?x3x10x10xf32>
+// CHECK-NEXT: %[[Y1:.*]] = kiln.conv2d_backward_input %[[X]], %[[W]] stride [2, 1] padding [0, 1] dilation [1, 2] groups 2 : (tensor<?x4x5x5xf32>, tensor<4x3x3x3xf32>) -> tensor<?x6x11x7xf32>
+// CHECK-NEXT: %[[BV:.*]] = kiln.unsqueeze %[[B]] [0, 2, 3] : tensor<6xf32> -> tensor<1x6x1x1xf32>
+// CHECK-NEXT: %[[Y1B:.*]] = kiln.add %[[Y1]], %[[BV]]
+// CHECK-NEXT: %[[X2:.*]] = kiln.unsqueeze %[[X1]] [2] : tensor<2x4x7xf32> -> tensor<2x4x1x7xf32>
+// CHECK-NEXT: %[[W2:.*]] = kiln.unsqueeze %[[W1]] [2] : tensor<4x1x3xf32> -> tensor<4x1x1x3xf32>
+// CHECK-NEXT: %[[Y2:.*]] = kiln.conv2d_backward_input %[[X2]], %[[W2]] stride [1, 2] padding [0, 0] dilation [1, 1] groups 4 : (tensor<2x4x1x7xf32>, tensor<4x1x1x3xf32>) -> tensor<2x4x1x16xf32>
+// CHECK-NEXT: %[[Y2S:.*]] = kiln.squeeze %[[Y2]] [2] : tensor<2x4x1x16xf32> -> tensor<2x4x16xf32>
+// CHECK-NEXT: return %[[Y0]], %[[Y1B]], %[[Y2S]]
+func.func @conv_transpose(%x: tensor<?x4x5x5xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<6xf32>, %x1: tensor<2x4x7xf32>, %w1: tensor<4x1x3xf32>) -> (tensor<?x3x10x10xf32>, tensor<?x6x11x7xf32>, tensor<2x4x16xf32>) {
+  %0 = kiln.conv_transpose2d %x, %w stride [2, 2] padding [1, 1] output_padding [1, 1] dilation [1, 1] groups 1 : (tensor<?x4x5x5xf32>, tensor<4x3x3x3xf32>) -> tensor<?x3x10x10xf32>
+  %1 = kiln.conv_transpose2d %x, %w, %b stride [2, 1] padding [0, 1] output_padding [0, 0] dilation [1, 2] groups 2 : (tensor<?x4x5x5xf32>, tensor<4x3x3x3xf32>, tensor<6xf32>) -> tensor<?x6x11x7xf32>
+  %2 = kiln.conv_transpose1d %x1, %w1 stride [2] padding [0] output_padding [1] dilation [1] groups 4 : (tensor<2x4x7xf32>, tensor<4x1x3xf32>) -> tensor<2x4x16xf32>
+  return %0, %1, %2 : tensor<?x3x10x10xf32>, tensor<?x6x11x7xf32>, tensor<2x4x16xf32>
 }

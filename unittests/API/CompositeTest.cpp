@@ -295,4 +295,48 @@ TEST(CompositeTest, AdaptivePooling) {
   }
 }
 
+TEST(CompositeTest, ConvTransposeScattersEachInputByTheWeight) {
+  // y[n, g * og + o, i * s - p + a * d, ...] += x[n, g * ig + c, i, ...] *
+  // w[g * ig + c, o, a, ...]: the definition, in double.
+  const int64_t n = 2, cin = 4, h = 3, w = 4, og = 2, k = 3, groups = 2;
+  const int64_t sh = 2, sw = 1, ph = 1, pw = 0, oph = 1, opw = 0, dh = 1,
+                dw = 2;
+  const int64_t ig = cin / groups, cout = og * groups;
+  const int64_t oh = (h - 1) * sh - 2 * ph + dh * (k - 1) + oph + 1;
+  const int64_t ow = (w - 1) * sw - 2 * pw + dw * (k - 1) + opw + 1;
+  std::vector<double> x = cycle({-1.5, 0.5, 2, -0.25, 1, 3}, n * cin * h * w);
+  std::vector<double> wt = cycle({0.5, -1, 0.25, 2, -0.75}, cin * og * k * k);
+  std::vector<double> bias = {0.5, -1, 2, 0.25};
+  std::vector<double> want(n * cout * oh * ow, 0.0);
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t ci = 0; ci < cin; ++ci)
+      for (int64_t o = 0; o < og; ++o)
+        for (int64_t i = 0; i < h; ++i)
+          for (int64_t j = 0; j < w; ++j)
+            for (int64_t a = 0; a < k; ++a)
+              for (int64_t c = 0; c < k; ++c) {
+                int64_t y = i * sh - ph + a * dh, z = j * sw - pw + c * dw;
+                if (y < 0 || y >= oh || z < 0 || z >= ow)
+                  continue;
+                int64_t co = (ci / ig) * og + o;
+                want[((b * cout + co) * oh + y) * ow + z] +=
+                    x[((b * cin + ci) * h + i) * w + j] *
+                    wt[((ci * og + o) * k + a) * k + c];
+              }
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t co = 0; co < cout; ++co)
+      for (int64_t e = 0; e < oh * ow; ++e)
+        want[(b * cout + co) * oh * ow + e] += bias[co];
+  for (DType dtype : floatDTypes()) {
+    SCOPED_TRACE(nameOf(dtype));
+    Tensor y =
+        convTranspose2d(tensorOf(x, {n, cin, h, w}, dtype, flexDevice()),
+                        tensorOf(wt, {cin, og, k, k}, dtype, flexDevice()),
+                        tensorOf(bias, {cout}, dtype, flexDevice()),
+                        {{sh, sw}, {ph, pw}, {oph, opw}, {dh, dw}, groups});
+    ASSERT_EQ(y.shape(), Shape({n, cout, oh, ow}));
+    EXPECT_TRUE(allClose(valuesOf(y), want, tolerance("kiln.conv2d", dtype)));
+  }
+}
+
 } // namespace

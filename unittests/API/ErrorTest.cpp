@@ -264,6 +264,23 @@ TEST(ErrorTest, NormalizationShapes) {
                        {"kiln.group_norm", "rank >= 2", "f32[5]"}));
 }
 
+TEST(ErrorTest, ConvTransposeShapes) {
+  Tensor x = pending({1, 4, 5, 5}), w = pending({4, 3, 3, 3});
+  EXPECT_TRUE(throwsAt(
+      [&] {
+        (void)convTranspose2d(x, w, std::nullopt, {{2, 2}, {}, {2, 0}, {}, 1});
+      },
+      {"kiln.conv_transpose2d", "output_padding [2, 0] must be smaller"}));
+  EXPECT_TRUE(throwsAt(
+      [&] {
+        (void)convTranspose2d(x, pending({3, 3, 3, 3}));
+      },
+      {"kiln.conv_transpose2d", "expects 3 input channels",
+       "f32[1, 4, 5, 5]"}));
+  EXPECT_TRUE(throwsAt([&] { (void)convTranspose1d(x, w); },
+                       {"kiln.conv_transpose1d", "input must have rank 3"}));
+}
+
 TEST(ErrorTest, AdaptivePoolSizes) {
   EXPECT_TRUE(throwsAt(
       [&] {

@@ -365,6 +365,21 @@ std::vector<GradCase> cases() {
                }});
   unary("LayerNormPlain", "kiln.layer_norm", randomInput({3, 6}, 128),
         [](const Tensor &x) { return layerNorm(x, std::nullopt, std::nullopt); });
+  c.push_back({"ConvTranspose2d",
+               {"kiln.conv_transpose2d", "kiln.conv2d_backward_input"},
+               {randomInput({2, 4, 3, 3}, 160), randomInput({4, 3, 3, 2}, 161),
+                randomInput({6}, 162)},
+               [](const Ts &x) {
+                 ConvTransposeOptions o{{2, 1}, {1, 0}, {1, 0}, {1, 2}, 2};
+                 return Ts{convTranspose2d(x[0], x[1], x[2], o)};
+               }});
+  c.push_back({"ConvTranspose1d",
+               {"kiln.conv_transpose1d"},
+               {randomInput({1, 2, 4}, 163), randomInput({2, 3, 3}, 164)},
+               [](const Ts &x) {
+                 ConvTransposeOptions o{{2}, {1}, {1}, {1}, 1};
+                 return Ts{convTranspose1d(x[0], x[1], std::nullopt, o)};
+               }});
   c.push_back({"BatchNorm",
                {"kiln.batch_norm"},
                {randomInput({2, 3, 2, 3}, 140), randomInput({3}, 141),

@@ -84,6 +84,24 @@ public:
   ConvOptions options;
 };
 
+/// A 1-D or 2-D transposed convolution: weight [in, out / groups,
+/// kernel...] and bias [out], ~ U(-1/sqrt(fan_in), 1/sqrt(fan_in)) with
+/// fan_in = out / groups times the kernel's size, as PyTorch initializes
+/// them.
+class ConvTranspose {
+public:
+  ConvTranspose(int64_t in, int64_t out, std::vector<int64_t> kernel,
+                const DispatchDevice &device, uint64_t seed,
+                ConvTransposeOptions options = {}, bool bias = true);
+  DispatchTensor forward(const DispatchTensor &x) const;
+  std::vector<DispatchTensor *> parameters();
+  NamedParameters namedParameters(const std::string &prefix = "");
+
+  DispatchTensor weight;
+  std::optional<DispatchTensor> bias;
+  ConvTransposeOptions options;
+};
+
 /// Batch normalization over dim 1 of [N, C, ...] (PyTorch's BatchNorm1d
 /// and BatchNorm2d): weight ones and bias zeros (with `affine`), running
 /// mean zeros and running variance ones. In training mode (the default)

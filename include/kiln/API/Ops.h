@@ -144,6 +144,20 @@ Tensor conv2d(const Tensor &x, const Tensor &weight,
 Tensor conv1d(const Tensor &x, const Tensor &weight,
               const std::optional<Tensor> &bias = std::nullopt,
               ConvOptions options = {});
+/// Transposed convolutions (the gradient of conv2d or conv1d with respect
+/// to its input, as a layer): weight [C_in, C_out / groups, kernel...], bias
+/// [C_out]; each output size is (in - 1) * stride - 2 * padding +
+/// dilation * (k - 1) + output_padding + 1.
+struct ConvTransposeOptions {
+  std::vector<int64_t> stride, padding, outputPadding, dilation; ///< 1, 0, 0, 1
+  int64_t groups = 1;
+};
+Tensor convTranspose2d(const Tensor &x, const Tensor &weight,
+                       const std::optional<Tensor> &bias = std::nullopt,
+                       ConvTransposeOptions options = {});
+Tensor convTranspose1d(const Tensor &x, const Tensor &weight,
+                       const std::optional<Tensor> &bias = std::nullopt,
+                       ConvTransposeOptions options = {});
 Tensor maxPool2d(const Tensor &x, std::vector<int64_t> kernel,
                  std::vector<int64_t> stride = {},
                  std::vector<int64_t> padding = {0, 0});

@@ -129,6 +129,14 @@ std::string pool2d(DimsRef in, DimsRef kernel, DimsRef stride,
 std::string unfold(DimsRef in, DimsRef kernel, DimsRef stride, DimsRef padding,
                    DimsRef dilation, Dims &out);
 std::string layerNorm(DimsRef in, const DimsRef *weight, const DimsRef *bias);
+/// The transposed convolution (conv1d or conv2d's gradient with respect to
+/// its input) of [N, C_in, spatial...] with weight [C_in, C_out / groups,
+/// kernel...]: spatial size (in - 1) * stride - 2 * padding + dilation *
+/// (k - 1) + output_padding + 1, output_padding below stride or dilation.
+std::string convTranspose(DimsRef in, DimsRef weight, const DimsRef *bias,
+                          DimsRef stride, DimsRef padding,
+                          DimsRef outputPadding, DimsRef dilation,
+                          int64_t groups, Dims &out);
 /// [N, C, ...] normalized per channel: mean, var and the optional weight
 /// and bias are [C].
 std::string batchNorm(DimsRef in, DimsRef mean, DimsRef var,

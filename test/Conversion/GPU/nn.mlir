@@ -75,6 +75,17 @@ func.func @cnn_composites(%x: tensor<2x4x5x7xf32>, %m: tensor<4xf32>, %v: tensor
   return %0, %1, %2, %3, %4, %5, %6 : tensor<2x4x5x7xf32>, tensor<2x4x6x6xf16>, tensor<2x4x1x1xf32>, tensor<2x4x3x3xf32>, tensor<2x4x3x2xf32>, tensor<2x4x3x3xf16>, tensor<2x4x4x4xf16>
 }
 
+// Transposed convolutions (strided, with output padding, groups, dilation;
+// 1-D) in f32 and f16.
+
+// CHECK-LABEL: // PTX conv_transpose_kernel0_
+func.func @conv_transpose(%x: tensor<2x4x5x5xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<6xf32>, %x1: tensor<2x4x7xf16>, %w1: tensor<4x1x3xf16>) -> (tensor<2x3x10x10xf32>, tensor<2x6x11x7xf32>, tensor<2x4x16xf16>) {
+  %0 = kiln.conv_transpose2d %x, %w stride [2, 2] padding [1, 1] output_padding [1, 1] dilation [1, 1] groups 1 : (tensor<2x4x5x5xf32>, tensor<4x3x3x3xf32>) -> tensor<2x3x10x10xf32>
+  %1 = kiln.conv_transpose2d %x, %w, %b stride [2, 1] padding [0, 1] output_padding [0, 0] dilation [1, 2] groups 2 : (tensor<2x4x5x5xf32>, tensor<4x3x3x3xf32>, tensor<6xf32>) -> tensor<2x6x11x7xf32>
+  %2 = kiln.conv_transpose1d %x1, %w1 stride [2] padding [0] output_padding [1] dilation [1] groups 4 : (tensor<2x4x7xf16>, tensor<4x1x3xf16>) -> tensor<2x4x16xf16>
+  return %0, %1, %2 : tensor<2x3x10x10xf32>, tensor<2x6x11x7xf32>, tensor<2x4x16xf16>
+}
+
 // Convolutions, pooling, their backward ops and the nn composites in f64,
 // f16 and bf16.
 

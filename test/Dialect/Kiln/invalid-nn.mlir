@@ -505,3 +505,57 @@ func.func @adaptive_pool_dynamic(%x: tensor<2x3x?x4xf32>) {
   %0 = kiln.adaptive_avg_pool2d %x size [2, 2] : tensor<2x3x?x4xf32> -> tensor<2x3x2x2xf32>
   return
 }
+
+// -----
+
+func.func @conv_transpose_channels(%x: tensor<1x4x5x5xf32>, %w: tensor<3x3x3x3xf32>) {
+  // expected-error@+2 {{'kiln.conv_transpose2d' op weight [3, 3, 3, 3] expects 3 input channels, input [1, 4, 5, 5] has 4}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.conv_transpose2d %x, %w stride [1, 1] padding [0, 0] output_padding [0, 0] dilation [1, 1] groups 1 : (tensor<1x4x5x5xf32>, tensor<3x3x3x3xf32>) -> tensor<1x3x7x7xf32>
+  return
+}
+
+// -----
+
+func.func @conv_transpose_output_padding(%x: tensor<1x4x5x5xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error@+2 {{'kiln.conv_transpose2d' op output_padding [2, 0] must be smaller than the stride [2, 2] or the dilation [1, 1]}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.conv_transpose2d %x, %w stride [2, 2] padding [0, 0] output_padding [2, 0] dilation [1, 1] groups 1 : (tensor<1x4x5x5xf32>, tensor<4x3x3x3xf32>) -> tensor<1x3x13x11xf32>
+  return
+}
+
+// -----
+
+func.func @conv_transpose_groups(%x: tensor<1x4x5x5xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error@+2 {{'kiln.conv_transpose2d' op input channels 4 are not divisible by groups 3}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.conv_transpose2d %x, %w stride [1, 1] padding [0, 0] output_padding [0, 0] dilation [1, 1] groups 3 : (tensor<1x4x5x5xf32>, tensor<4x3x3x3xf32>) -> tensor<1x9x7x7xf32>
+  return
+}
+
+// -----
+
+func.func @conv_transpose_bias(%x: tensor<1x4x5x5xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>) {
+  // expected-error@+2 {{'kiln.conv_transpose2d' op bias of shape [4] must be [3]}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.conv_transpose2d %x, %w, %b stride [1, 1] padding [0, 0] output_padding [0, 0] dilation [1, 1] groups 1 : (tensor<1x4x5x5xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x3x7x7xf32>
+  return
+}
+
+// -----
+
+func.func @conv_transpose_padding(%x: tensor<1x4x1x1xf32>, %w: tensor<4x3x1x1xf32>) {
+  // expected-error@+2 {{'kiln.conv_transpose2d' op padding [1, 1] leaves no output of input [1, 4, 1, 1]}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.conv_transpose2d %x, %w stride [1, 1] padding [1, 1] output_padding [0, 0] dilation [1, 1] groups 1 : (tensor<1x4x1x1xf32>, tensor<4x3x1x1xf32>) -> tensor<1x3x1x1xf32>
+  return
+}
+
+// -----
+
+func.func @conv_transpose1d_rank(%x: tensor<1x4x5x5xf32>, %w: tensor<4x3x3xf32>) {
+  // expected-error@+2 {{'kiln.conv_transpose1d' op input must have rank 3 (N, C, spatial...), got [1, 4, 5, 5]}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.conv_transpose1d %x, %w stride [1] padding [0] output_padding [0] dilation [1] groups 1 : (tensor<1x4x5x5xf32>, tensor<4x3x3xf32>) -> tensor<1x3x7xf32>
+  return
+}

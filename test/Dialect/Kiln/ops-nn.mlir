@@ -94,3 +94,13 @@ func.func @adaptive_pools(%x: tensor<?x3x7x5xf32>) {
   %1 = kiln.adaptive_max_pool2d %x size [9, 1] : tensor<?x3x7x5xf32> -> tensor<?x3x9x1xf32>
   return
 }
+// CHECK-LABEL: func.func @conv_transpose(
+func.func @conv_transpose(%x: tensor<?x4x5x5xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<6xf32>, %x1: tensor<2x4x7xf16>, %w1: tensor<4x1x3xf16>) {
+  // CHECK: kiln.conv_transpose2d %arg0, %arg1 stride [2, 2] padding [1, 1] output_padding [1, 1] dilation [1, 1] groups 1 : (tensor<?x4x5x5xf32>, tensor<4x3x3x3xf32>) -> tensor<?x3x10x10xf32>
+  %0 = kiln.conv_transpose2d %x, %w stride [2, 2] padding [1, 1] output_padding [1, 1] dilation [1, 1] groups 1 : (tensor<?x4x5x5xf32>, tensor<4x3x3x3xf32>) -> tensor<?x3x10x10xf32>
+  // CHECK: kiln.conv_transpose2d %arg0, %arg1, %arg2 stride [2, 1] padding [0, 1] output_padding [0, 0] dilation [1, 2] groups 2 : (tensor<?x4x5x5xf32>, tensor<4x3x3x3xf32>, tensor<6xf32>) -> tensor<?x6x11x7xf32>
+  %1 = kiln.conv_transpose2d %x, %w, %b stride [2, 1] padding [0, 1] output_padding [0, 0] dilation [1, 2] groups 2 : (tensor<?x4x5x5xf32>, tensor<4x3x3x3xf32>, tensor<6xf32>) -> tensor<?x6x11x7xf32>
+  // CHECK: kiln.conv_transpose1d %arg3, %arg4 stride [2] padding [0] output_padding [1] dilation [1] groups 4 : (tensor<2x4x7xf16>, tensor<4x1x3xf16>) -> tensor<2x4x16xf16>
+  %2 = kiln.conv_transpose1d %x1, %w1 stride [2] padding [0] output_padding [1] dilation [1] groups 4 : (tensor<2x4x7xf16>, tensor<4x1x3xf16>) -> tensor<2x4x16xf16>
+  return
+}

@@ -162,6 +162,48 @@ TEST_P(NNDiffTest, CnnNormsAndAdaptivePools) {
   });
 }
 
+// Transposed convolutions: strides, padding, output padding, dilation,
+// groups and odd sizes, 1-D and 2-D; forward and the gradients with
+// respect to the input, the weight and the bias.
+TEST_P(NNDiffTest, ConvTranspose) {
+  DType dtype = GetParam();
+  compareOnDevices([&](Side &s) {
+    Rng rng(43);
+    auto tracked = [&](Shape shape) {
+      Tensor t =
+          s.input(randomValues(rng, shape.numel(), dtype, -1, 1), shape, dtype);
+      t.requireGrad(CheckpointingStrategy::Disabled);
+      return t;
+    };
+    auto check = [&](const std::string &op, const std::string &label,
+                     const Tensor &y, std::vector<Tensor> leaves) {
+      s.check(op, dtype, label, y);
+      Tensor dy =
+          s.input(randomValues(rng, y.numel(), dtype, -1, 1), y.shape(), dtype);
+      Gradients g = backward(sum(y * dy));
+      for (size_t i = 0; i < leaves.size(); ++i)
+        s.check(op, dtype, label + ", gradient " + std::to_string(i),
+                g.get(leaves[i]));
+    };
+    Tensor x = tracked({2, 4, 5, 7}), w = tracked({4, 3, 3, 3}),
+           b = tracked({6});
+    check("kiln.conv_transpose2d", "kiln.conv_transpose2d stride 2, output pad",
+          convTranspose2d(x, w, std::nullopt, {{2, 2}, {1, 1}, {1, 0}, {}, 1}),
+          {x, w});
+    check("kiln.conv_transpose2d",
+          "kiln.conv_transpose2d groups, dilation, bias",
+          convTranspose2d(x, w, b, {{2, 1}, {0, 1}, {0, 0}, {1, 2}, 2}),
+          {x, w, b});
+    check("kiln.conv_transpose2d", "kiln.conv_transpose2d stride 1",
+          convTranspose2d(x, w, std::nullopt, {{1, 1}, {1, 1}, {}, {}, 1}),
+          {x, w});
+    Tensor x1 = tracked({2, 4, 9}), w1 = tracked({4, 1, 3});
+    check("kiln.conv_transpose1d", "kiln.conv_transpose1d depthwise",
+          convTranspose1d(x1, w1, std::nullopt, {{3}, {1}, {2}, {}, 4}),
+          {x1, w1});
+  });
+}
+
 INSTANTIATE_TEST_SUITE_P(Floats, NNDiffTest, ::testing::ValuesIn(floatDTypes()),
                          [](const auto &info) { return info.param.str(); });
 

@@ -245,6 +245,52 @@ struct DecomposeConv1d : OpRewritePattern<Conv1dOp> {
   }
 };
 
+/// A [C] vector of an [N, C, ...] input as [1, C, 1, ...], to broadcast.
+Value channelView(PatternRewriter &b, Location loc, Value v, int64_t rank) {
+  SmallVector<int64_t> axes{0};
+  for (int64_t i = 2; i < rank; ++i)
+    axes.push_back(i);
+  return UnsqueezeOp::create(b, loc, v, b.getDenseI64ArrayAttr(axes));
+}
+
+struct DecomposeConvTranspose2d : OpRewritePattern<ConvTranspose2dOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConvTranspose2dOp op,
+                                PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getType();
+    // The bias-free result type, with the result's (static or dynamic)
+    // dims; a dynamic N comes from the input.
+    Value y = Conv2dBackwardInputOp::create(
+        b, loc, type, op.getInput(), op.getWeight(), op.getStrideAttr(),
+        op.getPaddingAttr(), op.getDilationAttr(), op.getGroupsAttr());
+    if (op.getBias())
+      y = AddOp::create(b, loc, y, channelView(b, loc, op.getBias(), 4));
+    replaceKeepingType(b, op, y);
+    return success();
+  }
+};
+
+struct DecomposeConvTranspose1d : OpRewritePattern<ConvTranspose1dOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConvTranspose1dOp op,
+                                PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    auto two = b.getDenseI64ArrayAttr({2});
+    Value x = UnsqueezeOp::create(b, loc, op.getInput(), two);
+    Value w = UnsqueezeOp::create(b, loc, op.getWeight(), two);
+    auto pair = [&](ArrayRef<int64_t> v, int64_t first) {
+      return b.getDenseI64ArrayAttr({first, v[0]});
+    };
+    Value y = ConvTranspose2dOp::create(
+        b, loc, x, w, op.getBias(), pair(op.getStride(), 1),
+        pair(op.getPadding(), 0), pair(op.getOutputPadding(), 0),
+        pair(op.getDilation(), 1), op.getGroupsAttr());
+    b.replaceOpWithNewOp<SqueezeOp>(op, y, two);
+    return success();
+  }
+};
+
 struct DecomposeMaskFill : OpRewritePattern<MaskFillOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(MaskFillOp op,
@@ -280,14 +326,6 @@ struct DecomposeEmbedding : OpRewritePattern<EmbeddingOp> {
     return success();
   }
 };
-
-/// A [C] vector of an [N, C, ...] input as [1, C, 1, ...], to broadcast.
-Value channelView(PatternRewriter &b, Location loc, Value v, int64_t rank) {
-  SmallVector<int64_t> axes{0};
-  for (int64_t i = 2; i < rank; ++i)
-    axes.push_back(i);
-  return UnsqueezeOp::create(b, loc, v, b.getDenseI64ArrayAttr(axes));
-}
 
 struct DecomposeBatchNorm : OpRewritePattern<BatchNormOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -478,7 +516,8 @@ void mlir::kiln::populateDecomposePatterns(RewritePatternSet &patterns,
           DecomposeLogSumExp, DecomposeLayerNorm, DecomposeDropout,
           DecomposeCrossEntropy, DecomposeConv1d, DecomposeMaskFill,
           DecomposeEmbedding, DecomposeBatchNorm, DecomposeGroupNorm,
-          DecomposeAdaptiveAvgPool2d, DecomposeAdaptiveMaxPool2d>(
+          DecomposeAdaptiveAvgPool2d, DecomposeAdaptiveMaxPool2d,
+          DecomposeConvTranspose2d, DecomposeConvTranspose1d>(
       patterns.getContext());
   for (std::unique_ptr<RewritePattern> &p : all.getNativePatterns())
     if (!llvm::is_contained(keep, p->getRootKind()->getStringRef()))

@@ -655,6 +655,25 @@ LogicalResult Conv2dOp::buildVJP(OpBuilder &b, ValueRange grads,
   return success();
 }
 
+LogicalResult Conv2dBackwardInputOp::buildVJP(OpBuilder &b, ValueRange grads,
+                                              SmallVectorImpl<Value> &out) {
+  // result = convT(grad, weight), linear in each: its adjoint with respect
+  // to grad is the convolution of the result's gradient d with weight; with
+  // respect to weight, the weight gradient of the convolution of d whose
+  // output gradient is grad.
+  Value d = grads[0];
+  if (!d)
+    return noGradient(*this, out);
+  Location loc = getLoc();
+  out.push_back(Conv2dOp::create(b, loc, d, getWeight(), Value(),
+                                 getStrideAttr(), getPaddingAttr(),
+                                 getDilationAttr(), getGroupsAttr()));
+  out.push_back(Conv2dBackwardWeightOp::create(
+      b, loc, getWeight().getType(), getGrad(), d, getStrideAttr(),
+      getPaddingAttr(), getDilationAttr(), getGroupsAttr()));
+  return success();
+}
+
 LogicalResult MaxPool2dOp::buildVJP(OpBuilder &b, ValueRange grads,
                                     SmallVectorImpl<Value> &out) {
   Value g = grads[0];

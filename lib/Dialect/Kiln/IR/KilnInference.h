@@ -436,6 +436,29 @@ LogicalResult inferConv1d(StringRef opName, MLIRContext *,
 }
 
 template <typename Adaptor>
+LogicalResult inferConvTranspose(StringRef opName, MLIRContext *,
+                                 std::optional<Location> loc, Adaptor adaptor,
+                                 SmallVectorImpl<Type> &inferred) {
+  Type element;
+  if (failed(commonElementType(opName, loc, adaptor.getOperands(), element)))
+    return failure();
+  auto w = rankedType(adaptor.getWeight());
+  if (!w)
+    return failure();
+  auto b = rankedType(adaptor.getBias());
+  rules::DimsRef biasShape =
+      b ? rules::DimsRef(b.getShape()) : rules::DimsRef();
+  return inferWithRule(opName, loc, adaptor.getInput(), inferred,
+                       [&](rules::DimsRef in, rules::Dims &out) {
+                         return rules::convTranspose(
+                             in, w.getShape(), b ? &biasShape : nullptr,
+                             adaptor.getStride(), adaptor.getPadding(),
+                             adaptor.getOutputPadding(), adaptor.getDilation(),
+                             adaptor.getGroups(), out);
+                       });
+}
+
+template <typename Adaptor>
 LogicalResult inferPool2d(StringRef opName, MLIRContext *,
                           std::optional<Location> loc, Adaptor adaptor,
                           SmallVectorImpl<Type> &inferred) {

@@ -45,11 +45,15 @@ def Kiln_GradOp : Kiln_Op<"grad", [Pure, InferTypeOpAdaptor]> {
 }
 
 def Kiln_Conv2dBackwardInputOp : Kiln_Op<"conv2d_backward_input",
-    [Pure, Kiln_ComputeBound]> {
+    [Pure, Kiln_ComputeBound, Kiln_Diff]> {
   let summary = "gradient of conv2d with respect to its input";
   let description = [{
     The transposed convolution of `grad` with `weight`; the result type
-    names the input shape, which stride alone leaves ambiguous.
+    names the input shape, which stride alone leaves ambiguous. It is
+    linear in both operands, so it has a gradient of its own (a
+    transposed convolution layer trains through it): the convolution of
+    the result's gradient with `weight`, and the weight gradient of a
+    convolution of that gradient whose output gradient is `grad`.
   }];
   let arguments = (ins Kiln_FloatTensor:$grad, Kiln_FloatTensor:$weight,
                        DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$padding,

@@ -48,6 +48,40 @@ def Kiln_Conv1dOp : Kiln_Op<"conv1d", [Pure, Kiln_ComputeBound,
       Kiln_InferWith<"::mlir::kiln::inferConv1d">.inferBody;
 }
 
+class Kiln_ConvTransposeOp<string mnemonic, string what>
+    : Kiln_Op<mnemonic, [Pure, Kiln_ComputeBound, Kiln_Composite,
+                         InferTypeOpAdaptor]> {
+  let summary = what # " transposed convolution (composite)";
+  let description = [{
+    The gradient of a convolution with respect to its input, as a layer:
+    `weight` is `[C_in, C_out / groups, kernel...]`, `bias` `[C_out]`; each
+    spatial size is `(in - 1) * stride - 2 * padding + dilation * (k - 1) +
+    output_padding + 1`, as in PyTorch and ONNX's ConvTranspose. It
+    decomposes into `kiln.conv2d_backward_input` (a 1-D one through a
+    2-D one of height 1) and the bias.
+
+    ```mlir
+    %y = kiln.conv_transpose2d %x, %w stride [2, 2] padding [1, 1] output_padding [1, 1] dilation [1, 1] groups 1
+           : (tensor<1x4x5x5xf32>, tensor<4x3x3x3xf32>) -> tensor<1x3x10x10xf32>
+    ```
+  }];
+  let arguments = (ins Kiln_FloatTensor:$input, Kiln_FloatTensor:$weight,
+                       Optional<Kiln_FloatTensor>:$bias,
+                       DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$padding,
+                       DenseI64ArrayAttr:$output_padding,
+                       DenseI64ArrayAttr:$dilation, I64Attr:$groups);
+  let results = (outs Kiln_FloatTensor:$result);
+  let assemblyFormat = "$input `,` $weight (`,` $bias^)? `stride` $stride "
+                       "`padding` $padding `output_padding` $output_padding "
+                       "`dilation` $dilation `groups` $groups attr-dict `:` "
+                       "functional-type(operands, results)";
+  let extraClassDefinition =
+      Kiln_InferWith<"::mlir::kiln::inferConvTranspose">.inferBody;
+}
+
+def Kiln_ConvTranspose2dOp : Kiln_ConvTransposeOp<"conv_transpose2d", "2-D">;
+def Kiln_ConvTranspose1dOp : Kiln_ConvTransposeOp<"conv_transpose1d", "1-D">;
+
 class Kiln_Pool2dOp<string mnemonic, list<Trait> traits = []>
     : Kiln_Op<mnemonic, !listconcat([Pure, Kiln_ComputeBound,
                                      InferTypeOpAdaptor, Kiln_Diff], traits)> {
