@@ -670,6 +670,60 @@ Tensor kiln::avgPool2d(const Tensor &x, std::vector<int64_t> kernel,
                                   std::move(padding), countIncludePad);
 }
 
+/// Fills the defaults of `o` and checks it for `x`: the output shape.
+static Dims poolShape(const Recorder &r, PoolOptions &o, bool dilated) {
+  size_t sp = o.kernel.size();
+  if (o.stride.empty())
+    o.stride = o.kernel;
+  if (o.padding.empty())
+    o.padding.assign(sp, 0);
+  if (o.dilation.empty())
+    o.dilation.assign(sp, 1);
+  if (!dilated && std::any_of(o.dilation.begin(), o.dilation.end(),
+                              [](int64_t d) { return d != 1; }))
+    r.fail("average pooling has no dilation");
+  Dims out;
+  r.check(rules::pool(r.shape(0), o.kernel, o.stride, o.padding, o.dilation,
+                      o.ceilMode, out));
+  return out;
+}
+
+/// kiln.max_pool (values of x's dtype) or kiln.max_pool_indices (i64).
+template <typename Op>
+static Tensor recordMaxPool(const Tensor &x, PoolOptions o) {
+  Recorder r(Op::name, {&x});
+  Dims out = poolShape(r, o, true);
+  std::vector<NodeAttr> attrs{Op::kernel(o.kernel), Op::stride(o.stride),
+                              Op::padding(o.padding), Op::dilation(o.dilation)};
+  if (o.ceilMode)
+    attrs.push_back(Op::ceilMode());
+  constexpr bool indices = std::is_same_v<Op, ops::MaxPoolIndices>;
+  return r.make(indices ? DType::I64 : r.dtype(0), vec(out), attrs);
+}
+
+Tensor kiln::maxPool(const Tensor &x, PoolOptions options) {
+  return recordMaxPool<ops::MaxPool>(x, std::move(options));
+}
+
+std::pair<Tensor, Tensor> kiln::maxPoolWithIndices(const Tensor &x,
+                                                   PoolOptions options) {
+  Tensor values = maxPool(x, options);
+  return {values, recordMaxPool<ops::MaxPoolIndices>(x, std::move(options))};
+}
+
+Tensor kiln::avgPool(const Tensor &x, PoolOptions o) {
+  Recorder r(ops::AvgPool::name, {&x});
+  Dims out = poolShape(r, o, false);
+  std::vector<NodeAttr> attrs{ops::AvgPool::kernel(o.kernel),
+                              ops::AvgPool::stride(o.stride),
+                              ops::AvgPool::padding(o.padding)};
+  if (o.countIncludePad)
+    attrs.push_back(ops::AvgPool::countIncludePad());
+  if (o.ceilMode)
+    attrs.push_back(ops::AvgPool::ceilMode());
+  return r.make(r.dtype(0), vec(out), attrs);
+}
+
 Tensor kiln::layerNorm(const Tensor &x, const std::optional<Tensor> &weight,
                        const std::optional<Tensor> &bias, double eps) {
   std::vector<const Tensor *> operands{&x};

@@ -695,6 +695,50 @@ std::string convTranspose(DimsRef in, DimsRef weight, const DimsRef *bias,
   return {};
 }
 
+std::string pool(DimsRef in, DimsRef kernel, DimsRef stride, DimsRef padding,
+                 DimsRef dilation, bool ceilMode, Dims &out) {
+  size_t sp = kernel.size();
+  if (sp != 1 && sp != 2)
+    return msg("kernel needs 1 or 2 entries (1-D or 2-D pooling), got ", sp);
+  if (in.size() != sp + 2)
+    return msg("input must have rank ", sp + 2, " (N, C, spatial...), got ",
+               fmt(in));
+  if (std::string e = checkPositive(kernel, sp, "kernel"); !e.empty())
+    return e;
+  if (std::string e = checkPositive(stride, sp, "stride"); !e.empty())
+    return e;
+  if (std::string e = checkPositive(padding, sp, "padding", true); !e.empty())
+    return e;
+  if (std::string e = checkPositive(dilation, sp, "dilation"); !e.empty())
+    return e;
+  out.assign({in[0], in[1]});
+  for (size_t i = 0; i < sp; ++i) {
+    std::optional<int64_t> reach = checkedMulAdd(dilation[i], kernel[i] - 1, 1);
+    if (!reach || padding[i] > *reach / 2)
+      return msg("padding ", fmt(padding),
+                 " exceeds half the window of kernel ", fmt(kernel),
+                 " and dilation ", fmt(dilation));
+    if (isDynamic(in[2 + i])) {
+      out.push_back(kDynamic);
+      continue;
+    }
+    std::optional<int64_t> padded = checkedMulAdd(padding[i], 2, in[2 + i]);
+    if (!padded)
+      return msg("padding ", fmt(padding), " is too large");
+    if (*padded < *reach)
+      return msg("kernel ", fmt(kernel), " with dilation ", fmt(dilation),
+                 " does not fit the padded input ", fmt(in));
+    int64_t span = *padded - *reach;
+    int64_t n =
+        (ceilMode ? (span + stride[i] - 1) / stride[i] : span / stride[i]) + 1;
+    // The last window starts inside the input or its low padding.
+    if (ceilMode && (n - 1) * stride[i] >= in[2 + i] + padding[i])
+      --n;
+    out.push_back(n);
+  }
+  return {};
+}
+
 /// Optional per-channel vectors of a [N, C, ...] input: each [C].
 static std::string checkChannelVectors(
     DimsRef in,

@@ -740,24 +740,54 @@ def conv_transpose2d(x, weight, bias=None, stride=1, padding=0,
                            groups, dilation, 2)
 
 
-def max_pool2d(x, kernel_size, stride=None, padding=0):
+def _max_pool(x, n, kernel_size, stride, padding, dilation, ceil_mode,
+              return_indices):
+    kernel = _sizes(kernel_size, n, "kernel_size", 1)
+    stride = kernel if stride is None else _sizes(stride, n, "stride", 1)
+    return _kiln._max_pool(x, kernel, stride, _sizes(padding, n, "padding", 0),
+                           _sizes(dilation, n, "dilation", 1), bool(ceil_mode),
+                           bool(return_indices))
+
+
+def max_pool1d(x, kernel_size, stride=None, padding=0, dilation=1,
+               ceil_mode=False, return_indices=False):
+    """Maximum over windows of x [N, C, L]; stride defaults to the window.
+    With return_indices, also the i64 position of each maximum."""
+    return _max_pool(x, 1, kernel_size, stride, padding, dilation, ceil_mode,
+                     return_indices)
+
+
+def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1,
+               ceil_mode=False, return_indices=False):
     """Maximum over windows of x [N, C, H, W]; stride defaults to the
-    window."""
-    kernel = _sizes(kernel_size, 2, "kernel_size", 1)
-    stride = kernel if stride is None else _sizes(stride, 2, "stride", 1)
-    return _kiln._max_pool2d(x, kernel, stride,
-                             _sizes(padding, 2, "padding", 0))
+    window. With return_indices, also the i64 flat position (h * W + w) of
+    each maximum."""
+    return _max_pool(x, 2, kernel_size, stride, padding, dilation, ceil_mode,
+                     return_indices)
 
 
-def avg_pool2d(x, kernel_size, stride=None, padding=0,
+def _avg_pool(x, n, kernel_size, stride, padding, ceil_mode,
+              count_include_pad):
+    kernel = _sizes(kernel_size, n, "kernel_size", 1)
+    stride = kernel if stride is None else _sizes(stride, n, "stride", 1)
+    return _kiln._avg_pool(x, kernel, stride, _sizes(padding, n, "padding", 0),
+                           bool(ceil_mode), bool(count_include_pad))
+
+
+def avg_pool1d(x, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True):
+    """Mean over windows of x [N, C, L]; with count_include_pad the padding
+    counts in the divisor."""
+    return _avg_pool(x, 1, kernel_size, stride, padding, ceil_mode,
+                     count_include_pad)
+
+
+def avg_pool2d(x, kernel_size, stride=None, padding=0, ceil_mode=False,
                count_include_pad=True):
     """Mean over windows of x [N, C, H, W]; with count_include_pad the
     padding counts in the divisor."""
-    kernel = _sizes(kernel_size, 2, "kernel_size", 1)
-    stride = kernel if stride is None else _sizes(stride, 2, "stride", 1)
-    return _kiln._avg_pool2d(x, kernel, stride,
-                             _sizes(padding, 2, "padding", 0),
-                             bool(count_include_pad))
+    return _avg_pool(x, 2, kernel_size, stride, padding, ceil_mode,
+                     count_include_pad)
 
 
 def adaptive_avg_pool2d(x, output_size):

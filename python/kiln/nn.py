@@ -205,19 +205,44 @@ class ConvTranspose2d(_ConvTransposeNd):
                          device, seed)
 
 
+class MaxPool1d(Module):
+    def __init__(self, kernel_size, stride=None, padding=0, dilation=1,
+                 ceil_mode=False, return_indices=False):
+        self._args = (kernel_size, stride, padding, dilation, ceil_mode,
+                      return_indices)
+
+    def forward(self, x):
+        from . import max_pool1d
+        return max_pool1d(x, *self._args)
+
+
 class MaxPool2d(Module):
-    def __init__(self, kernel_size, stride=None, padding=0):
-        self._args = (kernel_size, stride, padding)
+    def __init__(self, kernel_size, stride=None, padding=0, dilation=1,
+                 ceil_mode=False, return_indices=False):
+        self._args = (kernel_size, stride, padding, dilation, ceil_mode,
+                      return_indices)
 
     def forward(self, x):
         from . import max_pool2d
         return max_pool2d(x, *self._args)
 
 
-class AvgPool2d(Module):
-    def __init__(self, kernel_size, stride=None, padding=0,
+class AvgPool1d(Module):
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False,
                  count_include_pad=True):
-        self._args = (kernel_size, stride, padding, count_include_pad)
+        self._args = (kernel_size, stride, padding, ceil_mode,
+                      count_include_pad)
+
+    def forward(self, x):
+        from . import avg_pool1d
+        return avg_pool1d(x, *self._args)
+
+
+class AvgPool2d(Module):
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False,
+                 count_include_pad=True):
+        self._args = (kernel_size, stride, padding, ceil_mode,
+                      count_include_pad)
 
     def forward(self, x):
         from . import avg_pool2d

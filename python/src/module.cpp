@@ -642,8 +642,28 @@ NB_MODULE(_kiln, m) {
     return w.rank() == 3 ? kiln::convTranspose1d(x, w, bias, std::move(o))
                          : kiln::convTranspose2d(x, w, bias, std::move(o));
   });
-  m.def("_max_pool2d", &kiln::maxPool2d);
-  m.def("_avg_pool2d", &kiln::avgPool2d);
+  m.def("_max_pool",
+        [](T x, std::vector<int64_t> kernel, std::vector<int64_t> stride,
+           std::vector<int64_t> padding, std::vector<int64_t> dilation,
+           bool ceilMode, bool indices) -> nb::object {
+          kiln::PoolOptions o{std::move(kernel), std::move(stride),
+                              std::move(padding), std::move(dilation),
+                              ceilMode};
+          if (!indices)
+            return nb::cast(kiln::maxPool(x, std::move(o)));
+          auto [values, where] = kiln::maxPoolWithIndices(x, std::move(o));
+          return nb::make_tuple(values, where);
+        });
+  m.def("_avg_pool",
+        [](T x, std::vector<int64_t> kernel, std::vector<int64_t> stride,
+           std::vector<int64_t> padding, bool ceilMode, bool countIncludePad) {
+          return kiln::avgPool(x, {std::move(kernel),
+                                   std::move(stride),
+                                   std::move(padding),
+                                   {},
+                                   ceilMode,
+                                   countIncludePad});
+        });
   m.def("cross_entropy", &kiln::crossEntropy);
   m.def("dropout", &kiln::dropout);
 

@@ -306,3 +306,37 @@ def test_conv_transpose_modules_and_errors():
     with pytest.raises(kiln.Error, match="output_padding .* must be smaller"):
         kiln.conv_transpose2d(kiln.zeros((1, 4, 3, 3)),
                               kiln.zeros((4, 2, 2, 2)), output_padding=1)
+
+
+def test_pooling_options_match_their_definition():
+    rng = np.random.default_rng(10)
+    x = rng.permutation(2 * 3 * 7 * 8).reshape(2, 3, 7, 8).astype(np.float32)
+    t = kiln.asarray(x)
+    # Ceil mode keeps a last partial window of 2 x 2 windows stepping by 2
+    # over 7 x 8: 4 x 4 outputs, the last row of windows one row high.
+    values, where = kiln.max_pool2d(t, 2, ceil_mode=True,
+                                    return_indices=True)
+    assert values.shape == (2, 3, 4, 4)
+    padded = np.full((2, 3, 8, 8), -np.inf, np.float32)
+    padded[:, :, :7] = x
+    want = padded.reshape(2, 3, 4, 2, 4, 2).max(axis=(3, 5))
+    np.testing.assert_array_equal(values.numpy(), want)
+    flat = x.reshape(2, 3, -1)
+    np.testing.assert_array_equal(
+        np.take_along_axis(flat, where.numpy().reshape(2, 3, -1), 2),
+        want.reshape(2, 3, -1))
+    # Dilation 2: a 2 x 2 window reads rows r and r + 2.
+    d = kiln.nn.MaxPool2d(2, stride=1, dilation=2)(t).numpy()
+    np.testing.assert_array_equal(
+        d, np.maximum(np.maximum(x[:, :, :-2, :-2], x[:, :, :-2, 2:]),
+                      np.maximum(x[:, :, 2:, :-2], x[:, :, 2:, 2:])))
+    # 1-D, and average pooling whose last ceil-mode window holds one
+    # element of the input.
+    line = kiln.asarray(x[:, :, 0])
+    np.testing.assert_array_equal(kiln.max_pool1d(line, 3, 3).numpy(),
+                                  x[:, :, 0, :6].reshape(2, 3, 2, 3).max(3))
+    avg = kiln.nn.AvgPool1d(3, ceil_mode=True)(line).numpy()
+    np.testing.assert_allclose(avg[:, :, 2], x[:, :, 0, 6:].mean(axis=2),
+                               rtol=1e-6)
+    with pytest.raises(kiln.Error, match="padding .* exceeds half"):
+        kiln.max_pool2d(t, 2, padding=2)

@@ -9,7 +9,9 @@
 // RUN:   --implicit-check-not=kiln.adaptive_avg_pool2d \
 // RUN:   --implicit-check-not=kiln.adaptive_max_pool2d \
 // RUN:   --implicit-check-not=kiln.conv_transpose2d \
-// RUN:   --implicit-check-not=kiln.conv_transpose1d
+// RUN:   --implicit-check-not=kiln.conv_transpose1d \
+// RUN:   --implicit-check-not=kiln.max_pool --implicit-check-not=kiln.avg_pool \
+// RUN:   --implicit-check-not=kiln.max_pool_indices
 // RUN: tensor-opt %s --kiln-decompose --canonicalize --cse --split-input-file \
 // RUN:   | tensor-opt --split-input-file > /dev/null
 
@@ -574,4 +576,88 @@ func.func @conv_transpose(%x: tensor<?x4x5x5xf32>, %w: tensor<4x3x3x3xf32>, %b: 
   %1 = kiln.conv_transpose2d %x, %w, %b stride [2, 1] padding [0, 1] output_padding [0, 0] dilation [1, 2] groups 2 : (tensor<?x4x5x5xf32>, tensor<4x3x3x3xf32>, tensor<6xf32>) -> tensor<?x6x11x7xf32>
   %2 = kiln.conv_transpose1d %x1, %w1 stride [2] padding [0] output_padding [1] dilation [1] groups 4 : (tensor<2x4x7xf32>, tensor<4x1x3xf32>) -> tensor<2x4x16xf32>
   return %0, %1, %2 : tensor<?x3x10x10xf32>, tensor<?x6x11x7xf32>, tensor<2x4x16xf32>
+}
+
+// -----
+
+// max_pool: a plain 2-D window is kiln.max_pool2d; a ceil-mode window past
+// the input pads it with -inf on the high side, and the result is the
+// maximum of one strided slice per window offset; a 1-D pooling is a 2-D
+// one of height 1.
+
+// CHECK-LABEL: func.func @max_pool(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<?x3x5x6xf32>, %[[Y:[^:]+]]: tensor<2x3x9xf32>
+// CHECK: %[[PLAIN:.*]] = kiln.max_pool2d %[[X]] kernel [2, 2] stride [2, 2] padding [0, 0] : tensor<?x3x5x6xf32> -> tensor<?x3x2x3xf32>
+// CHECK-NEXT: %[[P:.*]] = kiln.pad %[[X]] low [0, 0, 0, 0] high [0, 0, 1, 0] value 0xFFF0000000000000 : tensor<?x3x5x6xf32> -> tensor<?x3x6x6xf32>
+// CHECK-NEXT: %[[S00:.*]] = kiln.slice %[[P]] [0, 0, 0, 0] [9223372036854775807, 9223372036854775807, 5, 5] [1, 1, 2, 2] : tensor<?x3x6x6xf32> -> tensor<?x3x3x3xf32>
+// CHECK-NEXT: %[[S01:.*]] = kiln.slice %[[P]] [0, 0, 0, 1] [9223372036854775807, 9223372036854775807, 5, 6] [1, 1, 2, 2]
+// CHECK-NEXT: %[[M1:.*]] = kiln.max %[[S00]], %[[S01]]
+// CHECK-NEXT: %[[S10:.*]] = kiln.slice %[[P]] [0, 0, 1, 0]
+// CHECK-NEXT: %[[M2:.*]] = kiln.max %[[M1]], %[[S10]]
+// CHECK-NEXT: %[[S11:.*]] = kiln.slice %[[P]] [0, 0, 1, 1]
+// CHECK-NEXT: %[[CEIL:.*]] = kiln.max %[[M2]], %[[S11]] : (tensor<?x3x3x3xf32>, tensor<?x3x3x3xf32>) -> tensor<?x3x3x3xf32>
+// CHECK-NEXT: %[[Y2:.*]] = kiln.unsqueeze %[[Y]] [2] : tensor<2x3x9xf32> -> tensor<2x3x1x9xf32>
+// CHECK-NEXT: %[[YP:.*]] = kiln.pad %[[Y2]] low [0, 0, 0, 1] high [0, 0, 0, 1] value 0xFFF0000000000000
+// CHECK-NEXT: %[[D0:.*]] = kiln.slice %[[YP]] [0, 0, 0, 0] [9223372036854775807, 9223372036854775807, 1, 7] [1, 1, 1, 2] : tensor<2x3x1x11xf32> -> tensor<2x3x1x4xf32>
+// CHECK-NEXT: %[[D1:.*]] = kiln.slice %[[YP]] [0, 0, 0, 2] [9223372036854775807, 9223372036854775807, 1, 9] [1, 1, 1, 2]
+// CHECK-NEXT: %[[DM:.*]] = kiln.max %[[D0]], %[[D1]]
+// CHECK-NEXT: %[[D2:.*]] = kiln.slice %[[YP]] [0, 0, 0, 4] [9223372036854775807, 9223372036854775807, 1, 11] [1, 1, 1, 2]
+// CHECK-NEXT: %[[DM2:.*]] = kiln.max %[[DM]], %[[D2]]
+// CHECK-NEXT: %[[DIL:.*]] = kiln.squeeze %[[DM2]] [2] : tensor<2x3x1x4xf32> -> tensor<2x3x4xf32>
+// CHECK-NEXT: return %[[PLAIN]], %[[CEIL]], %[[DIL]]
+func.func @max_pool(%x: tensor<?x3x5x6xf32>, %y: tensor<2x3x9xf32>) -> (tensor<?x3x2x3xf32>, tensor<?x3x3x3xf32>, tensor<2x3x4xf32>) {
+  %0 = kiln.max_pool %x kernel [2, 2] stride [2, 2] padding [0, 0] dilation [1, 1] : tensor<?x3x5x6xf32> -> tensor<?x3x2x3xf32>
+  %1 = kiln.max_pool %x kernel [2, 2] stride [2, 2] padding [0, 0] dilation [1, 1] ceil_mode : tensor<?x3x5x6xf32> -> tensor<?x3x3x3xf32>
+  %2 = kiln.max_pool %y kernel [3] stride [2] padding [1] dilation [2] : tensor<2x3x9xf32> -> tensor<2x3x4xf32>
+  return %0, %1, %2 : tensor<?x3x2x3xf32>, tensor<?x3x3x3xf32>, tensor<2x3x4xf32>
+}
+
+// -----
+
+// max_pool_indices: the offsets are scanned in order; a greater value (or
+// a NaN) takes its place and its flat input index (a constant map per
+// offset; the ceil-mode column past the 3 x 3 input is clamped to it).
+
+// CHECK-LABEL: func.func @max_pool_indices(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<1x1x3x3xf32>
+// CHECK-DAG: %[[I01:.*]] = kiln.constant dense<{{\[\[}}1, 2], [7, 8]]> : tensor<2x2xi64>
+// CHECK-DAG: %[[I00:.*]] = kiln.constant dense<{{\[\[\[\[}}0, 2], [6, 8]]]]> : tensor<1x1x2x2xi64>
+// CHECK: %[[P:.*]] = kiln.pad %[[X]] low [0, 0, 0, 0] high [0, 0, 0, 1] value 0xFFF0000000000000
+// CHECK-NEXT: %[[V0:.*]] = kiln.slice %[[P]] [0, 0, 0, 0] [9223372036854775807, 9223372036854775807, 3, 3] [1, 1, 2, 2]
+// CHECK-NEXT: %[[V1:.*]] = kiln.slice %[[P]] [0, 0, 0, 1] [9223372036854775807, 9223372036854775807, 3, 4] [1, 1, 2, 2]
+// CHECK-NEXT: %[[GT:.*]] = kiln.gt %[[V1]], %[[V0]]
+// CHECK-NEXT: %[[NAN:.*]] = kiln.ne %[[V1]], %[[V1]]
+// CHECK-NEXT: %[[TAKE:.*]] = kiln.or %[[GT]], %[[NAN]]
+// CHECK-NEXT: %[[IDX:.*]] = kiln.where %[[TAKE]], %[[I01]], %[[I00]] : (tensor<1x1x2x2xi1>, tensor<2x2xi64>, tensor<1x1x2x2xi64>) -> tensor<1x1x2x2xi64>
+// CHECK-NEXT: return %[[IDX]]
+func.func @max_pool_indices(%x: tensor<1x1x3x3xf32>) -> tensor<1x1x2x2xi64> {
+  %0 = kiln.max_pool_indices %x kernel [1, 2] stride [2, 2] padding [0, 0] dilation [1, 1] ceil_mode : tensor<1x1x3x3xf32> -> tensor<1x1x2x2xi64>
+  return %0 : tensor<1x1x2x2xi64>
+}
+
+// -----
+
+// avg_pool: a plain window is kiln.avg_pool2d; a ceil-mode window sums one
+// slice per offset of the zero-padded input and multiplies by a constant
+// map of 1 / divisor (here a last row and column of windows clipped to the
+// 5 x 5 input: divisors 2 and 1 where the full window's is 4).
+
+// CHECK-LABEL: func.func @avg_pool(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x3x5x5xf32>
+// CHECK-DAG: %[[DIV:.*]] = kiln.constant dense<{{\[\[}}2.500000e-01, 2.500000e-01, 5.000000e-01], [2.500000e-01, 2.500000e-01, 5.000000e-01], [5.000000e-01, 5.000000e-01, 1.000000e+00]]> : tensor<3x3xf32>
+// CHECK: %[[PLAIN:.*]] = kiln.avg_pool2d %[[X]] kernel [2, 2] stride [2, 2] padding [0, 0] count_include_pad : tensor<2x3x5x5xf32> -> tensor<2x3x2x2xf32>
+// CHECK-NEXT: %[[P:.*]] = kiln.pad %[[X]] low [0, 0, 0, 0] high [0, 0, 1, 1] value 0.000000e+00
+// CHECK-NEXT: %[[S0:.*]] = kiln.slice %[[P]] [0, 0, 0, 0]
+// CHECK-NEXT: %[[S1:.*]] = kiln.slice %[[P]] [0, 0, 0, 1]
+// CHECK-NEXT: %[[A1:.*]] = kiln.add %[[S0]], %[[S1]]
+// CHECK-NEXT: %[[S2:.*]] = kiln.slice %[[P]] [0, 0, 1, 0]
+// CHECK-NEXT: %[[A2:.*]] = kiln.add %[[A1]], %[[S2]]
+// CHECK-NEXT: %[[S3:.*]] = kiln.slice %[[P]] [0, 0, 1, 1]
+// CHECK-NEXT: %[[A3:.*]] = kiln.add %[[A2]], %[[S3]]
+// CHECK-NEXT: %[[Y:.*]] = kiln.mul %[[A3]], %[[DIV]] : (tensor<2x3x3x3xf32>, tensor<3x3xf32>) -> tensor<2x3x3x3xf32>
+// CHECK-NEXT: return %[[PLAIN]], %[[Y]]
+func.func @avg_pool(%x: tensor<2x3x5x5xf32>) -> (tensor<2x3x2x2xf32>, tensor<2x3x3x3xf32>) {
+  %0 = kiln.avg_pool %x kernel [2, 2] stride [2, 2] padding [0, 0] count_include_pad : tensor<2x3x5x5xf32> -> tensor<2x3x2x2xf32>
+  %1 = kiln.avg_pool %x kernel [2, 2] stride [2, 2] padding [0, 0] count_include_pad ceil_mode : tensor<2x3x5x5xf32> -> tensor<2x3x3x3xf32>
+  return %0, %1 : tensor<2x3x2x2xf32>, tensor<2x3x3x3xf32>
 }

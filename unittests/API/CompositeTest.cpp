@@ -339,4 +339,96 @@ TEST(CompositeTest, ConvTransposeScattersEachInputByTheWeight) {
   }
 }
 
+/// PyTorch's pooling by its definition over one [H, W] plane (W = 1 and
+/// H the length for 1-D): values, first-maximum indices, or averages.
+struct PoolReference {
+  int64_t h, w, kh, kw, sh, sw, ph, pw, dh, dw;
+  bool ceil, countPad;
+  int64_t outSize(int64_t in, int64_t k, int64_t s, int64_t p,
+                  int64_t d) const {
+    int64_t span = in + 2 * p - d * (k - 1) - 1;
+    int64_t n = (ceil ? (span + s - 1) / s : span / s) + 1;
+    if (ceil && (n - 1) * s >= in + p)
+      --n;
+    return n;
+  }
+  int64_t oh() const { return outSize(h, kh, sh, ph, dh); }
+  int64_t ow() const { return outSize(w, kw, sw, pw, dw); }
+  void run(const std::vector<double> &x, std::vector<double> &maxima,
+           std::vector<double> &indices, std::vector<double> &means) const {
+    for (int64_t a = 0; a < oh(); ++a)
+      for (int64_t b = 0; b < ow(); ++b) {
+        double best = -kInf, sum = 0;
+        int64_t at = -1;
+        for (int64_t i = 0; i < kh; ++i)
+          for (int64_t j = 0; j < kw; ++j) {
+            int64_t r = a * sh - ph + i * dh, c = b * sw - pw + j * dw;
+            if (r < 0 || r >= h || c < 0 || c >= w)
+              continue;
+            double v = x[r * w + c];
+            sum += v;
+            if (v > best || at < 0) {
+              best = v;
+              at = r * w + c;
+            }
+          }
+        int64_t h0 = a * sh - ph, h1 = std::min(h0 + kh, h + ph);
+        int64_t w0 = b * sw - pw, w1 = std::min(w0 + kw, w + pw);
+        if (!countPad) {
+          h0 = std::max<int64_t>(h0, 0), h1 = std::min(h1, h);
+          w0 = std::max<int64_t>(w0, 0), w1 = std::min(w1, w);
+        }
+        maxima.push_back(best);
+        indices.push_back(double(at));
+        means.push_back(sum / double((h1 - h0) * (w1 - w0)));
+      }
+  }
+};
+
+TEST(CompositeTest, PoolingWithDilationCeilModeAndIndices) {
+  // Distinct values, so that the first maximum is the only one.
+  std::vector<double> plane;
+  for (int64_t i = 0; i < 7 * 8; ++i)
+    plane.push_back(double((i * 37) % 56) - 20.5);
+  std::vector<PoolReference> cases = {
+      {7, 8, 3, 3, 2, 2, 1, 1, 1, 1, true, true},
+      {7, 8, 3, 2, 2, 3, 1, 0, 2, 1, false, false},
+      {7, 8, 2, 2, 2, 2, 0, 0, 1, 1, true, false},
+      {7, 8, 3, 3, 1, 1, 1, 1, 1, 1, false, true},
+      {7, 8, 2, 3, 3, 2, 1, 1, 2, 2, true, true},
+  };
+  for (DType dtype : {DType::F32, DType::F64}) {
+    for (const PoolReference &c : cases) {
+      SCOPED_TRACE(nameOf(dtype) + " kernel " + std::to_string(c.kh) + "x" +
+                   std::to_string(c.kw) + (c.ceil ? " ceil" : ""));
+      std::vector<double> maxima, indices, means;
+      c.run(plane, maxima, indices, means);
+      Tensor x = tensorOf(plane, {1, 1, c.h, c.w}, dtype, flexDevice());
+      PoolOptions o{{c.kh, c.kw}, {c.sh, c.sw}, {c.ph, c.pw},
+                    {c.dh, c.dw}, c.ceil,       c.countPad};
+      auto [values, where] = maxPoolWithIndices(x, o);
+      ASSERT_EQ(values.shape(), Shape({1, 1, c.oh(), c.ow()}));
+      EXPECT_EQ(valuesOf(values), maxima);
+      EXPECT_EQ(valuesOf(where), indices);
+      if (c.dh == 1 && c.dw == 1)
+        EXPECT_TRUE(allClose(valuesOf(avgPool(x, {{c.kh, c.kw},
+                                                  {c.sh, c.sw},
+                                                  {c.ph, c.pw},
+                                                  {},
+                                                  c.ceil,
+                                                  c.countPad})),
+                             means, tolerance("kiln.avg_pool2d", dtype)));
+    }
+    // 1-D: a row of 9 as the plane [9, 1].
+    PoolReference line{9, 1, 3, 1, 2, 1, 1, 0, 2, 1, true, false};
+    std::vector<double> row(plane.begin(), plane.begin() + 9), maxima, indices,
+        means;
+    line.run(row, maxima, indices, means);
+    Tensor x = tensorOf(row, {1, 1, 9}, dtype, flexDevice());
+    auto [values, where] = maxPoolWithIndices(x, {{3}, {2}, {1}, {2}, true});
+    EXPECT_EQ(valuesOf(values), maxima);
+    EXPECT_EQ(valuesOf(where), indices);
+  }
+}
+
 } // namespace

@@ -281,6 +281,23 @@ TEST(ErrorTest, ConvTransposeShapes) {
                        {"kiln.conv_transpose1d", "input must have rank 3"}));
 }
 
+TEST(ErrorTest, PoolOptions) {
+  Tensor x = pending({1, 3, 8, 8});
+  EXPECT_TRUE(throwsAt(
+      [&] {
+        (void)avgPool(x, {{2, 2}, {}, {}, {2, 2}});
+      },
+      {"kiln.avg_pool", "average pooling has no dilation"}));
+  EXPECT_TRUE(
+      throwsAt([&] { (void)maxPool(x, {{2}}); },
+               {"kiln.max_pool", "input must have rank 3", "f32[1, 3, 8, 8]"}));
+  EXPECT_TRUE(throwsAt(
+      [&] {
+        (void)maxPoolWithIndices(x, {{3, 3}, {1, 1}, {2, 2}});
+      },
+      {"kiln.max_pool", "padding [2, 2] exceeds half the window"}));
+}
+
 TEST(ErrorTest, AdaptivePoolSizes) {
   EXPECT_TRUE(throwsAt(
       [&] {

@@ -380,6 +380,29 @@ std::vector<GradCase> cases() {
                  ConvTransposeOptions o{{2}, {1}, {1}, {1}, 1};
                  return Ts{convTranspose1d(x[0], x[1], std::nullopt, o)};
                }});
+  unary("MaxPoolDilatedCeil", "kiln.max_pool",
+        input({1, 2, 6, 7}, distinct(84, 165)), [](const Tensor &x) {
+          return maxPool(x, {{3, 2}, {2, 2}, {1, 1}, {2, 1}, true});
+        });
+  unary("MaxPool1d", "kiln.max_pool", input({2, 1, 9}, distinct(18, 166)),
+        [](const Tensor &x) {
+          return maxPool(x, {{3}, {2}, {1}, {1}, true});
+        });
+  // The indices are integers: the check goes through the values they pick.
+  unary("MaxPoolIndices", "kiln.max_pool_indices",
+        input({1, 1, 5, 5}, distinct(25, 167)), [](const Tensor &x) {
+          Tensor where = maxPoolWithIndices(x, {{2, 2}, {2, 2}, {}, {}, true})
+                             .second.reshape({1, 1, 9});
+          return gather(x.reshape({1, 1, 25}), 2, where);
+        });
+  unary("AvgPoolCeilExcludePad", "kiln.avg_pool",
+        randomInput({1, 2, 5, 6}, 168), [](const Tensor &x) {
+          return avgPool(x, {{3, 2}, {2, 2}, {1, 1}, {}, true, false});
+        });
+  unary("AvgPool1d", "kiln.avg_pool", randomInput({2, 2, 7}, 169),
+        [](const Tensor &x) {
+          return avgPool(x, {{3}, {2}, {1}, {}, true});
+        });
   c.push_back({"BatchNorm",
                {"kiln.batch_norm"},
                {randomInput({2, 3, 2, 3}, 140), randomInput({3}, 141),

@@ -165,6 +165,23 @@ Tensor avgPool2d(const Tensor &x, std::vector<int64_t> kernel,
                  std::vector<int64_t> stride = {},
                  std::vector<int64_t> padding = {0, 0},
                  bool countIncludePad = true);
+/// 1-D or 2-D pooling of [N, C, spatial...], one kernel entry per spatial
+/// dim (kiln.max_pool, kiln.avg_pool): empty lists mean a stride of the
+/// kernel, no padding and no dilation. With `ceilMode` the last partial
+/// window is kept when it starts inside the input or its low padding. The
+/// divisor of an average counts the padding with `countIncludePad`
+/// (average pooling has no dilation).
+struct PoolOptions {
+  std::vector<int64_t> kernel, stride, padding, dilation;
+  bool ceilMode = false;
+  bool countIncludePad = true;
+};
+Tensor maxPool(const Tensor &x, PoolOptions options);
+Tensor avgPool(const Tensor &x, PoolOptions options);
+/// The maxima and, as i64, the flat index into the input plane (h * W + w)
+/// of the first maximum of each window: PyTorch's return_indices.
+std::pair<Tensor, Tensor> maxPoolWithIndices(const Tensor &x,
+                                             PoolOptions options);
 Tensor layerNorm(const Tensor &x, const std::optional<Tensor> &weight,
                  const std::optional<Tensor> &bias, double eps = 1e-5);
 /// Normalizes each channel (dim 1) of x [N, C, ...] with the statistics

@@ -137,6 +137,11 @@ std::string convTranspose(DimsRef in, DimsRef weight, const DimsRef *bias,
                           DimsRef stride, DimsRef padding,
                           DimsRef outputPadding, DimsRef dilation,
                           int64_t groups, Dims &out);
+/// 1-D or 2-D pooling of [N, C, spatial...] (one kernel entry per spatial
+/// dim) with dilation and, with `ceilMode`, the last partial window kept
+/// when it starts inside the input or its low padding (PyTorch's rule).
+std::string pool(DimsRef in, DimsRef kernel, DimsRef stride, DimsRef padding,
+                 DimsRef dilation, bool ceilMode, Dims &out);
 /// [N, C, ...] normalized per channel: mean, var and the optional weight
 /// and bias are [C].
 std::string batchNorm(DimsRef in, DimsRef mean, DimsRef var,

@@ -86,6 +86,17 @@ func.func @conv_transpose(%x: tensor<2x4x5x5xf32>, %w: tensor<4x3x3x3xf32>, %b: 
   return %0, %1, %2 : tensor<2x3x10x10xf32>, tensor<2x6x11x7xf32>, tensor<2x4x16xf16>
 }
 
+// Pooling with dilation, ceil mode and indices, 1-D and 2-D.
+
+// CHECK-LABEL: // PTX pool_options_kernel0_
+func.func @pool_options(%x: tensor<2x3x9x9xf32>, %y: tensor<2x3x9xf16>) -> (tensor<2x3x4x4xf32>, tensor<2x3x5x5xi64>, tensor<2x3x5xf16>, tensor<2x3x4xf16>) {
+  %0 = kiln.max_pool %x kernel [3, 3] stride [2, 2] padding [1, 1] dilation [2, 2] ceil_mode : tensor<2x3x9x9xf32> -> tensor<2x3x4x4xf32>
+  %1 = kiln.max_pool_indices %x kernel [2, 2] stride [2, 2] padding [0, 0] dilation [1, 1] ceil_mode : tensor<2x3x9x9xf32> -> tensor<2x3x5x5xi64>
+  %2 = kiln.avg_pool %y kernel [3] stride [2] padding [1] ceil_mode : tensor<2x3x9xf16> -> tensor<2x3x5xf16>
+  %3 = kiln.max_pool %y kernel [2] stride [2] padding [0] dilation [1] : tensor<2x3x9xf16> -> tensor<2x3x4xf16>
+  return %0, %1, %2, %3 : tensor<2x3x4x4xf32>, tensor<2x3x5x5xi64>, tensor<2x3x5xf16>, tensor<2x3x4xf16>
+}
+
 // Convolutions, pooling, their backward ops and the nn composites in f64,
 // f16 and bf16.
 

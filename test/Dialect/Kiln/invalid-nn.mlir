@@ -559,3 +559,48 @@ func.func @conv_transpose1d_rank(%x: tensor<1x4x5x5xf32>, %w: tensor<4x3x3xf32>)
   %0 = kiln.conv_transpose1d %x, %w stride [1] padding [0] output_padding [0] dilation [1] groups 1 : (tensor<1x4x5x5xf32>, tensor<4x3x3xf32>) -> tensor<1x3x7xf32>
   return
 }
+
+// -----
+
+func.func @max_pool_kernel_entries(%x: tensor<1x3x9x9xf32>) {
+  // expected-error@+2 {{'kiln.max_pool' op kernel needs 1 or 2 entries (1-D or 2-D pooling), got 3}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.max_pool %x kernel [2, 2, 2] stride [2, 2, 2] padding [0, 0, 0] dilation [1, 1, 1] : tensor<1x3x9x9xf32> -> tensor<1x3x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @max_pool_rank(%x: tensor<1x3x9x9xf32>) {
+  // expected-error@+2 {{'kiln.max_pool' op input must have rank 3 (N, C, spatial...), got [1, 3, 9, 9]}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.max_pool %x kernel [2] stride [2] padding [0] dilation [1] : tensor<1x3x9x9xf32> -> tensor<1x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @max_pool_padding(%x: tensor<1x3x9x9xf32>) {
+  // expected-error@+2 {{'kiln.max_pool' op padding [2, 0] exceeds half the window of kernel [3, 3] and dilation [1, 1]}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.max_pool %x kernel [3, 3] stride [1, 1] padding [2, 0] dilation [1, 1] : tensor<1x3x9x9xf32> -> tensor<1x3x11x7xf32>
+  return
+}
+
+// -----
+
+func.func @max_pool_fit(%x: tensor<1x3x4x4xf32>) {
+  // expected-error@+2 {{'kiln.max_pool_indices' op kernel [3, 3] with dilation [2, 2] does not fit the padded input [1, 3, 4, 4]}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.max_pool_indices %x kernel [3, 3] stride [1, 1] padding [0, 0] dilation [2, 2] : tensor<1x3x4x4xf32> -> tensor<1x3x1x1xi64>
+  return
+}
+
+// -----
+
+func.func @avg_pool_stride(%x: tensor<1x3x9xf32>) {
+  // expected-error@+2 {{'kiln.avg_pool' op stride entries must be > 0, got [0]}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.avg_pool %x kernel [2] stride [0] padding [0] : tensor<1x3x9xf32> -> tensor<1x3x4xf32>
+  return
+}

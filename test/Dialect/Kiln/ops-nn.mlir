@@ -104,3 +104,15 @@ func.func @conv_transpose(%x: tensor<?x4x5x5xf32>, %w: tensor<4x3x3x3xf32>, %b: 
   %2 = kiln.conv_transpose1d %x1, %w1 stride [2] padding [0] output_padding [1] dilation [1] groups 4 : (tensor<2x4x7xf16>, tensor<4x1x3xf16>) -> tensor<2x4x16xf16>
   return
 }
+// CHECK-LABEL: func.func @pools(
+func.func @pools(%x: tensor<?x3x9x9xf32>, %y: tensor<2x3x9xf16>) {
+  // CHECK: kiln.max_pool %arg0 kernel [3, 3] stride [2, 2] padding [1, 1] dilation [2, 2] ceil_mode : tensor<?x3x9x9xf32> -> tensor<?x3x4x4xf32>
+  %0 = kiln.max_pool %x kernel [3, 3] stride [2, 2] padding [1, 1] dilation [2, 2] ceil_mode : tensor<?x3x9x9xf32> -> tensor<?x3x4x4xf32>
+  // CHECK: kiln.max_pool_indices %arg0 kernel [2, 2] stride [2, 2] padding [0, 0] dilation [1, 1] ceil_mode : tensor<?x3x9x9xf32> -> tensor<?x3x5x5xi64>
+  %1 = kiln.max_pool_indices %x kernel [2, 2] stride [2, 2] padding [0, 0] dilation [1, 1] ceil_mode : tensor<?x3x9x9xf32> -> tensor<?x3x5x5xi64>
+  // CHECK: kiln.avg_pool %arg1 kernel [3] stride [2] padding [1] count_include_pad ceil_mode : tensor<2x3x9xf16> -> tensor<2x3x5xf16>
+  %2 = kiln.avg_pool %y kernel [3] stride [2] padding [1] count_include_pad ceil_mode : tensor<2x3x9xf16> -> tensor<2x3x5xf16>
+  // CHECK: kiln.avg_pool %arg1 kernel [2] stride [2] padding [0] : tensor<2x3x9xf16> -> tensor<2x3x4xf16>
+  %3 = kiln.avg_pool %y kernel [2] stride [2] padding [0] : tensor<2x3x9xf16> -> tensor<2x3x4xf16>
+  return
+}

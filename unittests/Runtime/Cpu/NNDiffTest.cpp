@@ -204,6 +204,48 @@ TEST_P(NNDiffTest, ConvTranspose) {
   });
 }
 
+// Pooling with dilation, ceil mode, padding, and 1-D: values, indices and
+// the gradients.
+TEST_P(NNDiffTest, PoolingOptions) {
+  DType dtype = GetParam();
+  compareOnDevices([&](Side &s) {
+    Rng rng(44);
+    Tensor x = s.input(randomValues(rng, 2 * 3 * 9 * 10, dtype, -2, 2),
+                       {2, 3, 9, 10}, dtype);
+    x.requireGrad(CheckpointingStrategy::Disabled);
+    Tensor line =
+        s.input(randomValues(rng, 2 * 3 * 11, dtype, -2, 2), {2, 3, 11}, dtype);
+    line.requireGrad(CheckpointingStrategy::Disabled);
+    std::vector<std::pair<std::string, PoolOptions>> cases = {
+        {"dilated, ceil", {{3, 3}, {2, 2}, {1, 1}, {2, 2}, true}},
+        {"ceil, exclude pad", {{3, 2}, {2, 3}, {1, 1}, {}, true, false}},
+        {"plain", {{2, 2}, {}, {}, {}, false}},
+    };
+    for (auto &[name, o] : cases) {
+      auto [values, where] = maxPoolWithIndices(x, o);
+      s.check("kiln.max_pool", dtype, "kiln.max_pool " + name, values);
+      s.check("kiln.max_pool_indices", dtype, "kiln.max_pool_indices " + name,
+              where);
+      Tensor dy = s.input(randomValues(rng, values.numel(), dtype, -1, 1),
+                          values.shape(), dtype);
+      s.check("kiln.max_pool", dtype, "kiln.max_pool gradient, " + name,
+              backward(sum(values * dy)).get(x));
+      if (!o.dilation.empty())
+        continue;
+      Tensor avg = avgPool(x, o);
+      s.check("kiln.avg_pool", dtype, "kiln.avg_pool " + name, avg);
+      s.check("kiln.avg_pool", dtype, "kiln.avg_pool gradient, " + name,
+              backward(sum(avg * dy)).get(x));
+    }
+    Tensor m1 = maxPool(line, {{3}, {2}, {1}, {2}, true});
+    s.check("kiln.max_pool", dtype, "kiln.max_pool 1-D", m1);
+    s.check("kiln.max_pool", dtype, "kiln.max_pool 1-D gradient",
+            backward(sum(m1 * m1)).get(line));
+    Tensor a1 = avgPool(line, {{4}, {3}, {2}, {}, true, true});
+    s.check("kiln.avg_pool", dtype, "kiln.avg_pool 1-D", a1);
+  });
+}
+
 INSTANTIATE_TEST_SUITE_P(Floats, NNDiffTest, ::testing::ValuesIn(floatDTypes()),
                          [](const auto &info) { return info.param.str(); });
 

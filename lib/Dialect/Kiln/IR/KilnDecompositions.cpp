@@ -16,6 +16,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include <algorithm>
 #include <limits>
 
 using namespace mlir;
@@ -68,6 +69,18 @@ Value reducedCount(PatternRewriter &b, Location loc, Value x,
   if (count == 1)
     return n;
   return MulOp::create(b, loc, n, scalarConstant(b, loc, element, count));
+}
+
+/// A constant of `shape` and `element` type holding `values`.
+Value constantOf(PatternRewriter &b, Location loc, ArrayRef<int64_t> shape,
+                 Type element, ArrayRef<double> values) {
+  auto type = RankedTensorType::get(shape, element);
+  SmallVector<Attribute> attrs;
+  for (double v : values)
+    attrs.push_back(llvm::isa<FloatType>(element)
+                        ? Attribute(b.getFloatAttr(element, v))
+                        : Attribute(b.getIntegerAttr(element, (int64_t)v)));
+  return ConstantOp::create(b, loc, DenseElementsAttr::get(type, attrs));
 }
 
 struct DecomposeSilu : OpRewritePattern<SiluOp> {
@@ -245,6 +258,212 @@ struct DecomposeConv1d : OpRewritePattern<Conv1dOp> {
   }
 };
 
+/// A 1-D pooling op as the 2-D one over [N, C, 1, L] (window 1 x k), then
+/// the height dim dropped.
+template <typename Op> LogicalResult poolAs2d(Op op, PatternRewriter &b) {
+  if (op.getKernel().size() != 1)
+    return failure();
+  Location loc = op.getLoc();
+  auto two = b.getDenseI64ArrayAttr({2});
+  auto pair = [&](ArrayRef<int64_t> v, int64_t first) {
+    return b.getDenseI64ArrayAttr({first, v[0]});
+  };
+  Value x = UnsqueezeOp::create(b, loc, op.getInput(), two);
+  Value y;
+  if constexpr (std::is_same_v<Op, AvgPoolOp>)
+    y = AvgPoolOp::create(b, loc, x, pair(op.getKernel(), 1),
+                          pair(op.getStride(), 1), pair(op.getPadding(), 0),
+                          op.getCountIncludePadAttr(), op.getCeilModeAttr());
+  else
+    y = Op::create(b, loc, x, pair(op.getKernel(), 1), pair(op.getStride(), 1),
+                   pair(op.getPadding(), 0), pair(op.getDilation(), 1),
+                   op.getCeilModeAttr());
+  b.replaceOpWithNewOp<SqueezeOp>(op, y, two);
+  return success();
+}
+
+/// The geometry of a 2-D pooling op over its static H and W: per dim the
+/// window, step, padding, dilation, input and output sizes, and the high
+/// padding past the input's that its ceil-mode windows reach.
+struct PoolGeometry {
+  int64_t k[2], s[2], p[2], d[2], in[2], out[2], extra[2];
+
+  template <typename Op>
+  static std::optional<PoolGeometry> of(Op op, ArrayRef<int64_t> dilation) {
+    auto in = llvm::cast<RankedTensorType>(op.getInput().getType());
+    auto out = llvm::cast<RankedTensorType>(op.getType());
+    PoolGeometry g;
+    for (int i = 0; i < 2; ++i) {
+      if (in.isDynamicDim(2 + i))
+        return std::nullopt;
+      g.k[i] = op.getKernel()[i];
+      g.s[i] = op.getStride()[i];
+      g.p[i] = op.getPadding()[i];
+      g.d[i] = dilation[i];
+      g.in[i] = in.getDimSize(2 + i);
+      g.out[i] = out.getDimSize(2 + i);
+      int64_t reach = (g.out[i] - 1) * g.s[i] + g.d[i] * (g.k[i] - 1) + 1;
+      g.extra[i] = std::max<int64_t>(0, reach - (g.in[i] + 2 * g.p[i]));
+    }
+    return g;
+  }
+  /// A plain window: what kiln.max_pool2d and kiln.avg_pool2d compute.
+  bool plain() const {
+    return d[0] == 1 && d[1] == 1 && extra[0] == 0 && extra[1] == 0;
+  }
+  /// The slice of the padded input that window offset (i, j) reads for
+  /// every output.
+  Value window(PatternRewriter &b, Location loc, Value padded, int64_t i,
+               int64_t j) const {
+    int64_t all = std::numeric_limits<int64_t>::max();
+    return SliceOp::create(
+        b, loc, padded, b.getDenseI64ArrayAttr({0, 0, i * d[0], j * d[1]}),
+        b.getDenseI64ArrayAttr({all, all, i * d[0] + (out[0] - 1) * s[0] + 1,
+                                j * d[1] + (out[1] - 1) * s[1] + 1}),
+        b.getDenseI64ArrayAttr({1, 1, s[0], s[1]}));
+  }
+  /// The input padded with `value` by the padding and the ceil-mode extra.
+  Value pad(PatternRewriter &b, Location loc, Value x, double value) const {
+    if (p[0] == 0 && p[1] == 0 && extra[0] == 0 && extra[1] == 0)
+      return x;
+    return PadOp::create(
+        b, loc, x, b.getDenseI64ArrayAttr({0, 0, p[0], p[1]}),
+        b.getDenseI64ArrayAttr({0, 0, p[0] + extra[0], p[1] + extra[1]}),
+        b.getF64FloatAttr(value));
+  }
+};
+
+/// The elementwise maximum of the windows of `x`.
+Value maxOfWindows(PatternRewriter &b, Location loc, const PoolGeometry &g,
+                   Value x) {
+  Value padded = g.pad(b, loc, x, -std::numeric_limits<double>::infinity());
+  Value y;
+  for (int64_t i = 0; i < g.k[0]; ++i)
+    for (int64_t j = 0; j < g.k[1]; ++j) {
+      Value w = g.window(b, loc, padded, i, j);
+      y = y ? MaxOp::create(b, loc, y, w).getResult() : w;
+    }
+  return y;
+}
+
+struct DecomposeMaxPool : OpRewritePattern<MaxPoolOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MaxPoolOp op,
+                                PatternRewriter &b) const override {
+    if (succeeded(poolAs2d(op, b)))
+      return success();
+    std::optional<PoolGeometry> g = PoolGeometry::of(op, op.getDilation());
+    if (!g)
+      return b.notifyMatchFailure(op, "dynamic spatial dims");
+    if (g->plain()) {
+      b.replaceOpWithNewOp<MaxPool2dOp>(op, op.getInput(), op.getKernelAttr(),
+                                        op.getStrideAttr(),
+                                        op.getPaddingAttr());
+      return success();
+    }
+    replaceKeepingType(b, op, maxOfWindows(b, op.getLoc(), *g, op.getInput()));
+    return success();
+  }
+};
+
+struct DecomposeMaxPoolIndices : OpRewritePattern<MaxPoolIndicesOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MaxPoolIndicesOp op,
+                                PatternRewriter &b) const override {
+    if (succeeded(poolAs2d(op, b)))
+      return success();
+    std::optional<PoolGeometry> g = PoolGeometry::of(op, op.getDilation());
+    if (!g)
+      return b.notifyMatchFailure(op, "dynamic spatial dims");
+    // Scans the window offsets in order, taking a value greater than the
+    // best so far (or NaN): the first maximum wins, as in PyTorch.
+    Location loc = op.getLoc();
+    Value padded =
+        g->pad(b, loc, op.getInput(), -std::numeric_limits<double>::infinity());
+    auto indexMap = [&](int64_t i, int64_t j) {
+      std::vector<double> at;
+      for (int64_t oh = 0; oh < g->out[0]; ++oh)
+        for (int64_t ow = 0; ow < g->out[1]; ++ow) {
+          int64_t r = std::clamp<int64_t>(oh * g->s[0] - g->p[0] + i * g->d[0],
+                                          0, g->in[0] - 1);
+          int64_t c = std::clamp<int64_t>(ow * g->s[1] - g->p[1] + j * g->d[1],
+                                          0, g->in[1] - 1);
+          at.push_back(double(r * g->in[1] + c));
+        }
+      return constantOf(b, loc, {g->out[0], g->out[1]}, b.getI64Type(), at);
+    };
+    Value best = g->window(b, loc, padded, 0, 0);
+    Value where = AddOp::create(
+        b, loc,
+        CastOp::create(b, loc, fullLike(b, loc, best, 0.0), b.getI64Type()),
+        indexMap(0, 0));
+    for (int64_t i = 0; i < g->k[0]; ++i)
+      for (int64_t j = 0; j < g->k[1]; ++j) {
+        if (i == 0 && j == 0)
+          continue;
+        Value v = g->window(b, loc, padded, i, j);
+        Value take = OrOp::create(b, loc, GtOp::create(b, loc, v, best),
+                                  NeOp::create(b, loc, v, v));
+        best = WhereOp::create(b, loc, take, v, best);
+        where = WhereOp::create(b, loc, take, indexMap(i, j), where);
+      }
+    replaceKeepingType(b, op, where);
+    return success();
+  }
+};
+
+struct DecomposeAvgPool : OpRewritePattern<AvgPoolOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AvgPoolOp op,
+                                PatternRewriter &b) const override {
+    if (succeeded(poolAs2d(op, b)))
+      return success();
+    int64_t ones[] = {1, 1};
+    std::optional<PoolGeometry> g = PoolGeometry::of(op, ones);
+    if (!g)
+      return b.notifyMatchFailure(op, "dynamic spatial dims");
+    if (g->plain()) {
+      b.replaceOpWithNewOp<AvgPool2dOp>(op, op.getInput(), op.getKernelAttr(),
+                                        op.getStrideAttr(), op.getPaddingAttr(),
+                                        op.getCountIncludePadAttr());
+      return success();
+    }
+    Location loc = op.getLoc();
+    Value padded = g->pad(b, loc, op.getInput(), 0.0);
+    Value sum;
+    for (int64_t i = 0; i < g->k[0]; ++i)
+      for (int64_t j = 0; j < g->k[1]; ++j) {
+        Value w = g->window(b, loc, padded, i, j);
+        sum = sum ? AddOp::create(b, loc, sum, w).getResult() : w;
+      }
+    // PyTorch's divisor: the window clipped to the padded input (its
+    // ceil-mode part past the padding never counts), or to the input alone
+    // without count_include_pad.
+    std::vector<double> scale;
+    for (int64_t oh = 0; oh < g->out[0]; ++oh)
+      for (int64_t ow = 0; ow < g->out[1]; ++ow) {
+        int64_t count = 1;
+        for (int dim = 0; dim < 2; ++dim) {
+          int64_t o = dim == 0 ? oh : ow;
+          int64_t lo = o * g->s[dim] - g->p[dim];
+          int64_t hi = std::min(lo + g->k[dim], g->in[dim] + g->p[dim]);
+          if (!op.getCountIncludePad()) {
+            lo = std::max<int64_t>(lo, 0);
+            hi = std::min(hi, g->in[dim]);
+          }
+          count *= std::max<int64_t>(hi - lo, 1);
+        }
+        scale.push_back(1.0 / double(count));
+      }
+    Type element = typeOf(sum).getElementType();
+    Value y = MulOp::create(
+        b, loc, sum,
+        constantOf(b, loc, {g->out[0], g->out[1]}, element, scale));
+    replaceKeepingType(b, op, y);
+    return success();
+  }
+};
+
 /// A [C] vector of an [N, C, ...] input as [1, C, 1, ...], to broadcast.
 Value channelView(PatternRewriter &b, Location loc, Value v, int64_t rank) {
   SmallVector<int64_t> axes{0};
@@ -389,18 +608,6 @@ std::pair<int64_t, int64_t> adaptiveWindow(int64_t i, int64_t in, int64_t out) {
   return {i * in / out, ((i + 1) * in + out - 1) / out};
 }
 
-/// A constant of `shape` and `element` type holding `values`.
-Value constantOf(PatternRewriter &b, Location loc, ArrayRef<int64_t> shape,
-                 Type element, ArrayRef<double> values) {
-  auto type = RankedTensorType::get(shape, element);
-  SmallVector<Attribute> attrs;
-  for (double v : values)
-    attrs.push_back(llvm::isa<FloatType>(element)
-                        ? Attribute(b.getFloatAttr(element, v))
-                        : Attribute(b.getIntegerAttr(element, (int64_t)v)));
-  return ConstantOp::create(b, loc, DenseElementsAttr::get(type, attrs));
-}
-
 /// The adaptive pooling of `op` when it is a plain one: the whole plane
 /// (a reduction over H and W), or windows of one size and step when each
 /// output size divides its input size. Null otherwise.
@@ -517,8 +724,8 @@ void mlir::kiln::populateDecomposePatterns(RewritePatternSet &patterns,
           DecomposeCrossEntropy, DecomposeConv1d, DecomposeMaskFill,
           DecomposeEmbedding, DecomposeBatchNorm, DecomposeGroupNorm,
           DecomposeAdaptiveAvgPool2d, DecomposeAdaptiveMaxPool2d,
-          DecomposeConvTranspose2d, DecomposeConvTranspose1d>(
-      patterns.getContext());
+          DecomposeConvTranspose2d, DecomposeConvTranspose1d, DecomposeMaxPool,
+          DecomposeMaxPoolIndices, DecomposeAvgPool>(patterns.getContext());
   for (std::unique_ptr<RewritePattern> &p : all.getNativePatterns())
     if (!llvm::is_contained(keep, p->getRootKind()->getStringRef()))
       patterns.add(std::move(p));

@@ -471,6 +471,44 @@ LogicalResult inferPool2d(StringRef opName, MLIRContext *,
 }
 
 template <typename Adaptor>
+LogicalResult inferMaxPool(StringRef opName, MLIRContext *,
+                           std::optional<Location> loc, Adaptor adaptor,
+                           SmallVectorImpl<Type> &inferred) {
+  return inferWithRule(opName, loc, adaptor.getInput(), inferred,
+                       [&](rules::DimsRef in, rules::Dims &out) {
+                         return rules::pool(
+                             in, adaptor.getKernel(), adaptor.getStride(),
+                             adaptor.getPadding(), adaptor.getDilation(),
+                             adaptor.getCeilMode(), out);
+                       });
+}
+
+template <typename Adaptor>
+LogicalResult inferMaxPoolIndices(StringRef opName, MLIRContext *ctx,
+                                  std::optional<Location> loc, Adaptor adaptor,
+                                  SmallVectorImpl<Type> &inferred) {
+  if (failed(inferMaxPool(opName, ctx, loc, adaptor, inferred)))
+    return failure();
+  auto t = llvm::cast<RankedTensorType>(inferred[0]);
+  inferred[0] = RankedTensorType::get(t.getShape(), IntegerType::get(ctx, 64));
+  return success();
+}
+
+template <typename Adaptor>
+LogicalResult inferAvgPool(StringRef opName, MLIRContext *,
+                           std::optional<Location> loc, Adaptor adaptor,
+                           SmallVectorImpl<Type> &inferred) {
+  SmallVector<int64_t> ones(adaptor.getKernel().size(), 1);
+  return inferWithRule(opName, loc, adaptor.getInput(), inferred,
+                       [&](rules::DimsRef in, rules::Dims &out) {
+                         return rules::pool(in, adaptor.getKernel(),
+                                            adaptor.getStride(),
+                                            adaptor.getPadding(), ones,
+                                            adaptor.getCeilMode(), out);
+                       });
+}
+
+template <typename Adaptor>
 LogicalResult inferUnfold(StringRef opName, MLIRContext *,
                           std::optional<Location> loc, Adaptor adaptor,
                           SmallVectorImpl<Type> &inferred) {

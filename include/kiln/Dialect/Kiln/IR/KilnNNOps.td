@@ -112,6 +112,63 @@ def Kiln_AvgPool2dOp : Kiln_Pool2dOp<"avg_pool2d"> {
                        "attr-dict `:` type($input) `->` type($result)";
 }
 
+class Kiln_PoolOp<string mnemonic, dag extra, string extraFormat,
+                  string infer, Type result = Kiln_FloatTensor>
+    : Kiln_Op<mnemonic, [Pure, Kiln_Composite, InferTypeOpAdaptor]> {
+  let arguments = !con((ins Kiln_FloatTensor:$input, DenseI64ArrayAttr:$kernel,
+                            DenseI64ArrayAttr:$stride,
+                            DenseI64ArrayAttr:$padding), extra,
+                       (ins UnitAttr:$ceil_mode));
+  let results = (outs result:$result);
+  let assemblyFormat = "$input `kernel` $kernel `stride` $stride `padding` "
+                       "$padding " # extraFormat # " (`ceil_mode` $ceil_mode^)? "
+                       "attr-dict `:` type($input) `->` type($result)";
+  let extraClassDefinition =
+      Kiln_InferWith<"::mlir::kiln::" # infer>.inferBody;
+}
+
+def Kiln_MaxPoolOp : Kiln_PoolOp<"max_pool",
+    (ins DenseI64ArrayAttr:$dilation), "`dilation` $dilation", "inferMaxPool"> {
+  let summary = "1-D or 2-D max pooling with dilation and ceil mode (composite)";
+  let description = [{
+    One `kernel` entry per spatial dim of `[N, C, spatial...]`; padding
+    counts as -inf. With `ceil_mode` a last partial window is kept when it
+    starts inside the input or its low padding, as in PyTorch and ONNX. A
+    2-D one without dilation or a partial window is `kiln.max_pool2d`;
+    others decompose into the maximum of one strided slice per window
+    offset of the padded input, which fuses into one kernel.
+
+    ```mlir
+    %y = kiln.max_pool %x kernel [3, 3] stride [2, 2] padding [1, 1] dilation [2, 2] ceil_mode
+           : tensor<1x3x9x9xf32> -> tensor<1x3x4x4xf32>
+    ```
+  }];
+}
+
+def Kiln_MaxPoolIndicesOp : Kiln_PoolOp<"max_pool_indices",
+    (ins DenseI64ArrayAttr:$dilation), "`dilation` $dilation",
+    "inferMaxPoolIndices", Kiln_IndexTensor> {
+  let summary = "where kiln.max_pool found each maximum (composite)";
+  let description = [{
+    The flat index into its input plane (`h * W + w`, or `l` in 1-D) of the
+    first maximum of each window of `kiln.max_pool` with the same
+    attributes, as i64: PyTorch's `return_indices`.
+  }];
+}
+
+def Kiln_AvgPoolOp : Kiln_PoolOp<"avg_pool",
+    (ins UnitAttr:$count_include_pad),
+    "(`count_include_pad` $count_include_pad^)?", "inferAvgPool"> {
+  let summary = "1-D or 2-D average pooling with ceil mode (composite)";
+  let description = [{
+    With `count_include_pad` the divisor counts the padding inside each
+    window (not the part of a `ceil_mode` window past it); without it, only
+    the input's elements, as in PyTorch. A 2-D one without a partial
+    window is `kiln.avg_pool2d`; others decompose into the sum of one
+    strided slice per window offset times a constant map of divisors.
+  }];
+}
+
 def Kiln_UnfoldOp : Kiln_Op<"unfold", [Pure, Kiln_ComputeBound,
     InferTypeOpAdaptor]> {
   let summary = "the sliding windows of an NCHW input, one column each";
