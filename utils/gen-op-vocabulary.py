@@ -11,7 +11,7 @@ KilnOps.json is `llvm-tblgen --dump-json` of KilnOps.td. For every op
     camelBack, that makes the recorded attribute (a kiln::detail::NodeAttr
     under the ODS name) from a value of the attribute's kind: an int64_t
     (I64Attr), a double (F64Attr), a std::vector<int64_t>
-    (DenseI64ArrayAttr), nothing (UnitAttr, present when set), or the
+    (DenseI64ArrayAttr), a std::vector<double> (DenseF64ArrayAttr), nothing (UnitAttr, present when set), or the
     enum's C++ enum class (I32EnumAttr);
   - one constexpr bool per Kiln fact (Kiln_Fact trait) of the dialect,
     named after the fact in camelBack (`needsElements`, `checksIndices`):
@@ -46,6 +46,8 @@ def attribute_kind(records, name, rec):
     supers = rec["!superclasses"]
     if rec["!name"] == "DenseI64ArrayAttr":
         return ("array", None)
+    if rec["!name"] == "DenseF64ArrayAttr":
+        return ("f64array", None)
     if rec["!name"] == "UnitAttr":
         return ("unit", None)
     if rec["!name"] == "F64Attr":
@@ -91,6 +93,10 @@ def main():
                 lines.append("  static NodeAttr %s(std::vector<int64_t> v) "
                              "{ return NodeAttr::array(\"%s\", std::move(v)); }"
                              % (fn, arg_name))
+            elif kind == "f64array":
+                lines.append("  static NodeAttr %s(std::vector<double> v) "
+                             "{ return NodeAttr::f64Array(\"%s\", "
+                             "std::move(v)); }" % (fn, arg_name))
             elif kind == "unit":
                 lines.append("  static NodeAttr %s() { return "
                              "NodeAttr::unit(\"%s\"); }" % (fn, arg_name))

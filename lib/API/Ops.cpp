@@ -724,6 +724,39 @@ Tensor kiln::avgPool(const Tensor &x, PoolOptions o) {
   return r.make(r.dtype(0), vec(out), attrs);
 }
 
+Tensor kiln::interpolate(const Tensor &x, InterpolateOptions o) {
+  Recorder r(ops::Interpolate::name, {&x});
+  bool linear = o.mode == "linear" || o.mode == "bilinear";
+  if (!linear && o.mode != "nearest")
+    r.fail("mode must be nearest, linear or bilinear, got '" + o.mode + "'");
+  if (o.size.empty() == o.scale.empty())
+    r.fail("give either a size or a scale, not both or neither");
+  size_t sp = r.rank(0) >= 2 ? size_t(r.rank(0) - 2) : 0;
+  if (!o.scale.empty()) {
+    if (o.scale.size() != sp)
+      r.fail("scale needs " + std::to_string(sp) + " entries, got " +
+             std::to_string(o.scale.size()));
+    for (size_t i = 0; i < sp; ++i) {
+      double s = o.scale[i];
+      if (!(s > 0) || !std::isfinite(s))
+        r.fail("scales must be finite and > 0, got " + std::to_string(s));
+      o.size.push_back(int64_t(std::floor(double(r.shape(0)[2 + i]) * s)));
+    }
+  }
+  Dims out;
+  r.check(rules::interpolate(r.shape(0), o.size, linear, o.alignCorners,
+                             o.scale, out));
+  std::vector<NodeAttr> attrs{
+      ops::Interpolate::size(o.size),
+      ops::Interpolate::mode(linear ? ops::InterpolateMode::Linear
+                                    : ops::InterpolateMode::Nearest)};
+  if (!o.scale.empty())
+    attrs.push_back(ops::Interpolate::scales(o.scale));
+  if (o.alignCorners)
+    attrs.push_back(ops::Interpolate::alignCorners());
+  return r.make(r.dtype(0), vec(out), attrs);
+}
+
 Tensor kiln::layerNorm(const Tensor &x, const std::optional<Tensor> &weight,
                        const std::optional<Tensor> &bias, double eps) {
   std::vector<const Tensor *> operands{&x};

@@ -176,6 +176,9 @@ buildModule(mlir::MLIRContext &ctx, const Subgraph &g,
         attr = b.getDenseI32ArrayAttr(v);
         break;
       }
+      case NodeAttr::Kind::F64Array:
+        attr = b.getDenseF64ArrayAttr(a.reals);
+        break;
       case NodeAttr::Kind::Unit:
         attr = b.getUnitAttr();
         break;

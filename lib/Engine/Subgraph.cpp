@@ -244,6 +244,13 @@ std::string kiln::detail::structuralKey(
         else
           appendShape(key, a.ints);
         break;
+      case NodeAttr::Kind::F64Array:
+        for (double v : a.reals) {
+          char buf[32];
+          std::snprintf(buf, sizeof buf, "%.17g,", v);
+          key += buf;
+        }
+        break;
       case NodeAttr::Kind::Unit:
         key += 'u';
         break;

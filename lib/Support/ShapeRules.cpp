@@ -8,6 +8,7 @@
 #include "kiln/Support/ShapeRules.h"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <sstream>
 
@@ -735,6 +736,30 @@ std::string pool(DimsRef in, DimsRef kernel, DimsRef stride, DimsRef padding,
     if (ceilMode && (n - 1) * stride[i] >= in[2 + i] + padding[i])
       --n;
     out.push_back(n);
+  }
+  return {};
+}
+
+std::string interpolate(DimsRef in, DimsRef size, bool linear,
+                        bool alignCorners, const std::vector<double> &scales,
+                        Dims &out) {
+  if (in.size() != 3 && in.size() != 4)
+    return msg("input must be [N, C, L] or [N, C, H, W], got ", fmt(in));
+  size_t sp = in.size() - 2;
+  if (alignCorners && !linear)
+    return "align_corners needs mode linear";
+  if (std::string e = checkPositive(size, sp, "size"); !e.empty())
+    return e;
+  if (!scales.empty() && scales.size() != sp)
+    return msg("scales need ", sp, " entries, got ", scales.size());
+  for (double s : scales)
+    if (!(s > 0) || !std::isfinite(s))
+      return msg("scales must be finite and > 0, got ", s);
+  out.assign({in[0], in[1]});
+  for (size_t i = 0; i < sp; ++i) {
+    if (isDynamic(in[2 + i]) || in[2 + i] < 1)
+      return msg("the spatial dims must be static and >= 1, got ", fmt(in));
+    out.push_back(size[i]);
   }
   return {};
 }

@@ -790,6 +790,27 @@ def avg_pool2d(x, kernel_size, stride=None, padding=0, ceil_mode=False,
                      count_include_pad)
 
 
+def interpolate(x, size=None, scale_factor=None, mode="nearest",
+                align_corners=None):
+    """Resizes x [N, C, L] or [N, C, H, W] to `size`, or by `scale_factor`
+    (an int, a float or one per spatial dim), as PyTorch's interpolate:
+    mode "nearest", "linear" or "bilinear"; align_corners for the linear
+    modes only."""
+    n = x.ndim - 2
+    if n not in (1, 2):
+        raise Error("interpolate: input must be [N, C, L] or [N, C, H, W], "
+                    "got shape %r" % (x.shape,))
+    sizes = [] if size is None else _sizes(size, n, "size", 1)
+    if scale_factor is None:
+        scales = []
+    elif isinstance(scale_factor, _numbers.Real):
+        scales = [float(scale_factor)] * n
+    else:
+        scales = [float(s) for s in scale_factor]
+    return _kiln._interpolate(x, sizes, scales, str(mode),
+                              bool(align_corners))
+
+
 def adaptive_avg_pool2d(x, output_size):
     """Mean over the windows that cut the H and W of x [N, C, H, W] into
     output_size cells (an int or (OH, OW)), as PyTorch's."""

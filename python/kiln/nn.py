@@ -321,6 +321,18 @@ class AdaptiveMaxPool2d(Module):
         return adaptive_max_pool2d(x, self._size)
 
 
+class Upsample(Module):
+    """kiln.interpolate as a module: to `size` or by `scale_factor`."""
+
+    def __init__(self, size=None, scale_factor=None, mode="nearest",
+                 align_corners=None):
+        self._args = (size, scale_factor, mode, align_corners)
+
+    def forward(self, x):
+        from . import interpolate
+        return interpolate(x, *self._args)
+
+
 class ResNet(_Wrapped):
     """A ResNet of basic blocks, with PyTorch's parameter names. `blocks`
     gives the blocks of each of the 4 stages; small_inputs swaps the 7x7

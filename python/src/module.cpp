@@ -642,6 +642,12 @@ NB_MODULE(_kiln, m) {
     return w.rank() == 3 ? kiln::convTranspose1d(x, w, bias, std::move(o))
                          : kiln::convTranspose2d(x, w, bias, std::move(o));
   });
+  m.def("_interpolate",
+        [](T x, std::vector<int64_t> size, std::vector<double> scale,
+           std::string mode, bool alignCorners) {
+          return kiln::interpolate(x, {std::move(size), std::move(scale),
+                                       std::move(mode), alignCorners});
+        });
   m.def("_max_pool",
         [](T x, std::vector<int64_t> kernel, std::vector<int64_t> stride,
            std::vector<int64_t> padding, std::vector<int64_t> dilation,

@@ -340,3 +340,53 @@ def test_pooling_options_match_their_definition():
                                rtol=1e-6)
     with pytest.raises(kiln.Error, match="padding .* exceeds half"):
         kiln.max_pool2d(t, 2, padding=2)
+
+
+def resize_ref(x, oh, ow, linear, align):
+    h, w = x.shape[-2:]
+
+    def source(o, size_in, size_out):
+        if align:
+            return o * (size_in - 1) / (size_out - 1) if size_out > 1 else 0.0
+        scale = size_in / size_out
+        return max(0.0, (o + 0.5) * scale - 0.5) if linear else o * scale
+
+    y = np.zeros(x.shape[:-2] + (oh, ow))
+    for a in range(oh):
+        for b in range(ow):
+            r, c = source(a, h, oh), source(b, w, ow)
+            if not linear:
+                y[..., a, b] = x[..., min(int(r), h - 1), min(int(c), w - 1)]
+                continue
+            i0, j0 = min(int(r), h - 1), min(int(c), w - 1)
+            i1, j1 = min(i0 + 1, h - 1), min(j0 + 1, w - 1)
+            tr, tc = r - i0, c - j0
+            y[..., a, b] = ((1 - tr) * ((1 - tc) * x[..., i0, j0]
+                                        + tc * x[..., i0, j1])
+                            + tr * ((1 - tc) * x[..., i1, j0]
+                                    + tc * x[..., i1, j1]))
+    return y
+
+
+@pytest.mark.parametrize("size,mode,align", [
+    ((8, 10), "nearest", None), ((3, 7), "bilinear", False),
+    ((9, 4), "bilinear", True)])
+def test_interpolate_matches_its_definition(size, mode, align):
+    rng = np.random.default_rng(11)
+    x = rand(rng, 2, 3, 4, 5)
+    y = kiln.interpolate(kiln.asarray(x), size=size, mode=mode,
+                         align_corners=align)
+    np.testing.assert_allclose(
+        y.numpy(), resize_ref(x, *size, mode == "bilinear", bool(align)),
+        rtol=1e-5, atol=1e-5)
+
+
+def test_upsample_by_scale_and_errors():
+    x = kiln.asarray(np.arange(12, dtype=np.float32).reshape(1, 1, 3, 4))
+    up = kiln.nn.Upsample(scale_factor=2)(x).numpy()
+    np.testing.assert_array_equal(up[0, 0], np.repeat(np.repeat(
+        np.arange(12).reshape(3, 4), 2, 0), 2, 1))
+    with pytest.raises(kiln.Error, match="give either a size or a scale"):
+        kiln.interpolate(x)
+    with pytest.raises(kiln.Error, match="align_corners needs mode linear"):
+        kiln.interpolate(x, size=4, align_corners=True)

@@ -11,7 +11,8 @@
 // RUN:   --implicit-check-not=kiln.conv_transpose2d \
 // RUN:   --implicit-check-not=kiln.conv_transpose1d \
 // RUN:   --implicit-check-not=kiln.max_pool --implicit-check-not=kiln.avg_pool \
-// RUN:   --implicit-check-not=kiln.max_pool_indices
+// RUN:   --implicit-check-not=kiln.max_pool_indices \
+// RUN:   --implicit-check-not=kiln.interpolate
 // RUN: tensor-opt %s --kiln-decompose --canonicalize --cse --split-input-file \
 // RUN:   | tensor-opt --split-input-file > /dev/null
 
@@ -660,4 +661,30 @@ func.func @avg_pool(%x: tensor<2x3x5x5xf32>) -> (tensor<2x3x2x2xf32>, tensor<2x3
   %0 = kiln.avg_pool %x kernel [2, 2] stride [2, 2] padding [0, 0] count_include_pad : tensor<2x3x5x5xf32> -> tensor<2x3x2x2xf32>
   %1 = kiln.avg_pool %x kernel [2, 2] stride [2, 2] padding [0, 0] count_include_pad ceil_mode : tensor<2x3x5x5xf32> -> tensor<2x3x3x3xf32>
   return %0, %1 : tensor<2x3x2x2xf32>, tensor<2x3x3x3xf32>
+}
+
+// -----
+
+// interpolate: nearest is an index_select per resized dim (source rows
+// floor(o * in / out)); linear is a constant [out, in] matrix per dim,
+// multiplied on the left for H and on the right (transposed) for the last
+// dim, here with aligned corners (2 -> 3 rows: 0, the middle, 1) and, in
+// 1-D, a given scale of 1.5 (4 -> 6).
+
+// CHECK-LABEL: func.func @interpolate(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<?x3x2x3xf32>, %[[Y:[^:]+]]: tensor<2x3x4xf32>
+// CHECK-DAG: %[[L1:.*]] = kiln.constant dense<{{\[\[}}1.000000e+00, 5.000000e-01, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00], [0.000000e+00, 5.000000e-01, 0.833333313, 0.166666672, 0.000000e+00, 0.000000e+00], [0.000000e+00, 0.000000e+00, 0.166666672, 0.833333313, 5.000000e-01, 0.000000e+00], [0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 5.000000e-01, 1.000000e+00]]> : tensor<4x6xf32>
+// CHECK-DAG: %[[AC:.*]] = kiln.constant dense<{{\[\[}}1.000000e+00, 0.000000e+00], [5.000000e-01, 5.000000e-01], [0.000000e+00, 1.000000e+00]]> : tensor<3x2xf32>
+// CHECK-DAG: %[[NW:.*]] = kiln.constant dense<[0, 0, 1, 1, 2, 2]> : tensor<6xi64>
+// CHECK-DAG: %[[NH:.*]] = kiln.constant dense<[0, 0, 1, 1]> : tensor<4xi64>
+// CHECK: %[[R:.*]] = kiln.index_select %[[X]][%[[NH]]] axis = 2 : (tensor<?x3x2x3xf32>, tensor<4xi64>) -> tensor<?x3x4x3xf32>
+// CHECK-NEXT: %[[N:.*]] = kiln.index_select %[[R]][%[[NW]]] axis = 3 : (tensor<?x3x4x3xf32>, tensor<6xi64>) -> tensor<?x3x4x6xf32>
+// CHECK-NEXT: %[[A:.*]] = kiln.matmul %[[AC]], %[[X]] : (tensor<3x2xf32>, tensor<?x3x2x3xf32>) -> tensor<?x3x3x3xf32>
+// CHECK-NEXT: %[[L:.*]] = kiln.matmul %[[Y]], %[[L1]] : (tensor<2x3x4xf32>, tensor<4x6xf32>) -> tensor<2x3x6xf32>
+// CHECK-NEXT: return %[[N]], %[[A]], %[[L]]
+func.func @interpolate(%x: tensor<?x3x2x3xf32>, %y: tensor<2x3x4xf32>) -> (tensor<?x3x4x6xf32>, tensor<?x3x3x3xf32>, tensor<2x3x6xf32>) {
+  %0 = kiln.interpolate %x size [4, 6] mode nearest : tensor<?x3x2x3xf32> -> tensor<?x3x4x6xf32>
+  %1 = kiln.interpolate %x size [3, 3] mode linear align_corners : tensor<?x3x2x3xf32> -> tensor<?x3x3x3xf32>
+  %2 = kiln.interpolate %y size [6] mode linear scales [1.5] : tensor<2x3x4xf32> -> tensor<2x3x6xf32>
+  return %0, %1, %2 : tensor<?x3x4x6xf32>, tensor<?x3x3x3xf32>, tensor<2x3x6xf32>
 }

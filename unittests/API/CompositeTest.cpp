@@ -431,4 +431,75 @@ TEST(CompositeTest, PoolingWithDilationCeilModeAndIndices) {
   }
 }
 
+/// PyTorch's interpolate of one [h, w] plane by its definition.
+std::vector<double> resizeReference(const std::vector<double> &x, int64_t h,
+                                    int64_t w, int64_t oh, int64_t ow,
+                                    bool linear, bool align, double sh,
+                                    double sw) {
+  auto source = [&](int64_t o, int64_t in, int64_t out, double factor) {
+    if (align)
+      return out > 1 ? double(o) * double(in - 1) / double(out - 1) : 0.0;
+    double scale = factor > 0 ? 1.0 / factor : double(in) / double(out);
+    return linear ? std::max(0.0, (double(o) + 0.5) * scale - 0.5)
+                  : double(o) * scale;
+  };
+  std::vector<double> y;
+  for (int64_t a = 0; a < oh; ++a)
+    for (int64_t b = 0; b < ow; ++b) {
+      double r = source(a, h, oh, sh), c = source(b, w, ow, sw);
+      if (!linear) {
+        int64_t i = std::min<int64_t>(int64_t(r), h - 1);
+        int64_t j = std::min<int64_t>(int64_t(c), w - 1);
+        y.push_back(x[i * w + j]);
+        continue;
+      }
+      int64_t i0 = std::min<int64_t>(int64_t(r), h - 1),
+              i1 = std::min(i0 + 1, h - 1);
+      int64_t j0 = std::min<int64_t>(int64_t(c), w - 1),
+              j1 = std::min(j0 + 1, w - 1);
+      double tr = r - double(i0), tc = c - double(j0);
+      y.push_back((1 - tr) * ((1 - tc) * x[i0 * w + j0] + tc * x[i0 * w + j1]) +
+                  tr * ((1 - tc) * x[i1 * w + j0] + tc * x[i1 * w + j1]));
+    }
+  return y;
+}
+
+TEST(CompositeTest, InterpolateNearestAndBilinear) {
+  const int64_t h = 3, w = 5;
+  std::vector<double> plane = cycle({-1.5, 0.5, 2, -0.25, 1, 3, 0.75}, h * w);
+  struct Case {
+    int64_t oh, ow;
+    bool linear, align;
+    double sh, sw; // 0: by size
+  };
+  for (const Case &c : std::vector<Case>{{6, 10, false, false, 0, 0},
+                                         {4, 7, false, false, 0, 0},
+                                         {2, 3, false, false, 0, 0},
+                                         {6, 10, true, false, 0, 0},
+                                         {7, 4, true, true, 0, 0},
+                                         {2, 3, true, false, 0, 0},
+                                         {4, 7, true, false, 1.5, 1.5},
+                                         {4, 7, false, false, 1.5, 1.5}}) {
+    for (DType dtype : {DType::F32, DType::F64}) {
+      SCOPED_TRACE(nameOf(dtype) + (c.linear ? " linear " : " nearest ") +
+                   std::to_string(c.oh) + "x" + std::to_string(c.ow) +
+                   (c.align ? " aligned" : "") + (c.sh > 0 ? " by scale" : ""));
+      InterpolateOptions o;
+      if (c.sh > 0)
+        o.scale = {c.sh, c.sw};
+      else
+        o.size = {c.oh, c.ow};
+      o.mode = c.linear ? "bilinear" : "nearest";
+      o.alignCorners = c.align;
+      Tensor y =
+          interpolate(tensorOf(plane, {1, 1, h, w}, dtype, flexDevice()), o);
+      ASSERT_EQ(y.shape(), Shape({1, 1, c.oh, c.ow}));
+      EXPECT_TRUE(allClose(valuesOf(y),
+                           resizeReference(plane, h, w, c.oh, c.ow, c.linear,
+                                           c.align, c.sh, c.sw),
+                           tolerance("kiln.matmul", dtype)));
+    }
+  }
+}
+
 } // namespace

@@ -298,6 +298,28 @@ TEST(ErrorTest, PoolOptions) {
       {"kiln.max_pool", "padding [2, 2] exceeds half the window"}));
 }
 
+TEST(ErrorTest, InterpolateArguments) {
+  Tensor x = pending({1, 3, 4, 4});
+  EXPECT_TRUE(throwsAt([&] { (void)interpolate(x, {}); },
+                       {"kiln.interpolate", "give either a size or a scale"}));
+  EXPECT_TRUE(throwsAt(
+      [&] {
+        (void)interpolate(x, {{8, 8}, {}, "bicubic"});
+      },
+      {"kiln.interpolate", "mode must be nearest, linear or bilinear",
+       "'bicubic'"}));
+  EXPECT_TRUE(throwsAt(
+      [&] {
+        (void)interpolate(x, {{8, 8}, {}, "nearest", true});
+      },
+      {"kiln.interpolate", "align_corners needs mode linear"}));
+  EXPECT_TRUE(throwsAt(
+      [&] {
+        (void)interpolate(x, {{}, {2.0}});
+      },
+      {"kiln.interpolate", "scale needs 2 entries, got 1"}));
+}
+
 TEST(ErrorTest, AdaptivePoolSizes) {
   EXPECT_TRUE(throwsAt(
       [&] {

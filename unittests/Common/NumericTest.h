@@ -73,7 +73,8 @@ inline Tolerance tolerance(const std::string &op, DType dtype) {
       op == "kiln.conv2d_backward_input" ||
       op == "kiln.conv2d_backward_weight" || op == "kiln.avg_pool2d" ||
       op == "kiln.conv_transpose2d" || op == "kiln.conv_transpose1d" ||
-      op == "kiln.adaptive_avg_pool2d" || op == "kiln.dequantize")
+      op == "kiln.adaptive_avg_pool2d" || op == "kiln.interpolate" ||
+      op == "kiln.dequantize")
     ulps = 256;
   // Half precision stores every intermediate rounded: allow a few more.
   if (dtype.kind() == DTypeKind::F16 || dtype.kind() == DTypeKind::BF16)

@@ -403,6 +403,18 @@ std::vector<GradCase> cases() {
         [](const Tensor &x) {
           return avgPool(x, {{3}, {2}, {1}, {}, true});
         });
+  unary("InterpolateBilinear", "kiln.interpolate",
+        randomInput({1, 2, 3, 4}, 170), [](const Tensor &x) {
+          return interpolate(x, {{5, 7}, {}, "bilinear", false});
+        });
+  unary("InterpolateAligned1d", "kiln.interpolate", randomInput({2, 1, 5}, 171),
+        [](const Tensor &x) {
+          return interpolate(x, {{3}, {}, "linear", true});
+        });
+  unary("InterpolateNearest", "kiln.interpolate",
+        randomInput({1, 2, 3, 3}, 172), [](const Tensor &x) {
+          return interpolate(x, {{}, {2.0, 1.5}, "nearest", false});
+        });
   c.push_back({"BatchNorm",
                {"kiln.batch_norm"},
                {randomInput({2, 3, 2, 3}, 140), randomInput({3}, 141),

@@ -182,6 +182,17 @@ Tensor avgPool(const Tensor &x, PoolOptions options);
 /// of the first maximum of each window: PyTorch's return_indices.
 std::pair<Tensor, Tensor> maxPoolWithIndices(const Tensor &x,
                                              PoolOptions options);
+/// Resizes [N, C, L] or [N, C, H, W] as PyTorch's interpolate: to `size`,
+/// or by `scale` (the sizes then floor(in * scale), and the coordinates
+/// mapped by the scale itself); mode "nearest" or "linear" (bilinear in
+/// 2-D), with or without aligned corners (kiln.interpolate).
+struct InterpolateOptions {
+  std::vector<int64_t> size;
+  std::vector<double> scale;
+  std::string mode = "nearest";
+  bool alignCorners = false;
+};
+Tensor interpolate(const Tensor &x, InterpolateOptions options);
 Tensor layerNorm(const Tensor &x, const std::optional<Tensor> &weight,
                  const std::optional<Tensor> &bias, double eps = 1e-5);
 /// Normalizes each channel (dim 1) of x [N, C, ...] with the statistics

@@ -28,12 +28,21 @@ namespace kiln::detail {
 
 /// One attribute of a recorded op, named as in ODS.
 struct NodeAttr {
-  enum class Kind : uint8_t { I64, F64, I64Array, I32Array, Unit, Enum };
+  enum class Kind : uint8_t {
+    I64,
+    F64,
+    I64Array,
+    I32Array,
+    F64Array,
+    Unit,
+    Enum
+  };
   const char *name;
   Kind kind;
   int64_t i = 0;
   double f = 0;
   std::vector<int64_t> ints;
+  std::vector<double> reals;
 
   static NodeAttr i64(const char *n, int64_t v) {
     return {n, Kind::I64, v, 0, {}};
@@ -46,6 +55,9 @@ struct NodeAttr {
   }
   static NodeAttr segments(std::vector<int64_t> v) {
     return {"operandSegmentSizes", Kind::I32Array, 0, 0, std::move(v)};
+  }
+  static NodeAttr f64Array(const char *n, std::vector<double> v) {
+    return {n, Kind::F64Array, 0, 0, {}, std::move(v)};
   }
   static NodeAttr unit(const char *n) { return {n, Kind::Unit, 0, 0, {}}; }
   static NodeAttr enumeration(const char *n, int64_t v) {

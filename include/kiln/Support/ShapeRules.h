@@ -142,6 +142,12 @@ std::string convTranspose(DimsRef in, DimsRef weight, const DimsRef *bias,
 /// when it starts inside the input or its low padding (PyTorch's rule).
 std::string pool(DimsRef in, DimsRef kernel, DimsRef stride, DimsRef padding,
                  DimsRef dilation, bool ceilMode, Dims &out);
+/// Resizing [N, C, L] or [N, C, H, W] (static spatial dims) to `size`,
+/// nearest or `linear`; `scales` (per spatial dim, or none) are the
+/// factors that map coordinates when given.
+std::string interpolate(DimsRef in, DimsRef size, bool linear,
+                        bool alignCorners, const std::vector<double> &scales,
+                        Dims &out);
 /// [N, C, ...] normalized per channel: mean, var and the optional weight
 /// and bias are [C].
 std::string batchNorm(DimsRef in, DimsRef mean, DimsRef var,

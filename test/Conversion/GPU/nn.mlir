@@ -97,6 +97,16 @@ func.func @pool_options(%x: tensor<2x3x9x9xf32>, %y: tensor<2x3x9xf16>) -> (tens
   return %0, %1, %2, %3 : tensor<2x3x4x4xf32>, tensor<2x3x5x5xi64>, tensor<2x3x5xf16>, tensor<2x3x4xf16>
 }
 
+// Resizing: nearest and bilinear, with and without aligned corners.
+
+// CHECK-LABEL: // PTX interpolate_kernel0_
+func.func @interpolate(%x: tensor<2x3x5x6xf32>, %y: tensor<2x3x7xf16>) -> (tensor<2x3x10x12xf32>, tensor<2x3x8x9xf32>, tensor<2x3x3xf16>) {
+  %0 = kiln.interpolate %x size [10, 12] mode nearest : tensor<2x3x5x6xf32> -> tensor<2x3x10x12xf32>
+  %1 = kiln.interpolate %x size [8, 9] mode linear align_corners : tensor<2x3x5x6xf32> -> tensor<2x3x8x9xf32>
+  %2 = kiln.interpolate %y size [3] mode linear : tensor<2x3x7xf16> -> tensor<2x3x3xf16>
+  return %0, %1, %2 : tensor<2x3x10x12xf32>, tensor<2x3x8x9xf32>, tensor<2x3x3xf16>
+}
+
 // Convolutions, pooling, their backward ops and the nn composites in f64,
 // f16 and bf16.
 

@@ -604,3 +604,47 @@ func.func @avg_pool_stride(%x: tensor<1x3x9xf32>) {
   %0 = kiln.avg_pool %x kernel [2] stride [0] padding [0] : tensor<1x3x9xf32> -> tensor<1x3x4xf32>
   return
 }
+
+// -----
+
+func.func @interpolate_mode(%x: tensor<1x3x4x4xf32>) {
+  // expected-error@+1 {{expected string or keyword containing one of the following enum values for attribute 'mode' [nearest, linear]}}
+  %0 = kiln.interpolate %x size [8, 8] mode cubic : tensor<1x3x4x4xf32> -> tensor<1x3x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @interpolate_align_nearest(%x: tensor<1x3x4x4xf32>) {
+  // expected-error@+2 {{'kiln.interpolate' op align_corners needs mode linear}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.interpolate %x size [8, 8] mode nearest align_corners : tensor<1x3x4x4xf32> -> tensor<1x3x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @interpolate_size(%x: tensor<1x3x4x4xf32>) {
+  // expected-error@+2 {{'kiln.interpolate' op size needs 2 entries, got 1}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.interpolate %x size [8] mode nearest : tensor<1x3x4x4xf32> -> tensor<1x3x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @interpolate_scales(%x: tensor<1x3x4x4xf32>) {
+  // expected-error@+2 {{'kiln.interpolate' op scales must be finite and > 0, got -2}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.interpolate %x size [8, 8] mode nearest scales [2.0, -2.0] : tensor<1x3x4x4xf32> -> tensor<1x3x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @interpolate_dynamic(%x: tensor<1x3x?x4xf32>) {
+  // expected-error@+2 {{'kiln.interpolate' op the spatial dims must be static and >= 1, got [1, 3, ?, 4]}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.interpolate %x size [8, 8] mode nearest : tensor<1x3x?x4xf32> -> tensor<1x3x8x8xf32>
+  return
+}

@@ -116,3 +116,13 @@ func.func @pools(%x: tensor<?x3x9x9xf32>, %y: tensor<2x3x9xf16>) {
   %3 = kiln.avg_pool %y kernel [2] stride [2] padding [0] : tensor<2x3x9xf16> -> tensor<2x3x4xf16>
   return
 }
+// CHECK-LABEL: func.func @interpolate(
+func.func @interpolate(%x: tensor<?x3x4x5xf32>, %y: tensor<2x3x7xf16>) {
+  // CHECK: kiln.interpolate %arg0 size [8, 10] mode linear align_corners : tensor<?x3x4x5xf32> -> tensor<?x3x8x10xf32>
+  %0 = kiln.interpolate %x size [8, 10] mode linear align_corners : tensor<?x3x4x5xf32> -> tensor<?x3x8x10xf32>
+  // CHECK: kiln.interpolate %arg0 size [6, 7] mode nearest scales [1.500000e+00, 1.500000e+00] : tensor<?x3x4x5xf32> -> tensor<?x3x6x7xf32>
+  %1 = kiln.interpolate %x size [6, 7] mode nearest scales [1.5, 1.5] : tensor<?x3x4x5xf32> -> tensor<?x3x6x7xf32>
+  // CHECK: kiln.interpolate %arg1 size [3] mode linear : tensor<2x3x7xf16> -> tensor<2x3x3xf16>
+  %2 = kiln.interpolate %y size [3] mode linear : tensor<2x3x7xf16> -> tensor<2x3x3xf16>
+  return
+}

@@ -246,6 +246,36 @@ TEST_P(NNDiffTest, PoolingOptions) {
   });
 }
 
+// Resizing up and down, nearest and (bi)linear, aligned or not, by size
+// or by scale; forward and the input's gradient.
+TEST_P(NNDiffTest, Interpolate) {
+  DType dtype = GetParam();
+  compareOnDevices([&](Side &s) {
+    Rng rng(45);
+    Tensor x = s.input(randomValues(rng, 2 * 3 * 5 * 7, dtype, -2, 2),
+                       {2, 3, 5, 7}, dtype);
+    x.requireGrad(CheckpointingStrategy::Disabled);
+    Tensor line =
+        s.input(randomValues(rng, 2 * 3 * 9, dtype, -2, 2), {2, 3, 9}, dtype);
+    line.requireGrad(CheckpointingStrategy::Disabled);
+    auto check = [&](const std::string &label, const Tensor &in,
+                     InterpolateOptions o) {
+      Tensor y = interpolate(in, std::move(o));
+      s.check("kiln.interpolate", dtype, "kiln.interpolate " + label, y);
+      Tensor dy =
+          s.input(randomValues(rng, y.numel(), dtype, -1, 1), y.shape(), dtype);
+      s.check("kiln.interpolate", dtype, "kiln.interpolate gradient, " + label,
+              backward(sum(y * dy)).get(in));
+    };
+    check("nearest up", x, {{10, 14}, {}, "nearest", false});
+    check("nearest down", x, {{3, 4}, {}, "nearest", false});
+    check("bilinear up", x, {{11, 9}, {}, "bilinear", false});
+    check("bilinear aligned", x, {{9, 13}, {}, "bilinear", true});
+    check("bilinear down by scale", x, {{}, {0.5, 0.6}, "bilinear", false});
+    check("linear 1-D", line, {{4}, {}, "linear", false});
+  });
+}
+
 INSTANTIATE_TEST_SUITE_P(Floats, NNDiffTest, ::testing::ValuesIn(floatDTypes()),
                          [](const auto &info) { return info.param.str(); });
 

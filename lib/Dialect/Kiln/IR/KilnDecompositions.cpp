@@ -17,6 +17,7 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 using namespace mlir;
@@ -464,6 +465,77 @@ struct DecomposeAvgPool : OpRewritePattern<AvgPoolOp> {
   }
 };
 
+/// Where output position `o` of a resized dim reads: the input coordinate
+/// (kiln.interpolate's description).
+double sourceCoordinate(int64_t o, int64_t in, int64_t out, bool linear,
+                        bool alignCorners, std::optional<double> factor) {
+  if (alignCorners)
+    return out > 1 ? double(o) * double(in - 1) / double(out - 1) : 0.0;
+  double scale = factor ? 1.0 / *factor : double(in) / double(out);
+  if (!linear)
+    return double(o) * scale;
+  return std::max(0.0, (double(o) + 0.5) * scale - 0.5);
+}
+
+struct DecomposeInterpolate : OpRewritePattern<InterpolateOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(InterpolateOp op,
+                                PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    Value y = op.getInput();
+    auto type = typeOf(y);
+    int64_t rank = type.getRank();
+    bool linear = op.getMode() == InterpolateMode::Linear;
+    for (int64_t axis = 2; axis < rank; ++axis) {
+      int64_t in = typeOf(y).getDimSize(axis), out = op.getSize()[axis - 2];
+      std::optional<double> factor;
+      if (auto s = op.getScales())
+        factor = (*s)[axis - 2];
+      if (in == out && !factor)
+        continue;
+      if (!linear) {
+        std::vector<double> picks;
+        for (int64_t o = 0; o < out; ++o)
+          picks.push_back(
+              double(std::min<int64_t>(int64_t(std::floor(sourceCoordinate(
+                                           o, in, out, false, false, factor))),
+                                       in - 1)));
+        y = IndexSelectOp::create(
+            b, loc, y, constantOf(b, loc, {out}, b.getI64Type(), picks), axis);
+        continue;
+      }
+      // Row o of the [out, in] matrix weighs the two inputs around the
+      // source coordinate.
+      std::vector<double> m(out * in, 0.0);
+      for (int64_t o = 0; o < out; ++o) {
+        double src =
+            sourceCoordinate(o, in, out, true, op.getAlignCorners(), factor);
+        int64_t i0 = std::min<int64_t>(int64_t(std::floor(src)), in - 1);
+        int64_t i1 = std::min<int64_t>(i0 + 1, in - 1);
+        double t = src - double(i0);
+        m[o * in + i0] += 1.0 - t;
+        m[o * in + i1] += t;
+      }
+      Type element = type.getElementType();
+      if (axis == rank - 1) {
+        // [..., in] x [in, out]: the transposed matrix on the right.
+        std::vector<double> mt(in * out);
+        for (int64_t o = 0; o < out; ++o)
+          for (int64_t i = 0; i < in; ++i)
+            mt[i * out + o] = m[o * in + i];
+        y = MatmulOp::create(b, loc, y,
+                             constantOf(b, loc, {in, out}, element, mt));
+      } else {
+        // [out, in] x [..., in, W]: the rows of each plane.
+        y = MatmulOp::create(b, loc, constantOf(b, loc, {out, in}, element, m),
+                             y);
+      }
+    }
+    replaceKeepingType(b, op, y);
+    return success();
+  }
+};
+
 /// A [C] vector of an [N, C, ...] input as [1, C, 1, ...], to broadcast.
 Value channelView(PatternRewriter &b, Location loc, Value v, int64_t rank) {
   SmallVector<int64_t> axes{0};
@@ -725,7 +797,8 @@ void mlir::kiln::populateDecomposePatterns(RewritePatternSet &patterns,
           DecomposeEmbedding, DecomposeBatchNorm, DecomposeGroupNorm,
           DecomposeAdaptiveAvgPool2d, DecomposeAdaptiveMaxPool2d,
           DecomposeConvTranspose2d, DecomposeConvTranspose1d, DecomposeMaxPool,
-          DecomposeMaxPoolIndices, DecomposeAvgPool>(patterns.getContext());
+          DecomposeMaxPoolIndices, DecomposeAvgPool, DecomposeInterpolate>(
+      patterns.getContext());
   for (std::unique_ptr<RewritePattern> &p : all.getNativePatterns())
     if (!llvm::is_contained(keep, p->getRootKind()->getStringRef()))
       patterns.add(std::move(p));

@@ -509,6 +509,22 @@ LogicalResult inferAvgPool(StringRef opName, MLIRContext *,
 }
 
 template <typename Adaptor>
+LogicalResult inferInterpolate(StringRef opName, MLIRContext *,
+                               std::optional<Location> loc, Adaptor adaptor,
+                               SmallVectorImpl<Type> &inferred) {
+  std::vector<double> scales;
+  if (auto s = adaptor.getScales())
+    scales.assign(s->begin(), s->end());
+  return inferWithRule(opName, loc, adaptor.getInput(), inferred,
+                       [&](rules::DimsRef in, rules::Dims &out) {
+                         return rules::interpolate(
+                             in, adaptor.getSize(),
+                             adaptor.getMode() == InterpolateMode::Linear,
+                             adaptor.getAlignCorners(), scales, out);
+                       });
+}
+
+template <typename Adaptor>
 LogicalResult inferUnfold(StringRef opName, MLIRContext *,
                           std::optional<Location> loc, Adaptor adaptor,
                           SmallVectorImpl<Type> &inferred) {

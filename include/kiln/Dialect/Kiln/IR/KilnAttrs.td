@@ -27,6 +27,14 @@ def Kiln_GeluApprox : I32EnumAttr<"GeluApprox", "gelu approximation", [
   let cppNamespace = "::mlir::kiln";
 }
 
+def Kiln_InterpolateMode : I32EnumAttr<"InterpolateMode",
+    "how kiln.interpolate reads between input positions", [
+    I32EnumAttrCase<"Nearest", 0, "nearest">,
+    I32EnumAttrCase<"Linear", 1, "linear">
+  ]> {
+  let cppNamespace = "::mlir::kiln";
+}
+
 def Kiln_AllReduceKind : I32EnumAttr<"AllReduceKind",
     "how an all-reduce combines the ranks' values", [
     I32EnumAttrCase<"Sum", 0, "sum">,

@@ -112,6 +112,35 @@ def Kiln_AvgPool2dOp : Kiln_Pool2dOp<"avg_pool2d"> {
                        "attr-dict `:` type($input) `->` type($result)";
 }
 
+def Kiln_InterpolateOp : Kiln_Op<"interpolate", [Pure, Kiln_Composite,
+    InferTypeOpAdaptor]> {
+  let summary = "resize the spatial dims, nearest or (bi)linear (composite)";
+  let description = [{
+    `[N, C, L]` or `[N, C, H, W]` to `size`, as PyTorch's interpolate: output
+    position `o` of a dim reads input coordinate `o * scale` (nearest,
+    rounded down) or `(o + 0.5) * scale - 0.5` (linear, clamped at 0), where
+    `scale` is `1 / scales[i]` when `scales` are given and `in / out`
+    otherwise; with `align_corners`, `o * (in - 1) / (out - 1)`. Linear
+    mode is separable: one constant interpolation matrix per dim, applied
+    by matmul; nearest is an index_select per dim.
+
+    ```mlir
+    %y = kiln.interpolate %x size [8, 8] mode linear align_corners
+           : tensor<1x3x4x4xf32> -> tensor<1x3x8x8xf32>
+    ```
+  }];
+  let arguments = (ins Kiln_FloatTensor:$input, DenseI64ArrayAttr:$size,
+                       Kiln_InterpolateMode:$mode,
+                       OptionalAttr<DenseF64ArrayAttr>:$scales,
+                       UnitAttr:$align_corners);
+  let results = (outs Kiln_FloatTensor:$result);
+  let assemblyFormat = "$input `size` $size `mode` $mode (`scales` $scales^)? "
+                       "(`align_corners` $align_corners^)? attr-dict `:` "
+                       "type($input) `->` type($result)";
+  let extraClassDefinition =
+      Kiln_InferWith<"::mlir::kiln::inferInterpolate">.inferBody;
+}
+
 class Kiln_PoolOp<string mnemonic, dag extra, string extraFormat,
                   string infer, Type result = Kiln_FloatTensor>
     : Kiln_Op<mnemonic, [Pure, Kiln_Composite, InferTypeOpAdaptor]> {
