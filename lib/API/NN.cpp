@@ -38,6 +38,24 @@ void rebind(DispatchTensor &param, DispatchTensor update) {
   param = update;
 }
 
+/// A layer's weight and optional bias, as parameters and by name.
+std::vector<DispatchTensor *>
+weightAndBias(DispatchTensor &weight, std::optional<DispatchTensor> &bias) {
+  std::vector<DispatchTensor *> p{&weight};
+  if (bias)
+    p.push_back(&*bias);
+  return p;
+}
+
+NamedParameters namedWeightAndBias(const std::string &prefix,
+                                   DispatchTensor &weight,
+                                   std::optional<DispatchTensor> &bias) {
+  NamedParameters p{{prefix + "weight", &weight}};
+  if (bias)
+    p.push_back({prefix + "bias", &*bias});
+  return p;
+}
+
 } // namespace
 
 Linear::Linear(int64_t in, int64_t out, const DispatchDevice &device,
@@ -57,17 +75,11 @@ DispatchTensor Linear::forward(const DispatchTensor &x) const {
 }
 
 std::vector<DispatchTensor *> Linear::parameters() {
-  std::vector<DispatchTensor *> p{&weight};
-  if (bias)
-    p.push_back(&*bias);
-  return p;
+  return weightAndBias(weight, bias);
 }
 
 NamedParameters Linear::namedParameters(const std::string &prefix) {
-  NamedParameters p{{prefix + "weight", &weight}};
-  if (bias)
-    p.emplace_back(prefix + "bias", &*bias);
-  return p;
+  return namedWeightAndBias(prefix, weight, bias);
 }
 
 LayerNorm::LayerNorm(int64_t dim, const DispatchDevice &device, double eps)
@@ -91,69 +103,31 @@ NamedParameters LayerNorm::namedParameters(const std::string &prefix) {
   return {{prefix + "weight", &weight}, {prefix + "bias", &bias}};
 }
 
-Conv::Conv(int64_t in, int64_t out, std::vector<int64_t> kernel,
-           const DispatchDevice &device, uint64_t seed, ConvOptions opts,
-           bool withBias)
-    : options(std::move(opts)) {
+/// The weight [lead, per, kernel...] and bias [channels] of a convolution
+/// layer (lead, per = out, in / groups; transposed: in, out / groups), both
+/// ~ U(-1/sqrt(fan_in), 1/sqrt(fan_in)) with fan_in = per times the
+/// kernel's size, after checking the sizes; `what` names the layer.
+static void convParameters(const char *what, int64_t in, int64_t out,
+                           const std::vector<int64_t> &kernel, int64_t groups,
+                           bool transposed, const DispatchDevice &device,
+                           uint64_t seed, bool withBias, DispatchTensor &weight,
+                           std::optional<DispatchTensor> &bias) {
+  std::string layer(what);
   if (kernel.empty() || kernel.size() > 2)
-    throw Error("Conv: the kernel needs 1 or 2 sizes (conv1d or conv2d), got " +
-                std::to_string(kernel.size()));
-  int64_t groups = options.groups;
+    throw Error(layer + ": the kernel needs 1 or 2 sizes (" +
+                (transposed ? "conv_transpose1d or conv_transpose2d"
+                            : "conv1d or conv2d") +
+                "), got " + std::to_string(kernel.size()));
   if (in < 1 || out < 1 || groups < 1 || in % groups || out % groups)
-    throw Error("Conv: channels " + std::to_string(in) + " -> " +
+    throw Error(layer + ": channels " + std::to_string(in) + " -> " +
                 std::to_string(out) + " must be >= 1 and divisible by groups " +
                 std::to_string(groups));
-  int64_t fanIn = in / groups;
-  std::vector<int64_t> dims{out, in / groups};
+  int64_t lead = transposed ? in : out;
+  int64_t fanIn = (transposed ? out : in) / groups;
+  std::vector<int64_t> dims{lead, fanIn};
   for (int64_t k : kernel) {
     if (k < 1)
-      throw Error("Conv: kernel sizes must be >= 1, got " + std::to_string(k));
-    fanIn *= k;
-    dims.push_back(k);
-  }
-  double bound = 1.0 / std::sqrt(static_cast<double>(fanIn));
-  weight = parameter(uniform(Shape(dims), bound, device, seed), device);
-  if (withBias)
-    bias = parameter(uniform({out}, bound, device, seed + 1), device);
-}
-
-DispatchTensor Conv::forward(const DispatchTensor &x) const {
-  return weight.rank() == 3 ? conv1d(x, weight, bias, options)
-                            : conv2d(x, weight, bias, options);
-}
-
-std::vector<DispatchTensor *> Conv::parameters() {
-  std::vector<DispatchTensor *> p{&weight};
-  if (bias)
-    p.push_back(&*bias);
-  return p;
-}
-
-NamedParameters Conv::namedParameters(const std::string &prefix) {
-  NamedParameters p{{prefix + "weight", &weight}};
-  if (bias)
-    p.push_back({prefix + "bias", &*bias});
-  return p;
-}
-
-ConvTranspose::ConvTranspose(int64_t in, int64_t out,
-                             std::vector<int64_t> kernel,
-                             const DispatchDevice &device, uint64_t seed,
-                             ConvTransposeOptions opts, bool withBias)
-    : options(std::move(opts)) {
-  if (kernel.empty() || kernel.size() > 2)
-    throw Error("ConvTranspose: the kernel needs 1 or 2 sizes, got " +
-                std::to_string(kernel.size()));
-  int64_t groups = options.groups;
-  if (in < 1 || out < 1 || groups < 1 || in % groups || out % groups)
-    throw Error("ConvTranspose: channels " + std::to_string(in) + " -> " +
-                std::to_string(out) + " must be >= 1 and divisible by groups " +
-                std::to_string(groups));
-  int64_t fanIn = out / groups;
-  std::vector<int64_t> dims{in, out / groups};
-  for (int64_t k : kernel) {
-    if (k < 1)
-      throw Error("ConvTranspose: kernel sizes must be >= 1, got " +
+      throw Error(layer + ": kernel sizes must be >= 1, got " +
                   std::to_string(k));
     fanIn *= k;
     dims.push_back(k);
@@ -164,23 +138,47 @@ ConvTranspose::ConvTranspose(int64_t in, int64_t out,
     bias = parameter(uniform({out}, bound, device, seed + 1), device);
 }
 
+Conv::Conv(int64_t in, int64_t out, std::vector<int64_t> kernel,
+           const DispatchDevice &device, uint64_t seed, ConvOptions opts,
+           bool withBias)
+    : options(std::move(opts)) {
+  convParameters("Conv", in, out, kernel, options.groups, false, device, seed,
+                 withBias, weight, bias);
+}
+
+DispatchTensor Conv::forward(const DispatchTensor &x) const {
+  return weight.rank() == 3 ? conv1d(x, weight, bias, options)
+                            : conv2d(x, weight, bias, options);
+}
+
+std::vector<DispatchTensor *> Conv::parameters() {
+  return weightAndBias(weight, bias);
+}
+
+NamedParameters Conv::namedParameters(const std::string &prefix) {
+  return namedWeightAndBias(prefix, weight, bias);
+}
+
+ConvTranspose::ConvTranspose(int64_t in, int64_t out,
+                             std::vector<int64_t> kernel,
+                             const DispatchDevice &device, uint64_t seed,
+                             ConvTransposeOptions opts, bool withBias)
+    : options(std::move(opts)) {
+  convParameters("ConvTranspose", in, out, kernel, options.groups, true, device,
+                 seed, withBias, weight, bias);
+}
+
 DispatchTensor ConvTranspose::forward(const DispatchTensor &x) const {
   return weight.rank() == 3 ? convTranspose1d(x, weight, bias, options)
                             : convTranspose2d(x, weight, bias, options);
 }
 
 std::vector<DispatchTensor *> ConvTranspose::parameters() {
-  std::vector<DispatchTensor *> p{&weight};
-  if (bias)
-    p.push_back(&*bias);
-  return p;
+  return weightAndBias(weight, bias);
 }
 
 NamedParameters ConvTranspose::namedParameters(const std::string &prefix) {
-  NamedParameters p{{prefix + "weight", &weight}};
-  if (bias)
-    p.push_back({prefix + "bias", &*bias});
-  return p;
+  return namedWeightAndBias(prefix, weight, bias);
 }
 
 Embedding::Embedding(int64_t vocab, int64_t dim, const DispatchDevice &device,

@@ -29,6 +29,18 @@ inline RankedTensorType rankedType(Value v) {
   return v ? llvm::dyn_cast<RankedTensorType>(v.getType()) : nullptr;
 }
 
+/// The shape of an optional operand, for a shape rule: null when absent.
+struct OptionalShape {
+  explicit OptionalShape(Value v) : type(rankedType(v)) {
+    if (type)
+      dims = type.getShape();
+  }
+  const rules::DimsRef *get() const { return type ? &dims : nullptr; }
+
+  RankedTensorType type;
+  rules::DimsRef dims;
+};
+
 inline LogicalResult inferError(StringRef opName,
                                 std::optional<Location> loc,
                                 const std::string &message) {
@@ -543,15 +555,11 @@ LogicalResult inferLayerNorm(StringRef opName, MLIRContext *,
   Type element;
   if (failed(commonElementType(opName, loc, adaptor.getOperands(), element)))
     return failure();
-  auto w = rankedType(adaptor.getWeight());
-  auto b = rankedType(adaptor.getBias());
-  rules::DimsRef ws = w ? rules::DimsRef(w.getShape()) : rules::DimsRef();
-  rules::DimsRef bs = b ? rules::DimsRef(b.getShape()) : rules::DimsRef();
+  OptionalShape w(adaptor.getWeight()), b(adaptor.getBias());
   return inferWithRule(opName, loc, adaptor.getInput(), inferred,
                        [&](rules::DimsRef in, rules::Dims &out) {
                          out.assign(in.begin(), in.end());
-                         return rules::layerNorm(in, w ? &ws : nullptr,
-                                                 b ? &bs : nullptr);
+                         return rules::layerNorm(in, w.get(), b.get());
                        });
 }
 
@@ -566,16 +574,13 @@ LogicalResult inferBatchNorm(StringRef opName, MLIRContext *,
   auto var = rankedType(adaptor.getVar());
   if (!mean || !var)
     return failure();
-  auto w = rankedType(adaptor.getWeight());
-  auto b = rankedType(adaptor.getBias());
-  rules::DimsRef ws = w ? rules::DimsRef(w.getShape()) : rules::DimsRef();
-  rules::DimsRef bs = b ? rules::DimsRef(b.getShape()) : rules::DimsRef();
+  OptionalShape w(adaptor.getWeight()), b(adaptor.getBias());
   return inferWithRule(opName, loc, adaptor.getInput(), inferred,
                        [&](rules::DimsRef in, rules::Dims &out) {
                          out.assign(in.begin(), in.end());
-                         return rules::batchNorm(
-                             in, mean.getShape(), var.getShape(),
-                             w ? &ws : nullptr, b ? &bs : nullptr);
+                         return rules::batchNorm(in, mean.getShape(),
+                                                 var.getShape(), w.get(),
+                                                 b.get());
                        });
 }
 
@@ -586,15 +591,11 @@ LogicalResult inferGroupNorm(StringRef opName, MLIRContext *,
   Type element;
   if (failed(commonElementType(opName, loc, adaptor.getOperands(), element)))
     return failure();
-  auto w = rankedType(adaptor.getWeight());
-  auto b = rankedType(adaptor.getBias());
-  rules::DimsRef ws = w ? rules::DimsRef(w.getShape()) : rules::DimsRef();
-  rules::DimsRef bs = b ? rules::DimsRef(b.getShape()) : rules::DimsRef();
+  OptionalShape w(adaptor.getWeight()), b(adaptor.getBias());
   return inferWithRule(opName, loc, adaptor.getInput(), inferred,
                        [&](rules::DimsRef in, rules::Dims &out) {
                          out.assign(in.begin(), in.end());
-                         return rules::groupNorm(in, w ? &ws : nullptr,
-                                                 b ? &bs : nullptr,
+                         return rules::groupNorm(in, w.get(), b.get(),
                                                  adaptor.getGroups());
                        });
 }
