@@ -17,6 +17,13 @@ void append(NamedParameters &into, NamedParameters more) {
   into.insert(into.end(), more.begin(), more.end());
 }
 
+/// A batch norm's parameters, or (`state`) its parameters and running
+/// statistics.
+NamedParameters normNamed(BatchNorm &bn, const std::string &prefix,
+                          bool state) {
+  return state ? bn.namedState(prefix) : bn.namedParameters(prefix);
+}
+
 ConvOptions square(int64_t stride, int64_t padding) {
   return {{stride, stride}, {padding, padding}, {1, 1}, 1};
 }
@@ -43,28 +50,24 @@ DispatchTensor BasicBlock::forward(const DispatchTensor &x) {
   return relu(h + shortcut);
 }
 
-NamedParameters BasicBlock::namedParameters(const std::string &prefix) {
+NamedParameters BasicBlock::named(const std::string &prefix, bool state) {
   NamedParameters p = conv1.namedParameters(prefix + "conv1.");
-  append(p, bn1.namedParameters(prefix + "bn1."));
+  append(p, normNamed(bn1, prefix + "bn1.", state));
   append(p, conv2.namedParameters(prefix + "conv2."));
-  append(p, bn2.namedParameters(prefix + "bn2."));
+  append(p, normNamed(bn2, prefix + "bn2.", state));
   if (downsampleConv) {
     append(p, downsampleConv->namedParameters(prefix + "downsample.0."));
-    append(p, downsampleNorm->namedParameters(prefix + "downsample.1."));
+    append(p, normNamed(*downsampleNorm, prefix + "downsample.1.", state));
   }
   return p;
 }
 
+NamedParameters BasicBlock::namedParameters(const std::string &prefix) {
+  return named(prefix, false);
+}
+
 NamedParameters BasicBlock::namedState(const std::string &prefix) {
-  NamedParameters p = conv1.namedParameters(prefix + "conv1.");
-  append(p, bn1.namedState(prefix + "bn1."));
-  append(p, conv2.namedParameters(prefix + "conv2."));
-  append(p, bn2.namedState(prefix + "bn2."));
-  if (downsampleConv) {
-    append(p, downsampleConv->namedParameters(prefix + "downsample.0."));
-    append(p, downsampleNorm->namedState(prefix + "downsample.1."));
-  }
-  return p;
+  return named(prefix, true);
 }
 
 void BasicBlock::train(bool on) {
@@ -145,28 +148,26 @@ std::vector<DispatchTensor *> ResNet::parameters() {
   return p;
 }
 
-NamedParameters ResNet::namedParameters(const std::string &prefix) {
+NamedParameters ResNet::named(const std::string &prefix, bool state) {
   NamedParameters p = conv1.namedParameters(prefix + "conv1.");
-  append(p, bn1.namedParameters(prefix + "bn1."));
+  append(p, normNamed(bn1, prefix + "bn1.", state));
   for (size_t s = 0; s < stages.size(); ++s)
-    for (size_t b = 0; b < stages[s].size(); ++b)
-      append(p, stages[s][b].namedParameters(prefix + "layer" +
-                                             std::to_string(s + 1) + "." +
-                                             std::to_string(b) + "."));
+    for (size_t b = 0; b < stages[s].size(); ++b) {
+      std::string at = prefix + "layer" + std::to_string(s + 1) + "." +
+                       std::to_string(b) + ".";
+      append(p, state ? stages[s][b].namedState(at)
+                      : stages[s][b].namedParameters(at));
+    }
   append(p, fc.namedParameters(prefix + "fc."));
   return p;
 }
 
+NamedParameters ResNet::namedParameters(const std::string &prefix) {
+  return named(prefix, false);
+}
+
 NamedParameters ResNet::namedState(const std::string &prefix) {
-  NamedParameters p = conv1.namedParameters(prefix + "conv1.");
-  append(p, bn1.namedState(prefix + "bn1."));
-  for (size_t s = 0; s < stages.size(); ++s)
-    for (size_t b = 0; b < stages[s].size(); ++b)
-      append(p,
-             stages[s][b].namedState(prefix + "layer" + std::to_string(s + 1) +
-                                     "." + std::to_string(b) + "."));
-  append(p, fc.namedParameters(prefix + "fc."));
-  return p;
+  return named(prefix, true);
 }
 
 void ResNet::train(bool on) {

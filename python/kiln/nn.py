@@ -99,24 +99,16 @@ class Module:
         return self.forward(*args, **kwargs)
 
 
-class _ConvNd(Module):
-    def __init__(self, n, in_channels, out_channels, kernel_size, stride,
-                 padding, dilation, groups, bias, device, seed):
-        from . import _sizes
-        self._conv = _kiln.nn._Conv(
-            int(in_channels), int(out_channels),
-            _sizes(kernel_size, n, "kernel_size", 1),
-            _sizes(stride, n, "stride", 1), _sizes(padding, n, "padding", 0),
-            _sizes(dilation, n, "dilation", 1), int(groups), bool(bias),
-            device, int(seed))
+class _ConvLayer(Module):
+    """A C++ convolution layer (self._conv) seen as a Python module."""
 
     @property
     def weight(self):
-        return self._conv.weight
+        return self._conv.named_parameters()["weight"]
 
     @property
     def bias(self):
-        return self._conv.bias
+        return self._conv.named_parameters().get("bias")
 
     def named_parameters(self):
         return self._conv.named_parameters()
@@ -126,6 +118,18 @@ class _ConvNd(Module):
 
     def forward(self, x):
         return self._conv(x)
+
+
+class _ConvNd(_ConvLayer):
+    def __init__(self, n, in_channels, out_channels, kernel_size, stride,
+                 padding, dilation, groups, bias, device, seed):
+        from . import _sizes
+        self._conv = _kiln.nn._Conv(
+            int(in_channels), int(out_channels),
+            _sizes(kernel_size, n, "kernel_size", 1),
+            _sizes(stride, n, "stride", 1), _sizes(padding, n, "padding", 0),
+            _sizes(dilation, n, "dilation", 1), int(groups), bool(bias),
+            device, int(seed))
 
 
 class Conv1d(_ConvNd):
@@ -150,7 +154,7 @@ class Conv2d(_ConvNd):
                          padding, dilation, groups, bias, device, seed)
 
 
-class _ConvTransposeNd(Module):
+class _ConvTransposeNd(_ConvLayer):
     def __init__(self, n, in_channels, out_channels, kernel_size, stride,
                  padding, output_padding, groups, bias, dilation, device,
                  seed):
@@ -162,23 +166,6 @@ class _ConvTransposeNd(Module):
             _sizes(output_padding, n, "output_padding", 0),
             _sizes(dilation, n, "dilation", 1), int(groups), bool(bias),
             device, int(seed))
-
-    @property
-    def weight(self):
-        return self._conv.named_parameters()["weight"]
-
-    @property
-    def bias(self):
-        return self._conv.named_parameters().get("bias")
-
-    def named_parameters(self):
-        return self._conv.named_parameters()
-
-    def named_state(self):
-        return self._conv.named_parameters()
-
-    def forward(self, x):
-        return self._conv(x)
 
 
 class ConvTranspose1d(_ConvTransposeNd):

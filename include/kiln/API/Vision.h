@@ -37,6 +37,9 @@ public:
   BatchNorm bn1, bn2;
   std::optional<Conv> downsampleConv;
   std::optional<BatchNorm> downsampleNorm;
+
+private:
+  NamedParameters named(const std::string &prefix, bool state);
 };
 
 struct ResNetConfig {
@@ -78,6 +81,7 @@ public:
   Linear fc;
 
 private:
+  NamedParameters named(const std::string &prefix, bool state);
   bool training_ = true;
 };
 
