@@ -13,9 +13,11 @@
 #ifndef KILN_KILN_H
 #define KILN_KILN_H
 
+#include "kiln/API/Attention.h"
 #include "kiln/API/Autodiff.h"
 #include "kiln/API/Device.h"
 #include "kiln/API/Distributed.h"
+#include "kiln/API/LLM.h"
 #include "kiln/API/NN.h"
 #include "kiln/API/Ops.h"
 #include "kiln/API/Tensor.h"

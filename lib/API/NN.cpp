@@ -59,19 +59,59 @@ NamedParameters namedWeightAndBias(const std::string &prefix,
 } // namespace
 
 Linear::Linear(int64_t in, int64_t out, const DispatchDevice &device,
-               uint64_t seed, bool withBias) {
+               uint64_t seed, bool withBias, bool outIn)
+    : outIn(outIn) {
   if (in < 1 || out < 1)
     throw Error("Linear: sizes must be >= 1, got " + std::to_string(in) +
                 " -> " + std::to_string(out));
   double bound = 1.0 / std::sqrt(static_cast<double>(in));
-  weight = parameter(uniform({in, out}, bound, device, seed), device);
+  weight = parameter(
+      uniform(outIn ? Shape{out, in} : Shape{in, out}, bound, device, seed),
+      device);
   if (withBias)
     bias = parameter(uniform({out}, bound, device, seed + 1), device);
 }
 
 DispatchTensor Linear::forward(const DispatchTensor &x) const {
-  DispatchTensor y = matmul(x, weight);
+  DispatchTensor y = matmul(x, outIn ? weight.transpose(0, 1) : weight);
   return bias ? y + *bias : y;
+}
+
+RMSNorm::RMSNorm(int64_t dim, const DispatchDevice &device, double eps)
+    : eps(eps) {
+  if (dim < 1)
+    throw Error("RMSNorm: the dim must be >= 1, got " + std::to_string(dim));
+  NoGradGuard guard;
+  weight = parameter(DispatchTensor::ones({dim}, DType::F32, device.backend()),
+                     device);
+}
+
+DispatchTensor RMSNorm::forward(const DispatchTensor &x) const {
+  return rmsNorm(x, weight, eps);
+}
+
+NamedParameters RMSNorm::namedParameters(const std::string &prefix) {
+  return {{prefix + "weight", &weight}};
+}
+
+SwiGLU::SwiGLU(int64_t dim, int64_t hidden, const DispatchDevice &device,
+               uint64_t seed)
+    : gate(dim, hidden, device, seed, false, true),
+      up(dim, hidden, device, seed + 2, false, true),
+      down(hidden, dim, device, seed + 4, false, true) {}
+
+DispatchTensor SwiGLU::forward(const DispatchTensor &x) const {
+  return down.forward(silu(gate.forward(x)) * up.forward(x));
+}
+
+std::vector<DispatchTensor *> SwiGLU::parameters() {
+  return {&gate.weight, &up.weight, &down.weight};
+}
+
+NamedParameters SwiGLU::namedParameters(const std::string &prefix) {
+  return {{prefix + "gate_proj.weight", &gate.weight},
+          {prefix + "up_proj.weight", &up.weight},
+          {prefix + "down_proj.weight", &down.weight}};
 }
 
 std::vector<DispatchTensor *> Linear::parameters() {
@@ -246,6 +286,19 @@ NamedParameters BatchNorm::namedState(const std::string &prefix) {
   p.emplace_back(prefix + "running_mean", &runningMean);
   p.emplace_back(prefix + "running_var", &runningVar);
   return p;
+}
+
+Dropout::Dropout(double p, uint64_t seed) : p(p), seed(seed) {
+  if (!(p >= 0 && p < 1))
+    throw Error("Dropout: p must be in [0, 1), got " + std::to_string(p));
+}
+
+DispatchTensor Dropout::forward(const DispatchTensor &x) {
+  if (!training || p == 0)
+    return x;
+  DispatchTensor offset = DispatchTensor::fromVector(
+      std::vector<int64_t>{calls++}, Shape{}, x.device().backend());
+  return dropout(x, p, seed, offset);
 }
 
 GroupNorm::GroupNorm(int64_t groups, int64_t channels,

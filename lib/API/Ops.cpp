@@ -150,6 +150,9 @@ Tensor kiln::sigmoid(const Tensor &x) { return unary<ops::Sigmoid>(x); }
 Tensor kiln::erf(const Tensor &x) { return unary<ops::Erf>(x); }
 Tensor kiln::relu(const Tensor &x) { return unary<ops::Relu>(x); }
 Tensor kiln::silu(const Tensor &x) { return unary<ops::Silu>(x); }
+Tensor kiln::logSigmoid(const Tensor &x) { return unary<ops::LogSigmoid>(x); }
+Tensor kiln::hardswish(const Tensor &x) { return unary<ops::Hardswish>(x); }
+Tensor kiln::mish(const Tensor &x) { return unary<ops::Mish>(x); }
 Tensor kiln::floor(const Tensor &x) { return unary<ops::Floor>(x); }
 Tensor kiln::ceil(const Tensor &x) { return unary<ops::Ceil>(x); }
 Tensor kiln::round(const Tensor &x) { return unary<ops::Round>(x); }
@@ -212,6 +215,30 @@ Tensor kiln::gelu(const Tensor &x, bool tanhApprox) {
   if (tanhApprox)
     attrs.push_back(ops::Gelu::approximate(ops::GeluApprox::Tanh));
   return unary<ops::Gelu>(x, attrs);
+}
+Tensor kiln::leakyRelu(const Tensor &x, double negativeSlope) {
+  Recorder r(ops::LeakyRelu::name, {&x});
+  if (!std::isfinite(negativeSlope))
+    r.fail("negative_slope must be finite, got " +
+           std::to_string(negativeSlope));
+  return r.make(r.dtype(0), r.shape(0),
+                {ops::LeakyRelu::negativeSlope(negativeSlope)});
+}
+Tensor kiln::elu(const Tensor &x, double alpha) {
+  Recorder r(ops::Elu::name, {&x});
+  if (!std::isfinite(alpha))
+    r.fail("alpha must be finite, got " + std::to_string(alpha));
+  return r.make(r.dtype(0), r.shape(0), {ops::Elu::alpha(alpha)});
+}
+Tensor kiln::softplus(const Tensor &x, double beta, double threshold) {
+  Recorder r(ops::Softplus::name, {&x});
+  if (!(beta > 0) || !std::isfinite(beta))
+    r.fail("beta must be finite and > 0, got " + std::to_string(beta));
+  if (std::isnan(threshold))
+    r.fail("threshold must not be NaN");
+  return r.make(
+      r.dtype(0), r.shape(0),
+      {ops::Softplus::beta(beta), ops::Softplus::threshold(threshold)});
 }
 Tensor kiln::clamp(const Tensor &x, double min, double max) {
   Recorder r(ops::Clamp::name, {&x});
@@ -779,6 +806,36 @@ Tensor kiln::layerNorm(const Tensor &x, const std::optional<Tensor> &weight,
                  NodeAttr::segments({1, weight ? 1 : 0, bias ? 1 : 0})});
 }
 
+Tensor kiln::rmsNorm(const Tensor &x, const std::optional<Tensor> &weight,
+                     double eps) {
+  std::vector<const Tensor *> operands{&x};
+  if (weight)
+    operands.push_back(&*weight);
+  Recorder r(ops::RmsNorm::name, operands);
+  if (weight)
+    r.requireSameDType(0, 1);
+  if (!(eps >= 0))
+    r.fail("eps must be >= 0, got " + std::to_string(eps));
+  rules::DimsRef ws = weight ? rules::DimsRef(r.shape(1)) : rules::DimsRef();
+  r.check(rules::layerNorm(r.shape(0), weight ? &ws : nullptr, nullptr));
+  return r.make(r.dtype(0), r.shape(0), {ops::RmsNorm::eps(eps)});
+}
+
+Tensor kiln::rope(const Tensor &x, double theta,
+                  const std::optional<Tensor> &offset, bool interleaved) {
+  std::vector<const Tensor *> operands{&x};
+  if (offset)
+    operands.push_back(&*offset);
+  Recorder r(ops::Rope::name, operands);
+  r.check(rules::rope(r.shape(0), theta));
+  if (offset && r.rank(1) != 0)
+    r.fail("the offset must be a rank-0 i64 tensor");
+  std::vector<NodeAttr> attrs{ops::Rope::theta(theta)};
+  if (interleaved)
+    attrs.push_back(ops::Rope::interleaved());
+  return r.make(r.dtype(0), r.shape(0), std::move(attrs));
+}
+
 Tensor kiln::batchNorm(const Tensor &x, const Tensor &mean, const Tensor &var,
                        const std::optional<Tensor> &weight,
                        const std::optional<Tensor> &bias, double eps) {
@@ -890,10 +947,16 @@ Tensor kiln::adaptiveMaxPool2d(const Tensor &x, std::vector<int64_t> size) {
   return adaptivePoolImpl<ops::AdaptiveMaxPool2d>(x, std::move(size));
 }
 
-Tensor kiln::dropout(const Tensor &x, double p, uint64_t seed) {
-  Recorder r(ops::Dropout::name, {&x});
+Tensor kiln::dropout(const Tensor &x, double p, uint64_t seed,
+                     const std::optional<Tensor> &offset) {
+  std::vector<const Tensor *> operands{&x};
+  if (offset)
+    operands.push_back(&*offset);
+  Recorder r(ops::Dropout::name, operands);
   if (!(p >= 0 && p < 1))
     r.fail("p must be in [0, 1), got " + std::to_string(p));
+  if (offset && r.rank(1) != 0)
+    r.fail("the offset must be a rank-0 i64 tensor");
   return r.make(
       r.dtype(0), r.shape(0),
       {ops::Dropout::p(p), ops::Dropout::seed(static_cast<int64_t>(seed))});

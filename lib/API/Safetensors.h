@@ -17,7 +17,10 @@
 #ifndef KILN_LIB_API_SAFETENSORS_H
 #define KILN_LIB_API_SAFETENSORS_H
 
+#include "kiln/API/NN.h"
 #include "kiln/Support/DType.h"
+
+#include <functional>
 
 #include <string>
 #include <vector>
@@ -42,6 +45,17 @@ std::string serializeSafetensors(const std::vector<SafetensorsTensor> &tensors);
 /// The format's name of a dtype ("F32", "BF16", "BOOL", ...); throws for a
 /// quantized dtype, which the format has no name for.
 std::string safetensorsDTypeName(DType dtype);
+
+/// Reads `params` by name from the safetensors files at `paths` (a model's
+/// shards): each must be in exactly one file, with its shape and a dtype
+/// that converts to the parameter's. A tensor that no parameter names is
+/// an error unless `extraAllowed` is null or accepts its name. Errors begin
+/// with `who` and name the file and the tensor; on any error no parameter
+/// changes.
+void loadSafetensors(
+    const nn::NamedParameters &params, const std::vector<std::string> &paths,
+    const std::string &who,
+    const std::function<bool(const std::string &)> &extraAllowed);
 
 } // namespace kiln::detail
 

@@ -9,6 +9,7 @@
 
 #include "kiln/API/NN.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -100,39 +101,61 @@ void kiln::nn::save(const NamedParameters &params, const std::string &path) {
   }
 }
 
-void kiln::nn::load(const NamedParameters &params, const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw Error("nn::load: cannot open " + path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  std::vector<SafetensorsTensor> tensors = parseSafetensors(ss.str(), path);
+void detail::loadSafetensors(
+    const nn::NamedParameters &params, const std::vector<std::string> &paths,
+    const std::string &who,
+    const std::function<bool(const std::string &)> &extraAllowed) {
+  // Every file is read and every tensor checked, then every new value is
+  // made and materialized, and only then is any parameter rebound: a
+  // failure at any point leaves the parameters as they were.
+  std::vector<SafetensorsTensor> tensors;
+  std::map<std::string, std::string> fileOf;
+  for (const std::string &path : paths) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+      throw Error(who + ": cannot open " + path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    for (SafetensorsTensor &t : parseSafetensors(ss.str(), path)) {
+      auto [it, fresh] = fileOf.emplace(t.name, path);
+      if (!fresh)
+        throw Error(who + ": tensor '" + t.name + "' is in both " + it->second +
+                    " and " + path);
+      tensors.push_back(std::move(t));
+    }
+  }
   std::map<std::string, const SafetensorsTensor *> byName;
   for (const SafetensorsTensor &t : tensors)
     byName[t.name] = &t;
-
-  // Every parameter is checked, then every new value is made and
-  // materialized, and only then is any parameter rebound: a failure at any
-  // point leaves the model as it was.
-  std::vector<DispatchTensor> loaded;
+  std::map<std::string, bool> wanted;
   for (const auto &[name, p] : params) {
+    wanted[name] = true;
     if (!p || !p->defined())
-      throw Error("nn::load: parameter '" + name + "' is not defined");
+      throw Error(who + ": parameter '" + name + "' is not defined");
     auto it = byName.find(name);
     if (it == byName.end())
-      throw Error("nn::load: " + path + " has no tensor '" + name + "'");
+      throw Error(who + ": " +
+                  (paths.size() == 1 ? paths[0] : "the checkpoint") +
+                  " has no tensor '" + name + "'");
     const SafetensorsTensor &t = *it->second;
+    const std::string &file = fileOf.at(name);
     if (Shape(t.shape) != p->shape())
-      throw Error("nn::load: tensor '" + name + "' of " + path + " is " +
+      throw Error(who + ": tensor '" + name + "' of " + file + " is " +
                   Shape(t.shape).str() + ", the parameter is " +
                   p->shape().str());
     DType want = p->dtype();
     bool floats = t.dtype.isFloat() && want.isFloat();
     if (t.dtype != want && !floats)
-      throw Error("nn::load: tensor '" + name + "' of " + path + " is " +
+      throw Error(who + ": tensor '" + name + "' of " + file + " is " +
                   t.dtype.str() + ", which does not convert to the " +
                   want.str() + " parameter");
   }
+  if (extraAllowed)
+    for (const SafetensorsTensor &t : tensors)
+      if (!wanted.count(t.name) && !extraAllowed(t.name))
+        throw Error(who + ": " + fileOf.at(t.name) + " has tensor '" + t.name +
+                    "', which the model does not have");
+  std::vector<DispatchTensor> loaded;
   for (const auto &[name, p] : params) {
     const SafetensorsTensor &t = *byName.at(name);
     DispatchDevice device = p->device().backend();
@@ -154,4 +177,8 @@ void kiln::nn::load(const NamedParameters &params, const std::string &path) {
     if (tracked)
       p.requireGrad(strategy);
   }
+}
+
+void kiln::nn::load(const NamedParameters &params, const std::string &path) {
+  loadSafetensors(params, {path}, "nn::load", nullptr);
 }

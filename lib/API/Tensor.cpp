@@ -184,7 +184,7 @@ static DispatchTensor randomTensor(Shape shape, DType dtype,
   Recorder r = creationRecorder(op, device);
   return tracked(r.make(dtype, shape.dims(),
                         {Op::seed(static_cast<int64_t>(seed)), std::move(ab[0]),
-                         std::move(ab[1])},
+                         std::move(ab[1]), NodeAttr::segments({0, 0})},
                         {}),
                  device);
 }

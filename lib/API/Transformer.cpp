@@ -7,6 +7,8 @@
 
 #include "kiln/API/Transformer.h"
 
+#include "Sampling.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -191,7 +193,10 @@ NamedParameters TransformerBlock::namedParameters(const std::string &prefix) {
 GPT::GPT(const GPTConfig &c, const DispatchDevice &device, uint64_t seed)
     : config(c), wte(c.vocab, c.dim, device, seed, 0.02),
       wpe(c.context, c.dim, device, seed + 1, 0.02), lnf(c.dim, device),
-      head(c.dim, c.vocab, device, seed + 2, /*bias=*/false), device_(device) {
+      // A tied head reads wte; its own weight is a placeholder.
+      head(c.tiedHead ? 1 : c.dim, c.tiedHead ? 1 : c.vocab, device, seed + 2,
+           /*bias=*/false),
+      device_(device) {
   if (c.layers < 1 || c.context < 1)
     throw Error("GPT: layers and context must be >= 1, got " +
                 std::to_string(c.layers) + " and " + std::to_string(c.context));
@@ -213,7 +218,14 @@ DispatchTensor GPT::forward(const DispatchTensor &tokens) const {
   DispatchTensor x = wte.forward(tokens) + wpe.forward(positions);
   for (const TransformerBlock &b : blocks)
     x = b.forward(x);
-  return head.forward(lnf.forward(x));
+  return logits(lnf.forward(x), nullptr);
+}
+
+DispatchTensor GPT::logits(const DispatchTensor &x,
+                           const Substitutes *weights) const {
+  if (config.tiedHead)
+    return matmul(x, wte.weight.transpose(0, 1));
+  return linear(head, x, weights);
 }
 
 DispatchTensor GPT::loss(const DispatchTensor &tokens,
@@ -244,7 +256,8 @@ NamedParameters GPT::namedParameters() {
   for (size_t i = 0; i < blocks.size(); ++i)
     append(p, blocks[i].namedParameters("blocks." + std::to_string(i) + "."));
   append(p, lnf.namedParameters("lnf."));
-  append(p, head.namedParameters("head."));
+  if (!config.tiedHead)
+    append(p, head.namedParameters("head."));
   return p;
 }
 
@@ -253,7 +266,8 @@ const Substitutes &GPT::q8Weights() {
   for (const TransformerBlock &b : blocks)
     for (const Linear *l : {&b.attn.qkv, &b.attn.proj, &b.fc, &b.fc2})
       linears.push_back(l);
-  linears.push_back(&head);
+  if (!config.tiedHead)
+    linears.push_back(&head);
   // Every weight that changed since it was quantized, in one graph. A
   // weight whose rows are not whole blocks of 32 stays f32.
   std::vector<DispatchTensor> made;
@@ -286,9 +300,7 @@ std::vector<int64_t> GPT::generate(const std::vector<int64_t> &prompt,
   if (n < 0)
     throw Error("GPT::generate: cannot sample " + std::to_string(n) +
                 " tokens");
-  if (options.temperature < 0)
-    throw Error("GPT::generate: the temperature must be >= 0, got " +
-                std::to_string(options.temperature));
+  detail::checkSampleOptions("GPT::generate", options);
   NoGradGuard noGrad;
   DispatchDevice dev = device_.backend();
   const Substitutes *weights = options.q8 ? &q8Weights() : nullptr;
@@ -318,7 +330,7 @@ std::vector<int64_t> GPT::generate(const std::vector<int64_t> &prompt,
     DispatchTensor x = wte.forward(t) + embedding(wpe.weight, p);
     for (size_t l = 0; l < blocks.size(); ++l)
       x = blocks[l].decode(x, p, keys[l], values[l], weights);
-    DispatchTensor logits = linear(head, lnf.forward(x), weights);
+    DispatchTensor logits = this->logits(lnf.forward(x), weights);
     std::vector<DispatchTensor> all = {logits};
     all.insert(all.end(), keys.begin(), keys.end());
     all.insert(all.end(), values.begin(), values.end());
@@ -340,27 +352,8 @@ std::vector<int64_t> GPT::generate(const std::vector<int64_t> &prompt,
   };
 
   std::mt19937_64 rng(options.seed);
-  auto sample = [&](const std::vector<float> &logits) -> int64_t {
-    if (options.temperature == 0)
-      return std::max_element(logits.begin(), logits.end()) - logits.begin();
-    std::vector<double> z(logits.begin(), logits.end());
-    for (double &v : z)
-      v /= options.temperature;
-    if (options.topK > 0 && options.topK < static_cast<int64_t>(z.size())) {
-      std::vector<double> sorted = z;
-      std::nth_element(sorted.begin(), sorted.begin() + (options.topK - 1),
-                       sorted.end(), std::greater<double>());
-      double kth = sorted[options.topK - 1];
-      for (double &v : z)
-        if (v < kth)
-          v = -std::numeric_limits<double>::infinity();
-    }
-    double top = *std::max_element(z.begin(), z.end());
-    std::vector<double> p(z.size());
-    for (size_t i = 0; i < z.size(); ++i)
-      p[i] = std::exp(z[i] - top);
-    std::discrete_distribution<int64_t> pick(p.begin(), p.end());
-    return pick(rng);
+  auto sample = [&](const std::vector<float> &logits) {
+    return detail::sampleToken(logits, options, rng);
   };
 
   std::vector<int64_t> out = prompt;

@@ -617,6 +617,17 @@ std::string unfold(DimsRef in, DimsRef kernel, DimsRef stride, DimsRef padding,
   return {};
 }
 
+std::string rope(DimsRef in, double theta) {
+  if (in.size() < 2)
+    return msg("input must have rank >= 2 ([..., T, D]), got ", fmt(in));
+  int64_t d = in.back();
+  if (isDynamic(d) || d < 2 || d % 2)
+    return msg("the last dim D must be static, even and >= 2, got ", fmt(in));
+  if (!(theta > 0) || !std::isfinite(theta))
+    return msg("theta must be finite and > 0, got ", theta);
+  return {};
+}
+
 std::string layerNorm(DimsRef in, const DimsRef *weight, const DimsRef *bias) {
   if (in.empty())
     return "input must have rank >= 1";

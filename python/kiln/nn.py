@@ -11,6 +11,8 @@ from ._kiln.nn import (  # noqa: F401
     LayerNorm,
     Linear,
     MultiheadAttention,
+    RMSNorm,
+    SwiGLU,
     TransformerBlock,
 )
 
@@ -192,6 +194,27 @@ class ConvTranspose2d(_ConvTransposeNd):
                          device, seed)
 
 
+class Dropout(Module):
+    """PyTorch's nn.Dropout: in training mode each call zeroes elements with
+    probability p, scaling the rest by 1/(1-p), with a new mask each call
+    (the call count is a run-time offset of the mask's seed, so the graph
+    compiles once); in evaluation mode it returns its input."""
+
+    def __init__(self, p=0.5, seed=0):
+        p = float(p)
+        if not 0.0 <= p < 1.0:
+            raise _kiln.Error("Dropout: p must be in [0, 1), got %g" % p)
+        self._p, self._seed, self._calls = p, int(seed), 0
+
+    def forward(self, x):
+        if not self.training or self._p == 0.0:
+            return x
+        from . import asarray, int64
+        offset = asarray(self._calls, dtype=int64, device=x.device)
+        self._calls += 1
+        return _kiln.dropout(x, self._p, self._seed, offset)
+
+
 class MaxPool1d(Module):
     def __init__(self, kernel_size, stride=None, padding=0, dilation=1,
                  ceil_mode=False, return_indices=False):
@@ -341,6 +364,52 @@ def ResNet18(num_classes=1000, **kwargs):
 def ResNet34(num_classes=1000, **kwargs):
     """ResNet-34: 3, 4, 6 and 3 basic blocks."""
     return ResNet([3, 4, 6, 3], num_classes, **kwargs)
+
+
+class CausalLM:
+    """A language model read from a Hugging Face directory (Llama or
+    GPT-2): model(ids) gives logits [B, T, vocab] for int64 ids [B, T] (a
+    numpy array, a nested list or a kiln tensor), and generate() continues
+    a prompt with a key/value cache."""
+
+    def __init__(self, model, device):
+        self._model, self.device = model, device
+
+    def __call__(self, ids):
+        from . import asarray, int64
+        if not isinstance(ids, _kiln.Tensor):
+            ids = asarray(ids, dtype=int64, device=self.device)
+        return self._model(ids)
+
+    def generate(self, ids, max_new_tokens, temperature=1.0, top_k=0,
+                 top_p=1.0, seed=0):
+        """The new token ids (an int64 numpy array) after the 1-D prompt
+        `ids` (or [1, T]): temperature 0 is greedy, otherwise top-k, then
+        top-p (nucleus), then a draw seeded with `seed`."""
+        import numpy as np
+        prompt = np.asarray(ids).reshape(-1).astype(np.int64).tolist()
+        return np.asarray(self._model.generate(
+            prompt, int(max_new_tokens), float(temperature), int(top_k),
+            float(top_p), int(seed)), dtype=np.int64)
+
+    @property
+    def vocab(self):
+        return self._model.vocab
+
+    def named_parameters(self):
+        return self._model.named_parameters()
+
+    def parameters(self):
+        return self._model.parameters()
+
+
+def from_pretrained(path, device=None):
+    """Reads a Hugging Face model directory (config.json with model_type
+    llama or gpt2, and model.safetensors or its shards; f32, f16 or bf16
+    weights) onto `device`."""
+    from . import default_device
+    device = default_device() if device is None else device
+    return CausalLM(_kiln.nn._from_pretrained(str(path), device), device)
 
 
 def cross_entropy(logits, labels):

@@ -525,6 +525,17 @@ NB_MODULE(_kiln, m) {
   m.def("erf", &kiln::erf);
   m.def("relu", &kiln::relu);
   m.def("silu", &kiln::silu);
+  m.def("log_sigmoid", &kiln::logSigmoid);
+  m.def("hardswish", &kiln::hardswish);
+  m.def("mish", &kiln::mish);
+  m.def("leaky_relu", &kiln::leakyRelu, "x"_a, "negative_slope"_a = 0.01);
+  m.def("elu", &kiln::elu, "x"_a, "alpha"_a = 1.0);
+  m.def("softplus", &kiln::softplus, "x"_a, "beta"_a = 1.0,
+        "threshold"_a = 20.0);
+  m.def("rope", &kiln::rope, "x"_a, "theta"_a = 10000.0,
+        "offset"_a = nb::none(), "interleaved"_a = false);
+  m.def("rms_norm", &kiln::rmsNorm, "x"_a, "weight"_a = nb::none(),
+        "eps"_a = 1e-6);
   m.def("gelu", &kiln::gelu, "x"_a, "approximate"_a = false);
   m.def("floor", &kiln::floor);
   m.def("ceil", &kiln::ceil);
@@ -597,7 +608,8 @@ NB_MODULE(_kiln, m) {
   m.def("scatter_add", &kiln::scatterAdd);
   m.def("one_hot", &kiln::oneHot);
   m.def("embedding", &kiln::embedding);
-  m.def("layer_norm", &kiln::layerNorm);
+  m.def("layer_norm", &kiln::layerNorm, "x"_a, "weight"_a = nb::none(),
+        "bias"_a = nb::none(), "eps"_a = 1e-5);
   // Convolution and pooling with a list per spatial dim (kiln/__init__.py
   // takes numpy-style ints or tuples).
   m.def("_conv", [](T x, T w, std::optional<DispatchTensor> bias,
@@ -671,7 +683,8 @@ NB_MODULE(_kiln, m) {
                                    countIncludePad});
         });
   m.def("cross_entropy", &kiln::crossEntropy);
-  m.def("dropout", &kiln::dropout);
+  m.def("dropout", &kiln::dropout, nb::arg("x"), nb::arg("p"), nb::arg("seed"),
+        nb::arg("offset") = nb::none());
 
   // Materialization and autodiff.
   m.def("sync", [](const std::vector<DispatchTensor> &ts) {

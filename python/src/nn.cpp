@@ -20,6 +20,7 @@
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/unique_ptr.h>
 #include <nanobind/stl/vector.h>
 
 namespace nb = nanobind;
@@ -383,22 +384,82 @@ void kiln::python::bindNN(nb::module_ &m) {
       .def(
           "generate",
           [](knn::GPT &g, const std::vector<int64_t> &prompt, int64_t n,
-             double temperature, int64_t topK, uint64_t seed, bool q8) {
-            knn::SampleOptions o;
-            o.temperature = temperature;
-            o.topK = topK;
-            o.seed = seed;
-            o.q8 = q8;
+             double temperature, int64_t topK, uint64_t seed, bool q8,
+             double topP) {
+            knn::SampleOptions o{temperature, topK, seed, q8, topP};
             kiln::python::finishInterrupted();
             nb::gil_scoped_release release;
             return g.generate(prompt, n, o);
           },
           "prompt"_a, "n"_a, "temperature"_a = 1.0, "top_k"_a = 0, "seed"_a = 0,
-          "q8"_a = false)
+          "q8"_a = false, "top_p"_a = 1.0)
       .def_prop_ro("context",
                    [](const knn::GPT &g) { return g.config.context; })
       .def_prop_ro("vocab", [](const knn::GPT &g) { return g.config.vocab; });
   moduleMethods(gpt, [](knn::GPT &g) { return g.namedParameters(); });
+
+  nb::class_<knn::RMSNorm> rms(nn, "RMSNorm");
+  rms.def(
+         "__init__",
+         [](knn::RMSNorm *self, int64_t dim, double eps,
+            std::optional<DispatchDevice> d) {
+           new (self) knn::RMSNorm(dim, deviceOr(d), eps);
+         },
+         "dim"_a, "eps"_a = 1e-6, "device"_a = nb::none())
+      .def("__call__", &knn::RMSNorm::forward);
+  moduleMethods(rms, [](knn::RMSNorm &r) { return r.namedParameters(); });
+
+  nb::class_<knn::SwiGLU> swiglu(nn, "SwiGLU");
+  swiglu
+      .def(
+          "__init__",
+          [](knn::SwiGLU *self, int64_t dim, int64_t hidden,
+             std::optional<DispatchDevice> d, uint64_t seed) {
+            new (self) knn::SwiGLU(dim, hidden, deviceOr(d), seed);
+          },
+          "dim"_a, "hidden"_a, "device"_a = nb::none(), "seed"_a = 0)
+      .def("__call__", &knn::SwiGLU::forward);
+  moduleMethods(swiglu, [](knn::SwiGLU &s) { return s.namedParameters(); });
+
+  // What from_pretrained returns; kiln.nn wraps it for numpy ids.
+  nb::class_<knn::CausalLM> lm(nn, "_CausalLM");
+  lm.def("__call__",
+         [](const knn::CausalLM &model, T ids) { return model.forward(ids); })
+      .def(
+          "generate",
+          [](knn::CausalLM &model, const std::vector<int64_t> &prompt,
+             int64_t n, double temperature, int64_t topK, double topP,
+             uint64_t seed) {
+            knn::SampleOptions o{temperature, topK, seed, false, topP};
+            kiln::python::finishInterrupted();
+            nb::gil_scoped_release release;
+            return model.generate(prompt, n, o);
+          },
+          "prompt"_a, "n"_a, "temperature"_a = 1.0, "top_k"_a = 0,
+          "top_p"_a = 1.0, "seed"_a = 0)
+      .def_prop_ro("vocab", &knn::CausalLM::vocab);
+  moduleMethods(lm,
+                [](knn::CausalLM &model) { return model.namedParameters(); });
+  nn.def(
+      "_from_pretrained",
+      [](const std::string &dir, std::optional<DispatchDevice> d) {
+        kiln::python::finishInterrupted();
+        return knn::fromPretrained(dir, deviceOr(d));
+      },
+      "dir"_a, "device"_a = nb::none());
+
+  m.def(
+      "scaled_dot_product_attention",
+      [](T q, T k, T v, std::optional<DispatchTensor> mask, bool causal,
+         std::optional<double> scale) {
+        kiln::AttentionOptions o;
+        o.mask = std::move(mask);
+        o.causal = causal;
+        o.scale = scale;
+        return kiln::scaledDotProductAttention(q, k, v, o);
+      },
+      "q"_a, "k"_a, "v"_a, "mask"_a = nb::none(), "causal"_a = false,
+      "scale"_a = nb::none());
 
   m.def("cross_entropy", &kiln::crossEntropy, "logits"_a, "labels"_a);
 

@@ -390,3 +390,24 @@ def test_upsample_by_scale_and_errors():
         kiln.interpolate(x)
     with pytest.raises(kiln.Error, match="align_corners needs mode linear"):
         kiln.interpolate(x, size=4, align_corners=True)
+
+
+def test_dropout_module_draws_a_new_mask_each_call_without_recompiling():
+    dev = kiln.cpu()
+    x = kiln.ones((4, 64), device=dev)
+    drop = kiln.nn.Dropout(0.5, seed=3)
+    first = np.asarray(drop(x))
+    # Call k's mask is that of seed 3 + k.
+    np.testing.assert_array_equal(first, np.asarray(kiln.dropout(x, 0.5, 3)))
+    before = kiln.compile_count(dev)
+    second = np.asarray(drop(x))
+    assert kiln.compile_count(dev) == before
+    np.testing.assert_array_equal(second, np.asarray(kiln.dropout(x, 0.5, 4)))
+    assert not np.array_equal(first, second)
+    assert set(np.unique(second)) <= {0.0, 2.0}
+    drop.eval()
+    np.testing.assert_array_equal(np.asarray(drop(x)), np.ones((4, 64)))
+    with pytest.raises(kiln.Error, match=r"Dropout: p must be in \[0, 1\), got 1"):
+        kiln.nn.Dropout(1.0)
+    with pytest.raises(kiln.Error, match="dropout: the offset must be a rank-0 i64"):
+        kiln.dropout(x, 0.5, 3, kiln.asarray([1, 2], device=dev))

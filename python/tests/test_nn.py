@@ -149,3 +149,137 @@ def test_the_gil_is_released_while_a_graph_compiles_and_runs():
     z = np.tanh(xs @ xs.T * 0.37) + 0.123
     want = np.exp(z - z.max(axis=0)) / np.exp(z - z.max(axis=0)).sum(axis=0)
     np.testing.assert_allclose(y.numpy(), want, rtol=1e-4, atol=1e-6)
+
+
+def test_llm_activations_and_rms_norm_match_numpy():
+    rng = np.random.default_rng(5)
+    a = rng.uniform(-6, 6, (4, 33)).astype(np.float32)
+    x = kiln.asarray(a, device=kiln.cpu())
+    d = a.astype(np.float64)
+    sp = np.log1p(np.exp(2 * d)) / 2
+    refs = {
+        "log_sigmoid": (kiln.log_sigmoid(x), -np.log1p(np.exp(-d))),
+        "hardswish": (kiln.hardswish(x), d * np.clip(d + 3, 0, 6) / 6),
+        "mish": (kiln.mish(x), d * np.tanh(np.log1p(np.exp(d)))),
+        "leaky_relu": (kiln.leaky_relu(x, negative_slope=0.2),
+                       np.where(d > 0, d, 0.2 * d)),
+        "elu": (kiln.elu(x, alpha=1.5), np.where(d > 0, d, 1.5 * np.expm1(d))),
+        "softplus": (kiln.softplus(x, beta=2.0, threshold=4.0),
+                     np.where(2 * d > 4, d, sp)),
+    }
+    for name, (got, want) in refs.items():
+        np.testing.assert_allclose(np.asarray(got), want, rtol=2e-5,
+                                   atol=2e-6, err_msg=name)
+    w = rng.uniform(0.5, 1.5, 33).astype(np.float32)
+    want = d / np.sqrt((d * d).mean(-1, keepdims=True) + 1e-5) * w
+    got = kiln.rms_norm(x, kiln.asarray(w, device=kiln.cpu()), eps=1e-5)
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-5, atol=1e-5)
+    with pytest.raises(kiln.Error, match="weight of shape \\[4\\] must be \\[33\\]"):
+        kiln.rms_norm(x, kiln.ones((4,), device=kiln.cpu()))
+    with pytest.raises(kiln.Error, match="beta must be finite and > 0"):
+        kiln.softplus(x, beta=-1.0)
+
+
+
+def _rope_ref(x, theta, offset, interleaved):
+    t, d = x.shape[-2], x.shape[-1]
+    k = np.arange(d // 2)
+    angle = (np.arange(t)[:, None] + offset) * theta ** (-2.0 * k / d)
+    c, s = np.cos(angle), np.sin(angle)
+    y = np.empty_like(x)
+    a_idx = 2 * k if interleaved else k
+    b_idx = 2 * k + 1 if interleaved else k + d // 2
+    a, b = x[..., a_idx], x[..., b_idx]
+    y[..., a_idx] = a * c - b * s
+    y[..., b_idx] = b * c + a * s
+    return y
+
+
+@pytest.mark.parametrize("interleaved", [False, True])
+def test_rope_matches_its_definition_and_its_offset_is_read_at_run_time(
+        interleaved):
+    dev = kiln.cpu()
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((2, 4, 6, 16)).astype(np.float32)
+    x = kiln.asarray(a, device=dev)
+    for offset in (0, 9):
+        o = kiln.asarray(offset, dtype=kiln.int64, device=dev)
+        got = np.asarray(kiln.rope(x, theta=500.0, offset=o,
+                                   interleaved=interleaved))
+        np.testing.assert_allclose(
+            got, _rope_ref(a.astype(np.float64), 500.0, offset, interleaved),
+            rtol=1e-5, atol=1e-5)
+    # A new offset is data, not a new graph.
+    before = kiln.compile_count(dev)
+    o = kiln.asarray(123, dtype=kiln.int64, device=dev)
+    np.asarray(kiln.rope(x, theta=500.0, offset=o, interleaved=interleaved))
+    assert kiln.compile_count(dev) == before
+    with pytest.raises(kiln.Error, match="the last dim D must be static, even"):
+        kiln.rope(kiln.ones((4, 7), device=dev))
+
+
+HF = pathlib.Path(__file__).resolve().parents[2] / "unittests" / "API" / \
+    "Inputs" / "hf"
+
+
+@pytest.mark.parametrize("name", ["llama-gqa", "llama-tied", "gpt2"])
+def test_from_pretrained_gives_transformers_logits_and_tokens(name):
+    d = HF / name
+    model = kiln.nn.from_pretrained(d, device=kiln.cpu())
+    ids = np.load(d / "ids.npy")
+    logits = np.asarray(model(ids))
+    np.testing.assert_allclose(logits, np.load(d / "logits.npy"), atol=1e-4,
+                               rtol=0)
+    before = kiln.compile_count(kiln.cpu())
+    new = model.generate(np.load(d / "prompt.npy"), 20, temperature=0)
+    np.testing.assert_array_equal(new, np.load(d / "greedy.npy"))
+    assert kiln.compile_count(kiln.cpu()) - before <= 3
+    sampled = model.generate([1, 2, 3], 5, temperature=0.7, top_k=20,
+                             top_p=0.9, seed=4)
+    np.testing.assert_array_equal(
+        sampled, model.generate([1, 2, 3], 5, temperature=0.7, top_k=20,
+                                top_p=0.9, seed=4))
+    assert sampled.shape == (5,) and sampled.dtype == np.int64
+
+
+def test_from_pretrained_errors_name_what_is_wrong(tmp_path):
+    with pytest.raises(kiln.Error, match="cannot open the config"):
+        kiln.nn.from_pretrained(tmp_path)
+    (tmp_path / "config.json").write_text('{"model_type": "t5"}')
+    with pytest.raises(kiln.Error, match='model_type "t5"'):
+        kiln.nn.from_pretrained(tmp_path)
+    model = kiln.nn.from_pretrained(HF / "gpt2", device=kiln.flex())
+    with pytest.raises(kiln.Error, match="top_p must be in"):
+        model.generate([1], 2, top_p=1.5)
+
+
+def test_attention_modules_and_grouped_query_attention_match_numpy():
+    dev = kiln.cpu()
+    rng = np.random.default_rng(7)
+    q = rng.standard_normal((2, 4, 5, 8)).astype(np.float32)
+    k = rng.standard_normal((2, 2, 6, 8)).astype(np.float32)
+    v = rng.standard_normal((2, 2, 6, 3)).astype(np.float32)
+    keep = rng.random((2, 1, 1, 6)) > 0.3
+    keep[..., 0] = True
+    got = kiln.scaled_dot_product_attention(
+        kiln.asarray(q, device=dev), kiln.asarray(k, device=dev),
+        kiln.asarray(v, device=dev), mask=kiln.asarray(keep, device=dev))
+    kr, vr = np.repeat(k, 2, axis=1), np.repeat(v, 2, axis=1)
+    s = q.astype(np.float64) @ kr.transpose(0, 1, 3, 2) / np.sqrt(8)
+    s = np.where(keep, s, -np.inf)
+    p = np.exp(s - s.max(-1, keepdims=True))
+    p /= p.sum(-1, keepdims=True)
+    np.testing.assert_allclose(np.asarray(got), p @ vr, rtol=1e-5, atol=1e-5)
+    norm = kiln.nn.RMSNorm(8, eps=1e-5, device=dev)
+    x = kiln.asarray(q, device=dev)
+    d = q.astype(np.float64)
+    np.testing.assert_allclose(
+        np.asarray(norm(x)), d / np.sqrt((d * d).mean(-1, keepdims=True) + 1e-5),
+        rtol=1e-5, atol=1e-5)
+    mlp = kiln.nn.SwiGLU(8, 12, device=dev, seed=3)
+    w = {n: np.asarray(t) for n, t in mlp.named_parameters().items()}
+    assert w["gate_proj.weight"].shape == (12, 8)
+    g = d @ w["gate_proj.weight"].T
+    want = (g / (1 + np.exp(-g)) * (d @ w["up_proj.weight"].T)) @ \
+        w["down_proj.weight"].T
+    np.testing.assert_allclose(np.asarray(mlp(x)), want, rtol=1e-4, atol=1e-5)

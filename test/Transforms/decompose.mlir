@@ -6,6 +6,10 @@
 // RUN:   --implicit-check-not=kiln.conv1d --implicit-check-not=kiln.mask_fill \
 // RUN:   --implicit-check-not=kiln.embedding --implicit-check-not=kiln.batch_norm \
 // RUN:   --implicit-check-not=kiln.group_norm \
+// RUN:   --implicit-check-not=kiln.rms_norm --implicit-check-not=kiln.log_sigmoid \
+// RUN:   --implicit-check-not=kiln.hardswish --implicit-check-not=kiln.mish \
+// RUN:   --implicit-check-not=kiln.leaky_relu --implicit-check-not=kiln.elu \
+// RUN:   --implicit-check-not=kiln.softplus --implicit-check-not=kiln.rope \
 // RUN:   --implicit-check-not=kiln.adaptive_avg_pool2d \
 // RUN:   --implicit-check-not=kiln.adaptive_max_pool2d \
 // RUN:   --implicit-check-not=kiln.conv_transpose2d \
@@ -274,6 +278,139 @@ func.func @dropout_zero(%x: tensor<8xf32>) -> tensor<8xf32> {
 func.func @dropout(%x: tensor<8xf32>) -> tensor<8xf32> {
   %0 = kiln.dropout %x p = 2.5e-01 seed = 3 : tensor<8xf32>
   return %0 : tensor<8xf32>
+}
+
+// -----
+
+// The run-time offset of dropout's seed goes to the draw.
+
+// CHECK-LABEL: func.func @dropout_offset(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<8xf32>, %[[O:[^:]+]]: tensor<i64>
+// CHECK: %[[U:.*]] = kiln.rand seed = 3 offset %[[O]] : tensor<i64>, 0.000000e+00, 1.000000e+00 : tensor<8xf32>
+// CHECK-NEXT: kiln.ge %[[U]]
+func.func @dropout_offset(%x: tensor<8xf32>, %o: tensor<i64>) -> tensor<8xf32> {
+  %0 = kiln.dropout %x p = 2.5e-01 seed = 3 offset %o : tensor<i64> : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+// rms_norm: x * rsqrt(sum(x^2) / n + eps) * weight over the last dim.
+
+// CHECK-LABEL: func.func @rms_norm(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4x8xf32>, %[[G:[^:]+]]: tensor<8xf32>
+// CHECK-DAG: %[[N:.*]] = kiln.constant dense<8.000000e+00> : tensor<f32>
+// CHECK-DAG: %[[EPS:.*]] = kiln.constant dense<9.99999997E-7> : tensor<f32>
+// CHECK: %[[SQ:.*]] = kiln.mul %[[X]], %[[X]]
+// CHECK: %[[S:.*]] = kiln.sum %[[SQ]] [1] keepdim
+// CHECK: %[[M:.*]] = kiln.div %[[S]], %[[N]]
+// CHECK: %[[A:.*]] = kiln.add %[[M]], %[[EPS]]
+// CHECK: %[[R:.*]] = kiln.rsqrt %[[A]]
+// CHECK: %[[Y:.*]] = kiln.mul %[[X]], %[[R]]
+// CHECK: %[[Z:.*]] = kiln.mul %[[Y]], %[[G]]
+// CHECK: return %[[Z]]
+func.func @rms_norm(%x: tensor<4x8xf32>, %g: tensor<8xf32>) -> tensor<4x8xf32> {
+  %0 = kiln.rms_norm %x weight %g eps 1.0e-06 : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+// rope (half-split): x cos(p f) + x[perm] (sign sin(p f)), with the
+// positions a constant column plus the run-time offset; D = 4 pairs
+// element j with j + 2, at frequencies 1 and 100^(-1/2).
+
+// CHECK-LABEL: func.func @rope(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x3x4xf32>, %[[O:[^:]+]]: tensor<i64>
+// CHECK-DAG: %[[POS:.*]] = kiln.constant dense<{{\[}}[0.000000e+00], [1.000000e+00], [2.000000e+00]]> : tensor<3x1xf32>
+// CHECK-DAG: %[[F:.*]] = kiln.constant dense<{{\[}}[1.000000e+00, 1.000000e-01, 1.000000e+00, 1.000000e-01]]> : tensor<1x4xf32>
+// CHECK-DAG: %[[S:.*]] = kiln.constant dense<{{\[}}[-1.000000e+00, -1.000000e+00, 1.000000e+00, 1.000000e+00]]> : tensor<1x4xf32>
+// CHECK-DAG: %[[PERM:.*]] = kiln.constant dense<[2, 3, 0, 1]> : tensor<4xi64>
+// CHECK: %[[OF:.*]] = kiln.cast %[[O]] : tensor<i64> -> tensor<f32>
+// CHECK: %[[P:.*]] = kiln.add %[[OF]], %[[POS]]
+// CHECK: %[[A:.*]] = kiln.mul %[[P]], %[[F]]
+// CHECK: %[[C:.*]] = kiln.cos %[[A]]
+// CHECK: %[[SN:.*]] = kiln.sin %[[A]]
+// CHECK: %[[SS:.*]] = kiln.mul %[[SN]], %[[S]]
+// CHECK: %[[R:.*]] = kiln.index_select %[[X]][%[[PERM]]] axis = 2
+// CHECK: %[[XC:.*]] = kiln.mul %[[X]], %[[C]]
+// CHECK: %[[RS:.*]] = kiln.mul %[[R]], %[[SS]]
+// CHECK: %[[Y:.*]] = kiln.add %[[XC]], %[[RS]]
+// CHECK: return %[[Y]]
+func.func @rope(%x: tensor<2x3x4xf32>, %o: tensor<i64>) -> tensor<2x3x4xf32> {
+  %0 = kiln.rope %x offset %o : tensor<i64> theta 100.0 : tensor<2x3x4xf32>
+  return %0 : tensor<2x3x4xf32>
+}
+
+// -----
+
+// Interleaved rope pairs (2k, 2k + 1); a dynamic T counts its positions
+// with a cumsum; bf16 input takes f32 angles, cast once.
+
+// CHECK-LABEL: func.func @rope_interleaved_dynamic(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<?x4xbf16>
+// CHECK-DAG: %[[PERM:.*]] = kiln.constant dense<[1, 0, 3, 2]> : tensor<4xi64>
+// CHECK-DAG: %[[F:.*]] = kiln.constant dense<{{\[}}[1.000000e+00, 1.000000e+00, 1.000000e-01, 1.000000e-01]]> : tensor<1x4xf32>
+// CHECK: %[[T:.*]] = tensor.dim %[[X]], %{{.*}} : tensor<?x4xbf16>
+// CHECK: %[[ONES:.*]] = kiln.full 1.000000e+00{{ ?}}[%[[T]]] : tensor<?x1xf32>
+// CHECK: %[[CS:.*]] = kiln.cumsum %[[ONES]] axis = 0
+// CHECK: %[[P:.*]] = kiln.sub %[[CS]]
+// CHECK: %[[A:.*]] = kiln.mul %[[P]], %[[F]]
+// CHECK: kiln.cast %{{.*}} : tensor<?x4xf32> -> tensor<?x4xbf16>
+// CHECK: kiln.cast %{{.*}} : tensor<?x4xf32> -> tensor<?x4xbf16>
+// CHECK: kiln.index_select %[[X]][%[[PERM]]] axis = 1
+func.func @rope_interleaved_dynamic(%x: tensor<?x4xbf16>) -> tensor<?x4xbf16> {
+  %0 = kiln.rope %x theta 100.0 interleaved : tensor<?x4xbf16>
+  return %0 : tensor<?x4xbf16>
+}
+
+// -----
+
+// The activations: softplus in its stable form (max(z, 0) + log1p(e^-|z|))
+// under the threshold, leaky_relu and elu as a select, hardswish through a
+// clamp, log_sigmoid as -softplus(-x), mish as x tanh(softplus(x)).
+
+// CHECK-LABEL: func.func @activations(
+// CHECK-SAME: %[[X:[^:]+]]: tensor<4xf32>
+// CHECK: %[[Z:.*]] = kiln.mul %[[X]], %{{.*}} : (tensor<4xf32>, tensor<f32>)
+// CHECK: %[[AZ:.*]] = kiln.abs %[[Z]]
+// CHECK: %[[NZ:.*]] = kiln.neg %[[AZ]]
+// CHECK: %[[EZ:.*]] = kiln.exp %[[NZ]]
+// CHECK: %[[LZ:.*]] = kiln.log1p %[[EZ]]
+// CHECK: %[[MZ:.*]] = kiln.max %[[Z]], %{{.*}}
+// CHECK: %[[SZ:.*]] = kiln.add %[[MZ]], %[[LZ]]
+// CHECK: %[[SP:.*]] = kiln.div %[[SZ]], %{{.*}}
+// CHECK: %[[LIN:.*]] = kiln.gt %[[Z]], %{{.*}}
+// CHECK: %[[SOFT:.*]] = kiln.where %[[LIN]], %[[X]], %[[SP]]
+// CHECK: %[[POS:.*]] = kiln.gt %[[X]], %{{.*}}
+// CHECK: %[[NEG:.*]] = kiln.mul %[[X]], %{{.*}}
+// CHECK: %[[LEAKY:.*]] = kiln.where %[[POS]], %[[X]], %[[NEG]]
+// CHECK: %[[MIN:.*]] = kiln.min %[[X]], %{{.*}}
+// CHECK: %[[EM:.*]] = kiln.exp %[[MIN]]
+// CHECK: %[[EM1:.*]] = kiln.sub %[[EM]], %{{.*}}
+// CHECK: %[[AEM1:.*]] = kiln.mul %[[EM1]], %{{.*}}
+// CHECK: %[[ELU:.*]] = kiln.where %{{.*}}, %[[X]], %[[AEM1]]
+// CHECK: %[[X3:.*]] = kiln.add %[[X]], %{{.*}}
+// CHECK: %[[GATE:.*]] = kiln.clamp %[[X3]]{{ ?}}[0.000000e+00, 6.000000e+00]
+// CHECK: %[[XG:.*]] = kiln.mul %[[X]], %[[GATE]]
+// CHECK: %[[HS:.*]] = kiln.div %[[XG]], %{{.*}}
+// CHECK: %[[NX:.*]] = kiln.neg %[[X]]
+// CHECK: kiln.abs %[[NX]]
+// CHECK: %[[NS:.*]] = kiln.add
+// CHECK: %[[LS:.*]] = kiln.neg %[[NS]]
+// CHECK: kiln.abs %[[X]]
+// CHECK: %[[SX:.*]] = kiln.add
+// CHECK: %[[T:.*]] = kiln.tanh %[[SX]]
+// CHECK: %[[MISH:.*]] = kiln.mul %[[X]], %[[T]]
+// CHECK: return %[[SOFT]], %[[LEAKY]], %[[ELU]], %[[HS]], %[[LS]], %[[MISH]]
+func.func @activations(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %0 = kiln.softplus %x beta = 2.0 threshold = 20.0 : tensor<4xf32>
+  %1 = kiln.leaky_relu %x negative_slope = 0.1 : tensor<4xf32>
+  %2 = kiln.elu %x alpha = 1.5 : tensor<4xf32>
+  %3 = kiln.hardswish %x : tensor<4xf32>
+  %4 = kiln.log_sigmoid %x : tensor<4xf32>
+  %5 = kiln.mish %x : tensor<4xf32>
+  return %0, %1, %2, %3, %4, %5 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }
 
 // -----

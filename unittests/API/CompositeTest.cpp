@@ -60,6 +60,81 @@ TEST(CompositeTest, LayerNorm) {
   }
 }
 
+TEST(CompositeTest, RmsNorm) {
+  const int64_t rows = 3, cols = 7;
+  for (DType dtype : floatDTypes()) {
+    std::vector<double> x = storedAll(
+        dtype, cycle({-3.5, -2, -0.75, 0, 0.5, 1, 2.25, 4, 5.5}, rows * cols));
+    std::vector<double> w = storedAll(dtype, cycle({0.5, 1, -2, 1.5}, cols));
+    for (bool hasW : {false, true}) {
+      SCOPED_TRACE(nameOf(dtype) + (hasW ? " weight" : ""));
+      std::vector<double> want;
+      for (int64_t r = 0; r < rows; ++r) {
+        double ms = 0;
+        for (int64_t c = 0; c < cols; ++c)
+          ms += x[r * cols + c] * x[r * cols + c] / cols;
+        for (int64_t c = 0; c < cols; ++c)
+          want.push_back(x[r * cols + c] / std::sqrt(ms + 1e-6) *
+                         (hasW ? w[c] : 1));
+      }
+      std::optional<Tensor> wt;
+      if (hasW)
+        wt = tensorOf(w, {cols}, dtype, flexDevice());
+      // A transposed input when there is a weight: the normalized axis is
+      // strided.
+      Tensor y = rmsNorm(viewOf(x, {rows, cols}, dtype, hasW), wt, 1e-6);
+      ASSERT_EQ(y.shape(), Shape({rows, cols}));
+      EXPECT_TRUE(
+          allClose(valuesOf(y), want, tolerance("kiln.rms_norm", dtype)));
+    }
+  }
+}
+
+/// Rope by its definition: pair (a, b) of row t turns by (t + offset) *
+/// theta^(-2k / D).
+std::vector<double> ropeReference(const std::vector<double> &x, int64_t rows,
+                                  int64_t t, int64_t d, double theta,
+                                  int64_t offset, bool interleaved) {
+  std::vector<double> y(x.size());
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t k = 0; k < d / 2; ++k) {
+      int64_t ia = interleaved ? 2 * k : k;
+      int64_t ib = interleaved ? 2 * k + 1 : k + d / 2;
+      double angle = static_cast<double>(r % t + offset) *
+                     std::pow(theta, -2.0 * static_cast<double>(k) / d);
+      double a = x[r * d + ia], b = x[r * d + ib];
+      y[r * d + ia] = a * std::cos(angle) - b * std::sin(angle);
+      y[r * d + ib] = b * std::cos(angle) + a * std::sin(angle);
+    }
+  return y;
+}
+
+TEST(CompositeTest, RopeTurnsEachPairByItsPositionsAngle) {
+  const int64_t batch = 2, t = 5, d = 8;
+  for (DType dtype : floatDTypes()) {
+    std::vector<double> x =
+        storedAll(dtype, cycle({-1.5, -1, -0.25, 0, 0.5, 1, 1.25, 2, 0.75},
+                               batch * t * d));
+    for (bool interleaved : {false, true})
+      for (int64_t offset : {0, 7}) {
+        SCOPED_TRACE(nameOf(dtype) + (interleaved ? " interleaved" : "") +
+                     " offset " + std::to_string(offset));
+        std::optional<Tensor> o;
+        if (offset)
+          o = DispatchTensor::fromVector<int64_t>({offset}, {}, flexDevice());
+        Tensor y = rope(tensorOf(x, {batch, t, d}, dtype, flexDevice()), 100.0,
+                        o, interleaved);
+        ASSERT_EQ(y.shape(), Shape({batch, t, d}));
+        // Angles are f32 (f64 for f64): up to 7 * 2^-24 radians off.
+        Tolerance tol = tolerance("kiln.rope", dtype);
+        EXPECT_TRUE(allClose(
+            valuesOf(y),
+            ropeReference(x, batch * t, t, d, 100.0, offset, interleaved),
+            tol));
+      }
+  }
+}
+
 TEST(CompositeTest, DropoutKeepsWhereTheUniformIsAtLeastP) {
   const int64_t n = 20000;
   const uint64_t seed = 11;
@@ -86,6 +161,21 @@ TEST(CompositeTest, DropoutKeepsWhereTheUniformIsAtLeastP) {
     EXPECT_EQ(valuesOf(dropout(t, p, seed)), want);
     EXPECT_NEAR(double(kept) / n, 1 - p, 0.02);
     EXPECT_NE(valuesOf(dropout(t, p, seed + 1)), want);
+  }
+}
+
+TEST(CompositeTest, DropoutAddsItsRunTimeOffsetToTheSeed) {
+  for (DType dtype : floatDTypes()) {
+    SCOPED_TRACE(nameOf(dtype));
+    Tensor t =
+        tensorOf(cycle({1, -2, 0.5, 3}, 999), {999}, dtype, flexDevice());
+    for (int64_t offset : {0, 4, -2}) {
+      Tensor o =
+          DispatchTensor::fromVector<int64_t>({offset}, {}, flexDevice());
+      EXPECT_EQ(valuesOf(dropout(t, 0.5, 9, o)),
+                valuesOf(dropout(t, 0.5, 9 + offset)))
+          << "offset " << offset;
+    }
   }
 }
 

@@ -223,6 +223,58 @@ TEST(ErrorTest, ConvChannelsAndGroups) {
       {"kiln.conv2d", "not divisible by groups 3"}));
 }
 
+TEST(ErrorTest, RmsNormAndActivationArguments) {
+  EXPECT_TRUE(throwsAt(
+      [&] {
+        (void)rmsNorm(pending({2, 8}), pending({4}));
+      },
+      {"kiln.rms_norm", "weight of shape [4] must be [8]", "f32[2, 8]"}));
+  EXPECT_TRUE(throwsAt(
+      [&] {
+        (void)rmsNorm(pending({2, 8}), pending({8}, DType::BF16));
+      },
+      {"kiln.rms_norm", "bf16[8]"}));
+  EXPECT_TRUE(throwsAt([&] { (void)rmsNorm(pending({}), std::nullopt); },
+                       {"kiln.rms_norm", "input must have rank >= 1"}));
+  EXPECT_TRUE(throwsAt([&] { (void)rmsNorm(pending({3}), std::nullopt, -1.0); },
+                       {"kiln.rms_norm", "eps must be >= 0"}));
+  EXPECT_TRUE(
+      throwsAt([&] { (void)rmsNorm(pending({3}, DType::I32), std::nullopt); },
+               {"kiln.rms_norm", "i32[3]"}));
+  EXPECT_TRUE(throwsAt(
+      [&] {
+        (void)rope(pending({4, 7}));
+      },
+      {"kiln.rope", "the last dim D must be static, even", "f32[4, 7]"}));
+  EXPECT_TRUE(
+      throwsAt([&] { (void)rope(pending({8})); }, {"kiln.rope", "rank >= 2"}));
+  EXPECT_TRUE(throwsAt(
+      [&] {
+        (void)rope(pending({4, 8}), -1.0);
+      },
+      {"kiln.rope", "theta must be finite and > 0"}));
+  EXPECT_TRUE(throwsAt(
+      [&] {
+        (void)rope(pending({4, 8}), 1e4, pending({2}, DType::I64));
+      },
+      {"kiln.rope", "the offset must be a rank-0 i64 tensor"}));
+  EXPECT_TRUE(throwsAt(
+      [&] {
+        (void)rope(pending({4, 8}), 1e4, pending({}, DType::F32));
+      },
+      {"kiln.rope", "f32[]"}));
+  EXPECT_TRUE(throwsAt([&] { (void)leakyRelu(pending({3}), NAN); },
+                       {"kiln.leaky_relu", "negative_slope must be finite"}));
+  EXPECT_TRUE(throwsAt([&] { (void)elu(pending({3}), INFINITY); },
+                       {"kiln.elu", "alpha must be finite"}));
+  EXPECT_TRUE(throwsAt([&] { (void)softplus(pending({3}), 0.0); },
+                       {"kiln.softplus", "beta must be finite and > 0"}));
+  EXPECT_TRUE(throwsAt([&] { (void)softplus(pending({3}), 1.0, NAN); },
+                       {"kiln.softplus", "threshold must not be NaN"}));
+  EXPECT_TRUE(throwsAt([&] { (void)mish(pending({3}, DType::I64)); },
+                       {"kiln.mish", "i64[3]"}));
+}
+
 TEST(ErrorTest, NormalizationShapes) {
   Tensor x = pending({2, 3, 4, 4});
   EXPECT_TRUE(throwsAt(
@@ -336,6 +388,15 @@ TEST(ErrorTest, AdaptivePoolSizes) {
         (void)adaptiveMaxPool2d(pending({2, 3, 4, 4}), {2, 0});
       },
       {"kiln.adaptive_max_pool2d", "size entries must be > 0"}));
+}
+
+TEST(ErrorTest, DropoutOffset) {
+  EXPECT_TRUE(throwsAt(
+      [&] { (void)dropout(pending({4}), 0.5, 1, pending({1}, DType::I64)); },
+      {"kiln.dropout", "the offset must be a rank-0 i64 tensor", "i64[1]"}));
+  EXPECT_TRUE(throwsAt(
+      [&] { (void)dropout(pending({4}), 0.5, 1, pending({}, DType::I32)); },
+      {"kiln.dropout", "i32"}));
 }
 
 TEST(ErrorTest, CastToQuantized) {

@@ -425,6 +425,32 @@ TEST(BatchNormModuleTest, TrainingUpdatesTheRunningStatisticsAndEvalUsesThem) {
             "GroupNorm: 3 groups must be >= 1 and divide the 4 channels");
 }
 
+TEST(DropoutModuleTest, EachTrainingCallDrawsTheNextMaskFromOneExecutable) {
+  DispatchDevice cpu = DispatchDevice::cpu();
+  std::vector<float> ones(257, 1.0f);
+  DispatchTensor x = DispatchTensor::fromVector<float>(ones, {257}, cpu);
+  nn::Dropout drop(0.25, 5);
+  // Call k draws the mask of seed 5 + k: kiln::dropout's offset.
+  std::vector<float> first = values(drop.forward(x));
+  EXPECT_EQ(first, values(dropout(x, 0.25, 5)));
+  int64_t before = backendCounters(cpu).compiles;
+  std::vector<float> second = values(drop.forward(x));
+  std::vector<float> third = values(drop.forward(x));
+  EXPECT_EQ(backendCounters(cpu).compiles, before)
+      << "a new offset compiled a new executable";
+  EXPECT_EQ(second, values(dropout(x, 0.25, 6)));
+  EXPECT_EQ(third, values(dropout(x, 0.25, 7)));
+  EXPECT_NE(first, second);
+  EXPECT_NE(second, third);
+  for (float v : third)
+    EXPECT_TRUE(v == 0.0f || v == 1.0f / 0.75f) << v;
+  drop.train(false);
+  EXPECT_EQ(values(drop.forward(x)), ones);
+  EXPECT_EQ(drop.calls, 3);
+  EXPECT_EQ(message([] { nn::Dropout(1.0); }),
+            "Dropout: p must be in [0, 1), got 1.000000");
+}
+
 /// A narrow ResNet for 16x16 images: one block per stage.
 nn::ResNetConfig tinyResNet() {
   nn::ResNetConfig c;

@@ -57,17 +57,19 @@ inline Tolerance tolerance(const std::string &op, DType dtype) {
   double ulps = 4;
   if (op == "kiln.exp" || op == "kiln.log" || op == "kiln.log1p" ||
       op == "kiln.sin" || op == "kiln.cos" || op == "kiln.tan" ||
-      op == "kiln.tanh" ||
-      op == "kiln.sigmoid" || op == "kiln.pow" || op == "kiln.atan2" ||
-      op == "kiln.rsqrt" || op == "kiln.silu" || op == "kiln.softmax" ||
-      op == "kiln.log_softmax" || op == "kiln.logsumexp")
+      op == "kiln.tanh" || op == "kiln.sigmoid" || op == "kiln.pow" ||
+      op == "kiln.atan2" || op == "kiln.rsqrt" || op == "kiln.silu" ||
+      op == "kiln.softmax" || op == "kiln.log_softmax" ||
+      op == "kiln.logsumexp" || op == "kiln.log_sigmoid" || op == "kiln.mish" ||
+      op == "kiln.softplus" || op == "kiln.elu" || op == "kiln.hardswish" ||
+      op == "kiln.rope")
     ulps = 16;
   if (op == "kiln.erf" || op == "kiln.gelu")
     ulps = 32;
   if (op == "kiln.sum" || op == "kiln.mean" || op == "kiln.prod" ||
       op == "kiln.cumsum" || op == "kiln.layer_norm" ||
       op == "kiln.cross_entropy" || op == "kiln.batch_norm" ||
-      op == "kiln.group_norm")
+      op == "kiln.group_norm" || op == "kiln.rms_norm")
     ulps = 64;
   if (op == "kiln.matmul" || op == "kiln.conv2d" || op == "kiln.conv1d" ||
       op == "kiln.conv2d_backward_input" ||

@@ -136,6 +136,18 @@ std::vector<GradCase> cases() {
         [](const Tensor &x) { return clamp(x, -0.5, 0.5); });
   unary("Silu", "kiln.silu", randomInput({3, 4}, 17, -3.0, 3.0),
         [](const Tensor &x) { return silu(x); });
+  unary("LogSigmoid", "kiln.log_sigmoid", randomInput({3, 4}, 171, -6.0, 6.0),
+        [](const Tensor &x) { return logSigmoid(x); });
+  unary("Hardswish", "kiln.hardswish", randomInput({3, 4}, 172, -5.0, 5.0),
+        [](const Tensor &x) { return hardswish(x); });
+  unary("Mish", "kiln.mish", randomInput({3, 4}, 173, -4.0, 4.0),
+        [](const Tensor &x) { return mish(x); });
+  unary("LeakyRelu", "kiln.leaky_relu", randomInput({3, 4}, 174, -3.0, 3.0),
+        [](const Tensor &x) { return leakyRelu(x, 0.2); });
+  unary("Elu", "kiln.elu", randomInput({3, 4}, 175, -3.0, 3.0),
+        [](const Tensor &x) { return elu(x, 1.5); });
+  unary("Softplus", "kiln.softplus", randomInput({3, 4}, 176, -6.0, 6.0),
+        [](const Tensor &x) { return softplus(x, 2.0, 6.0); });
   // f64 -> f32 -> f64 rounds to f32 (relative error 6e-8): with h = 1e-3 the
   // difference quotient errs by up to ~1e-4, and the function is linear.
   c.push_back({"Cast", {"kiln.cast"}, {randomInput({3, 4}, 18)},
@@ -362,6 +374,29 @@ std::vector<GradCase> cases() {
                {randomInput({3, 4}, 126), randomInput({4}, 127)},
                [](const Ts &x) {
                  return Ts{layerNorm(x[0], std::nullopt, x[1])};
+               }});
+  c.push_back({"RmsNorm",
+               {"kiln.rms_norm"},
+               {randomInput({3, 6}, 129), randomInput({6}, 130)},
+               [](const Ts &x) { return Ts{rmsNorm(x[0], x[1], 1e-5)}; }});
+  unary("RmsNormPlain", "kiln.rms_norm", randomInput({2, 3, 5}, 131),
+        [](const Tensor &x) { return rmsNorm(x, std::nullopt, 0.0); });
+  unary("Rope", "kiln.rope", randomInput({2, 3, 4}, 132),
+        [](const Tensor &x) { return rope(x, 100.0); });
+  unary("RopeInterleavedOffset", "kiln.rope", randomInput({3, 6}, 133),
+        [](const Tensor &x) {
+          return rope(x, 10.0,
+                      DispatchTensor::fromVector<int64_t>({5}, {}, x.device()),
+                      true);
+        });
+  c.push_back({"AttentionGroupedCausal",
+               {"kiln.softmax"},
+               {randomInput({1, 4, 3, 4}, 134), randomInput({1, 2, 3, 4}, 135),
+                randomInput({1, 2, 3, 4}, 136)},
+               [](const Ts &x) {
+                 AttentionOptions o;
+                 o.causal = true;
+                 return Ts{scaledDotProductAttention(x[0], x[1], x[2], o)};
                }});
   unary("LayerNormPlain", "kiln.layer_norm", randomInput({3, 6}, 128),
         [](const Tensor &x) { return layerNorm(x, std::nullopt, std::nullopt); });

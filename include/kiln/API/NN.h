@@ -26,10 +26,13 @@ namespace kiln::nn {
 using NamedParameters = std::vector<std::pair<std::string, DispatchTensor *>>;
 
 /// y = x W + b, W: [in, out] ~ U(-1/sqrt(in), 1/sqrt(in)), b likewise.
+/// With `outIn`, W is stored [out, in] as PyTorch's nn.Linear stores it
+/// (Hugging Face checkpoints load as they are) and x is multiplied by its
+/// transpose, a view.
 class Linear {
 public:
   Linear(int64_t in, int64_t out, const DispatchDevice &device, uint64_t seed,
-         bool bias = true);
+         bool bias = true, bool outIn = false);
   DispatchTensor forward(const DispatchTensor &x) const;
   std::vector<DispatchTensor *> parameters();
   /// "<prefix>weight" and "<prefix>bias".
@@ -37,6 +40,34 @@ public:
 
   DispatchTensor weight;
   std::optional<DispatchTensor> bias;
+  bool outIn = false;
+};
+
+/// Llama's RMSNorm of the last dim: x / sqrt(mean(x^2) + eps) * weight,
+/// weight ones.
+class RMSNorm {
+public:
+  RMSNorm(int64_t dim, const DispatchDevice &device, double eps = 1e-6);
+  DispatchTensor forward(const DispatchTensor &x) const;
+  std::vector<DispatchTensor *> parameters() { return {&weight}; }
+  /// "<prefix>weight".
+  NamedParameters namedParameters(const std::string &prefix = "");
+
+  DispatchTensor weight;
+  double eps;
+};
+
+/// The SwiGLU MLP of Llama: down(silu(gate(x)) * up(x)), three bias-free
+/// [out, in] projections named gate_proj, up_proj and down_proj.
+class SwiGLU {
+public:
+  SwiGLU(int64_t dim, int64_t hidden, const DispatchDevice &device,
+         uint64_t seed);
+  DispatchTensor forward(const DispatchTensor &x) const;
+  std::vector<DispatchTensor *> parameters();
+  NamedParameters namedParameters(const std::string &prefix = "");
+
+  Linear gate, up, down;
 };
 
 /// Normalizes the last dim; weight ones, bias zeros.
@@ -124,6 +155,24 @@ public:
   std::optional<DispatchTensor> weight, bias;
   DispatchTensor runningMean, runningVar;
   double eps, momentum;
+  bool training = true;
+};
+
+/// Dropout (PyTorch's nn.Dropout). In training mode (the default) forward()
+/// zeroes each element with probability p and scales the rest by
+/// 1/(1-p), with a new mask on each call: the call count is the mask's
+/// run-time offset (kiln::dropout), so a training loop compiles once. In
+/// evaluation mode forward() returns x.
+class Dropout {
+public:
+  explicit Dropout(double p = 0.5, uint64_t seed = 0);
+  DispatchTensor forward(const DispatchTensor &x);
+  void train(bool on = true) { training = on; }
+
+  double p;
+  uint64_t seed;
+  /// Calls in training mode so far: the next mask's offset.
+  int64_t calls = 0;
   bool training = true;
 };
 

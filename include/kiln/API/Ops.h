@@ -41,6 +41,17 @@ Tensor relu(const Tensor &x);
 /// Exact gelu, or the tanh approximation when `tanhApprox`.
 Tensor gelu(const Tensor &x, bool tanhApprox = false);
 Tensor silu(const Tensor &x);
+/// PyTorch's activations of those names: log(sigmoid(x)),
+/// x * relu6(x + 3) / 6 and x * tanh(softplus(x)).
+Tensor logSigmoid(const Tensor &x);
+Tensor hardswish(const Tensor &x);
+Tensor mish(const Tensor &x);
+/// x where x > 0, else negativeSlope * x.
+Tensor leakyRelu(const Tensor &x, double negativeSlope = 0.01);
+/// x where x > 0, else alpha * (e^x - 1).
+Tensor elu(const Tensor &x, double alpha = 1.0);
+/// log(1 + e^(beta x)) / beta, or x where beta x > threshold (beta > 0).
+Tensor softplus(const Tensor &x, double beta = 1.0, double threshold = 20.0);
 Tensor floor(const Tensor &x);
 Tensor ceil(const Tensor &x);
 Tensor round(const Tensor &x);
@@ -228,7 +239,24 @@ Tensor instanceNorm(const Tensor &x,
 /// into size[0] x size[1] cells, as PyTorch's adaptive pooling.
 Tensor adaptiveAvgPool2d(const Tensor &x, std::vector<int64_t> size);
 Tensor adaptiveMaxPool2d(const Tensor &x, std::vector<int64_t> size);
-Tensor dropout(const Tensor &x, double p, uint64_t seed);
+/// Zeroes each element with probability p and scales the rest by 1/(1-p).
+/// The mask is a function of (seed + offset, element index): `offset`, a
+/// rank-0 i64 tensor, is read at run time, so a loop that advances it (as
+/// nn::Dropout does) draws a new mask each step from one compiled graph.
+/// x / sqrt(mean(x^2, last dim) + eps) * weight, as Llama's RMSNorm;
+/// weight, when given, is 1-D of the last dim's size.
+Tensor rmsNorm(const Tensor &x, const std::optional<Tensor> &weight,
+               double eps = 1e-6);
+/// The rotary position embedding of x [..., T, D] (D even): row t of dim
+/// -2 is at position t + offset (a rank-0 i64 tensor read at run time, so
+/// a decoding loop compiles once), and each pair of the last dim turns by
+/// position * theta^(-2k / D). The pairs are (k, k + D/2), as Hugging
+/// Face's Llama, or (2k, 2k + 1) when `interleaved`.
+Tensor rope(const Tensor &x, double theta = 10000.0,
+            const std::optional<Tensor> &offset = std::nullopt,
+            bool interleaved = false);
+Tensor dropout(const Tensor &x, double p, uint64_t seed,
+               const std::optional<Tensor> &offset = std::nullopt);
 /// Mean softmax cross-entropy of [N, C] logits and [N] class indices.
 Tensor crossEntropy(const Tensor &logits, const Tensor &labels);
 

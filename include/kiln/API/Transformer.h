@@ -78,6 +78,9 @@ private:
 
 struct GPTConfig {
   int64_t vocab = 256, layers = 4, heads = 4, dim = 256, context = 128;
+  /// The logits read the token embedding (GPT-2's tied head) instead of a
+  /// head of their own.
+  bool tiedHead = false;
 };
 
 /// How generate() samples.
@@ -89,6 +92,9 @@ struct SampleOptions {
   /// the matmuls that read them (a weight whose rows are not whole blocks
   /// stays f32).
   bool q8 = false;
+  /// Nucleus sampling: the fewest most likely tokens whose probability
+  /// (after temperature and top-k) reaches topP; 1: every token.
+  double topP = 1.0;
 };
 
 /// A byte-level GPT: token and position embeddings (N(0, 0.02)), `layers`
@@ -118,9 +124,12 @@ public:
   Embedding wte, wpe;
   std::vector<TransformerBlock> blocks;
   LayerNorm lnf;
-  Linear head;
+  Linear head; ///< unused, and not a parameter, with tiedHead
 
 private:
+  DispatchTensor logits(const DispatchTensor &x,
+                        const Substitutes *weights) const;
+
   /// q8 copies of the matmul weights for decoding, with the f32 weight they
   /// were made from (a weight rebound by training is quantized again).
   const Substitutes &q8Weights();

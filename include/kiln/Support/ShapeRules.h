@@ -129,6 +129,8 @@ std::string pool2d(DimsRef in, DimsRef kernel, DimsRef stride,
 std::string unfold(DimsRef in, DimsRef kernel, DimsRef stride, DimsRef padding,
                    DimsRef dilation, Dims &out);
 std::string layerNorm(DimsRef in, const DimsRef *weight, const DimsRef *bias);
+/// kiln.rope of [..., T, D]: rank >= 2, D static and even, theta > 0.
+std::string rope(DimsRef in, double theta);
 /// The transposed convolution (conv1d or conv2d's gradient with respect to
 /// its input) of [N, C_in, spatial...] with weight [C_in, C_out / groups,
 /// kernel...]: spatial size (in - 1) * stride - 2 * padding + dilation *

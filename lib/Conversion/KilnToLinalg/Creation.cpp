@@ -28,28 +28,42 @@ using namespace mlir::kiln::tolinalg;
 namespace {
 
 /// A generic over `type` whose element at each index is body(b, loc,
-/// flatIndex as i64, loop indices).
+/// flatIndex as i64, loop indices, the elements of the rank-0 tensors
+/// `scalars`, read as inputs of the generic).
 template <typename BodyFn>
-Value generateTensor(OpBuilder &b, Location loc, RankedTensorType type,
-                     ValueRange dynamicDims, BodyFn body) {
+Value generateTensorWith(OpBuilder &b, Location loc, RankedTensorType type,
+                         ValueRange dynamicDims, ValueRange scalars,
+                         BodyFn body) {
   SmallVector<OpFoldResult> sizes = mixedSizes(b, type, dynamicDims);
   Value init = emptyTensor(b, loc, sizes, type.getElementType());
   unsigned rank = type.getRank();
   SmallVector<Value> sizeValues;
   for (OpFoldResult s : sizes)
     sizeValues.push_back(toIndexValue(b, loc, s));
+  SmallVector<AffineMap> maps(scalars.size(),
+                              AffineMap::get(rank, 0, {}, b.getContext()));
+  maps.push_back(b.getMultiDimIdentityMap(rank));
   return linalg::GenericOp::create(
-             b, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
-             ArrayRef<AffineMap>{b.getMultiDimIdentityMap(rank)},
+             b, loc, TypeRange{type}, scalars, ValueRange{init}, maps,
              iteratorTypes(rank),
-             [&](OpBuilder &nb, Location l, ValueRange) {
+             [&](OpBuilder &nb, Location l, ValueRange args) {
                SmallVector<Value> ivs = loopIndices(nb, l, rank);
                Value flat = linearize(nb, l, ivs, sizeValues);
                Value i64 =
                    arith::IndexCastOp::create(nb, l, nb.getI64Type(), flat);
-               linalg::YieldOp::create(nb, l, body(nb, l, i64, ivs));
+               linalg::YieldOp::create(nb, l,
+                                       body(nb, l, i64, ivs, args.drop_back()));
              })
       .getResult(0);
+}
+
+template <typename BodyFn>
+Value generateTensor(OpBuilder &b, Location loc, RankedTensorType type,
+                     ValueRange dynamicDims, BodyFn body) {
+  return generateTensorWith(b, loc, type, dynamicDims, {},
+                            [&](OpBuilder &nb, Location l, Value i,
+                                ValueRange ivs,
+                                ValueRange) { return body(nb, l, i, ivs); });
 }
 
 struct ConvertConstant : OpConversionPattern<ConstantOp> {
@@ -132,8 +146,29 @@ struct ConvertEye : OpConversionPattern<EyeOp> {
   }
 };
 
-/// Random.h's bits(seed, index) on i64 values, as i64 in [0, 2^32).
-Value randomBits(OpBuilder &b, Location loc, uint64_t seed, Value index) {
+/// Random.h's `seed * kGolden` as an i64 value, where the seed is the
+/// attribute plus the i64 `offset` when there is one.
+Value randomBase(OpBuilder &b, Location loc, uint64_t seed, Value offset) {
+  Type i64 = b.getI64Type();
+  auto c = [&](uint64_t v) {
+    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(i64, (int64_t)v));
+  };
+  if (!offset)
+    return c(seed * ::kiln::random::kGolden);
+  return arith::MulIOp::create(b, loc,
+                               arith::AddIOp::create(b, loc, offset, c(seed)),
+                               c(::kiln::random::kGolden));
+}
+
+/// The rank-0 offset tensor of a random op, as the scalars of
+/// generateTensorWith.
+SmallVector<Value> offsetScalars(Value offset) {
+  return offset ? SmallVector<Value>{offset} : SmallVector<Value>{};
+}
+
+/// Random.h's bits(seed, index) on i64 values, as i64 in [0, 2^32), from
+/// randomBase's `seed * kGolden`.
+Value randomBits(OpBuilder &b, Location loc, Value base, Value index) {
   Type i64 = b.getI64Type();
   auto c = [&](uint64_t v) {
     return arith::ConstantOp::create(b, loc, b.getIntegerAttr(i64, (int64_t)v));
@@ -142,8 +177,7 @@ Value randomBits(OpBuilder &b, Location loc, uint64_t seed, Value index) {
     return arith::XOrIOp::create(b, loc, z,
                                  arith::ShRUIOp::create(b, loc, z, c(s)));
   };
-  Value z =
-      arith::AddIOp::create(b, loc, c(seed * ::kiln::random::kGolden), index);
+  Value z = arith::AddIOp::create(b, loc, base, index);
   z = arith::MulIOp::create(b, loc, xorShift(z, 30), c(::kiln::random::kMix1));
   z = arith::MulIOp::create(b, loc, xorShift(z, 27), c(::kiln::random::kMix2));
   z = xorShift(z, 31);
@@ -151,11 +185,11 @@ Value randomBits(OpBuilder &b, Location loc, uint64_t seed, Value index) {
 }
 
 /// (bits(seed, index) >> 8 [+ 1]) * 2^-24 in f64.
-Value randomUnit(OpBuilder &b, Location loc, uint64_t seed, Value index,
+Value randomUnit(OpBuilder &b, Location loc, Value base, Value index,
                  bool open0) {
   Type i64 = b.getI64Type(), f64 = b.getF64Type();
   Value top = arith::ShRUIOp::create(
-      b, loc, randomBits(b, loc, seed, index),
+      b, loc, randomBits(b, loc, base, index),
       arith::ConstantOp::create(b, loc, b.getIntegerAttr(i64, 8)));
   Value x = arith::UIToFPOp::create(b, loc, f64, top);
   if (open0)
@@ -194,11 +228,15 @@ struct ConvertRand : OpConversionPattern<RandOp> {
     double high = op.getHigh().convertToDouble();
     rewriter.replaceOp(
         op,
-        generateTensor(
+        generateTensorWith(
             rewriter, op.getLoc(), type, adaptor.getDynamicDims(),
-            [&](OpBuilder &b, Location l, Value i, ValueRange) {
+            offsetScalars(adaptor.getOffset()),
+            [&](OpBuilder &b, Location l, Value i, ValueRange,
+                ValueRange offset) {
+              Value base =
+                  randomBase(b, l, seed, offset.empty() ? Value() : offset[0]);
               Type f64 = b.getF64Type();
-              Value u = randomUnit(b, l, seed, i, /*open0=*/false);
+              Value u = randomUnit(b, l, base, i, /*open0=*/false);
               Value v = arith::AddFOp::create(
                   b, l, constantOf(b, l, f64, low),
                   arith::MulFOp::create(b, l, constantOf(b, l, f64, high - low),
@@ -231,9 +269,13 @@ struct ConvertRandn : OpConversionPattern<RandnOp> {
     double stddev = op.getStd().convertToDouble();
     rewriter.replaceOp(
         op,
-        generateTensor(
+        generateTensorWith(
             rewriter, op.getLoc(), type, adaptor.getDynamicDims(),
-            [&](OpBuilder &b, Location l, Value i, ValueRange) {
+            offsetScalars(adaptor.getOffset()),
+            [&](OpBuilder &b, Location l, Value i, ValueRange,
+                ValueRange offset) {
+              Value base =
+                  randomBase(b, l, seed, offset.empty() ? Value() : offset[0]);
               Type i64 = b.getI64Type(), f64 = b.getF64Type();
               auto c = [&](double v) { return constantOf(b, l, f64, v); };
               Value two =
@@ -242,8 +284,8 @@ struct ConvertRandn : OpConversionPattern<RandnOp> {
               Value odd = arith::AddIOp::create(
                   b, l, even,
                   arith::ConstantOp::create(b, l, b.getIntegerAttr(i64, 1)));
-              Value u1 = randomUnit(b, l, seed, even, /*open0=*/true);
-              Value u2 = randomUnit(b, l, seed, odd, /*open0=*/false);
+              Value u1 = randomUnit(b, l, base, even, /*open0=*/true);
+              Value u2 = randomUnit(b, l, base, odd, /*open0=*/false);
               Value r = math::SqrtOp::create(
                   b, l,
                   arith::MulFOp::create(b, l, c(-2.0),

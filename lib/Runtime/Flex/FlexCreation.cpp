@@ -85,13 +85,22 @@ Step buildEye(const OpDesc &op) {
   };
 }
 
+/// The seed of a random op: its attribute plus its rank-0 i64 offset
+/// operand, the only operand it can have here.
+uint64_t seedOf(uint64_t attrSeed, llvm::ArrayRef<const Buffer *> args) {
+  if (args.empty())
+    return attrSeed;
+  return attrSeed + static_cast<uint64_t>(args[0]->as<int64_t>()[0]);
+}
+
 Step buildRand(const OpDesc &op) {
   DType dt = resultDType(op);
   std::vector<int64_t> shape = resultShape(op);
-  uint64_t seed = static_cast<uint64_t>(intAttr(op, "seed"));
+  uint64_t attrSeed = static_cast<uint64_t>(intAttr(op, "seed"));
   double low = floatAttr(op, "low"), high = floatAttr(op, "high");
-  return [=](llvm::ArrayRef<const Buffer *>, llvm::MutableArrayRef<Buffer> res,
-             StepContext &ctx) {
+  return [=](llvm::ArrayRef<const Buffer *> args,
+             llvm::MutableArrayRef<Buffer> res, StepContext &ctx) {
+    uint64_t seed = seedOf(attrSeed, args);
     // low + (high - low) * u is below high in exact arithmetic, but can
     // round up onto it (bf16 keeps 8 bits; f32 from [1, 2) keeps 23).
     res[0] = generate(
@@ -106,10 +115,11 @@ Step buildRand(const OpDesc &op) {
 Step buildRandn(const OpDesc &op) {
   DType dt = resultDType(op);
   std::vector<int64_t> shape = resultShape(op);
-  uint64_t seed = static_cast<uint64_t>(intAttr(op, "seed"));
+  uint64_t attrSeed = static_cast<uint64_t>(intAttr(op, "seed"));
   double mean = floatAttr(op, "mean"), stddev = floatAttr(op, "std");
-  return [=](llvm::ArrayRef<const Buffer *>, llvm::MutableArrayRef<Buffer> res,
-             StepContext &ctx) {
+  return [=](llvm::ArrayRef<const Buffer *> args,
+             llvm::MutableArrayRef<Buffer> res, StepContext &ctx) {
+    uint64_t seed = seedOf(attrSeed, args);
     res[0] = generate(ctx, dt, shape, [&](int64_t i) {
       return mean + stddev * random::normal(seed, i);
     });

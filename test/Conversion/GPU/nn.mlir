@@ -158,3 +158,21 @@ func.func @nn_bf16(%x: tensor<1x3x8x8xbf16>, %w: tensor<4x3x3x3xbf16>, %b: tenso
   return %v0, %v1, %v2, %v3, %v4, %v5, %v6, %v7, %v8, %v9, %v10 : tensor<1x4x8x8xbf16>, tensor<2x6x3xbf16>, tensor<1x3x4x4xbf16>, tensor<1x3x4x4xbf16>, tensor<1x3x8x8xbf16>, tensor<4x3x3x3xbf16>, tensor<1x3x8x8xbf16>, tensor<1x3x8x8xbf16>, tensor<8x256xbf16>, tensor<8x256xbf16>, tensor<bf16>
 }
 
+
+// Llama's blocks and the activations (composites), and dropout with a
+// run-time offset.
+// CHECK-LABEL: // PTX llm_blocks_kernel0_
+func.func @llm_blocks(%r: tensor<8x256xf32>, %gamma: tensor<256xf32>, %h: tensor<8x256xbf16>, %hg: tensor<256xbf16>, %o: tensor<i64>) -> (tensor<8x256xf32>, tensor<8x256xbf16>, tensor<8x256xf32>, tensor<8x256xbf16>, tensor<8x256xf32>, tensor<8x256xbf16>, tensor<8x256xf32>, tensor<8x256xbf16>, tensor<8x256xf32>, tensor<8x256xf32>, tensor<8x256xbf16>) {
+  %0 = kiln.rms_norm %r weight %gamma eps 1.0e-06 : (tensor<8x256xf32>, tensor<256xf32>) -> tensor<8x256xf32>
+  %1 = kiln.rms_norm %h weight %hg eps 1.0e-06 : (tensor<8x256xbf16>, tensor<256xbf16>) -> tensor<8x256xbf16>
+  %2 = kiln.softplus %r beta = 2.0 threshold = 20.0 : tensor<8x256xf32>
+  %3 = kiln.leaky_relu %h negative_slope = 0.1 : tensor<8x256xbf16>
+  %4 = kiln.elu %r alpha = 1.0 : tensor<8x256xf32>
+  %5 = kiln.hardswish %h : tensor<8x256xbf16>
+  %6 = kiln.log_sigmoid %r : tensor<8x256xf32>
+  %7 = kiln.mish %h : tensor<8x256xbf16>
+  %8 = kiln.dropout %r p = 1.0e-01 seed = 3 offset %o : tensor<i64> : tensor<8x256xf32>
+  %9 = kiln.rope %r offset %o : tensor<i64> theta 1.0e+04 : tensor<8x256xf32>
+  %10 = kiln.rope %h theta 5.0e+05 interleaved : tensor<8x256xbf16>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10 : tensor<8x256xf32>, tensor<8x256xbf16>, tensor<8x256xf32>, tensor<8x256xbf16>, tensor<8x256xf32>, tensor<8x256xbf16>, tensor<8x256xf32>, tensor<8x256xbf16>, tensor<8x256xf32>, tensor<8x256xf32>, tensor<8x256xbf16>
+}

@@ -92,6 +92,23 @@ func.func @rand(%n: index) -> (tensor<3x4xf32>, tensor<?xf64>) {
   return %0, %1 : tensor<3x4xf32>, tensor<?xf64>
 }
 
+// With a run-time offset (an input of the generic) the seed is
+// (7 + offset) * golden.
+// CHECK-LABEL: func.func @rand_offset(
+// CHECK-SAME: %[[O:.*]]: tensor<i64>)
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[O]] : tensor<i64>)
+// CHECK-NEXT: ^bb0(%[[V:.*]]: i64, %{{.*}}: f32):
+// CHECK: %[[I:.*]] = arith.index_cast %{{.*}} : index to i64
+// CHECK: %[[S:.*]] = arith.addi %[[V]], %{{.*}} : i64
+// CHECK: %[[K:.*]] = arith.muli %[[S]], %{{.*}} : i64
+// CHECK: arith.addi %[[K]], %[[I]] : i64
+// CHECK-NOT: kiln.
+func.func @rand_offset(%o: tensor<i64>) -> tensor<4xf32> {
+  %0 = kiln.rand seed = 7 offset %o : tensor<i64>, 0.0, 1.0 : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
 // Box-Muller over elements 2i and 2i + 1, rounded once to bf16.
 // CHECK-LABEL: func.func @randn(
 // CHECK: linalg.generic

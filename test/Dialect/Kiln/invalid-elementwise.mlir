@@ -512,3 +512,59 @@ func.func @cast_to_non_kiln_dtype(%x: tensor<4xf32>) {
   %0 = kiln.cast %x : tensor<4xf32> -> tensor<4xi4>
   return
 }
+
+// -----
+
+func.func @log_sigmoid_of_int(%x: tensor<4xi32>) {
+  // expected-error@+1 {{'kiln.log_sigmoid' op operand #0 must be ranked tensor of a float dtype (f64/f32/f16/bf16)}}
+  %0 = kiln.log_sigmoid %x : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @hardswish_of_int(%x: tensor<4xi64>) {
+  // expected-error@+1 {{'kiln.hardswish' op operand #0 must be ranked tensor of a float dtype}}
+  %0 = kiln.hardswish %x : tensor<4xi64>
+  return
+}
+
+// -----
+
+func.func @mish_of_bool(%x: tensor<4xi1>) {
+  // expected-error@+1 {{'kiln.mish' op operand #0 must be ranked tensor of a float dtype}}
+  %0 = kiln.mish %x : tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @leaky_relu_nan_slope(%x: tensor<4xf32>) {
+  // expected-error@+1 {{'kiln.leaky_relu' op negative_slope must be finite, got nan}}
+  %0 = kiln.leaky_relu %x negative_slope = 0x7FF8000000000000 : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @elu_infinite_alpha(%x: tensor<4xf32>) {
+  // expected-error@+1 {{'kiln.elu' op alpha must be finite, got INF}}
+  %0 = kiln.elu %x alpha = 0x7FF0000000000000 : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @softplus_zero_beta(%x: tensor<4xf32>) {
+  // expected-error@+1 {{'kiln.softplus' op beta must be finite and > 0, got 0}}
+  %0 = kiln.softplus %x beta = 0.0 threshold = 20.0 : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @softplus_nan_threshold(%x: tensor<4xf32>) {
+  // expected-error@+1 {{'kiln.softplus' op threshold must not be NaN}}
+  %0 = kiln.softplus %x beta = 1.0 threshold = 0x7FF8000000000000 : tensor<4xf32>
+  return
+}

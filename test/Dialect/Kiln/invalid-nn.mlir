@@ -321,6 +321,22 @@ func.func @dropout_p_nan(%x: tensor<8xf32>) {
 
 // -----
 
+func.func @dropout_offset_rank_1(%x: tensor<8xf32>, %o: tensor<1xi64>) {
+  // expected-error@+1 {{'kiln.dropout' op operand #1 must be rank-0 ranked tensor of i64}}
+  %0 = kiln.dropout %x p = 0.5 seed = 3 offset %o : tensor<1xi64> : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @dropout_offset_i32(%x: tensor<8xf32>, %o: tensor<i32>) {
+  // expected-error@+1 {{'kiln.dropout' op operand #1 must be rank-0 ranked tensor of i64}}
+  %0 = kiln.dropout %x p = 0.5 seed = 3 offset %o : tensor<i32> : tensor<8xf32>
+  return
+}
+
+// -----
+
 func.func @dropout_of_int(%x: tensor<8xi32>) {
   // expected-error@+1 {{'kiln.dropout' op operand #0 must be ranked tensor of a float dtype (f64/f32/f16/bf16)}}
   %0 = kiln.dropout %x p = 0.5 seed = 3 : tensor<8xi32>
@@ -646,5 +662,71 @@ func.func @interpolate_dynamic(%x: tensor<1x3x?x4xf32>) {
   // expected-error@+2 {{'kiln.interpolate' op the spatial dims must be static and >= 1, got [1, 3, ?, 4]}}
   // expected-error@+1 {{failed to infer returned types}}
   %0 = kiln.interpolate %x size [8, 8] mode nearest : tensor<1x3x?x4xf32> -> tensor<1x3x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @rms_norm_negative_eps(%x: tensor<8x16xf32>) {
+  // expected-error@+1 {{'kiln.rms_norm' op eps must be >= 0, got -1.000000e+00}}
+  %0 = kiln.rms_norm %x eps -1.0 : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  return
+}
+
+// -----
+
+func.func @rms_norm_weight_size(%x: tensor<8x16xf32>, %g: tensor<8xf32>) {
+  // expected-error@+2 {{'kiln.rms_norm' op weight of shape [8] must be [16]}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.rms_norm %x weight %g eps 1.0e-06 : (tensor<8x16xf32>, tensor<8xf32>) -> tensor<8x16xf32>
+  return
+}
+
+// -----
+
+func.func @rms_norm_mixed_dtypes(%x: tensor<8x16xf32>, %g: tensor<16xf16>) {
+  // expected-error@+2 {{'kiln.rms_norm' op dtype mismatch between operands (f32[8, 16], f16[16])}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.rms_norm %x weight %g eps 1.0e-06 : (tensor<8x16xf32>, tensor<16xf16>) -> tensor<8x16xf32>
+  return
+}
+
+// -----
+
+func.func @rope_odd_dim(%x: tensor<4x7xf32>) {
+  // expected-error@+1 {{'kiln.rope' op the last dim D must be static, even and >= 2, got [4, 7]}}
+  %0 = kiln.rope %x theta 1.0e+04 : tensor<4x7xf32>
+  return
+}
+
+// -----
+
+func.func @rope_dynamic_dim(%x: tensor<4x?xf32>) {
+  // expected-error@+1 {{'kiln.rope' op the last dim D must be static, even and >= 2, got [4, ?]}}
+  %0 = kiln.rope %x theta 1.0e+04 : tensor<4x?xf32>
+  return
+}
+
+// -----
+
+func.func @rope_rank_1(%x: tensor<8xf32>) {
+  // expected-error@+1 {{'kiln.rope' op input must have rank >= 2 ([..., T, D]), got [8]}}
+  %0 = kiln.rope %x theta 1.0e+04 : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @rope_theta(%x: tensor<4x8xf32>) {
+  // expected-error@+1 {{'kiln.rope' op theta must be finite and > 0, got 0}}
+  %0 = kiln.rope %x theta 0.0 : tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @rope_offset_f32(%x: tensor<4x8xf32>, %o: tensor<f32>) {
+  // expected-error@+1 {{'kiln.rope' op operand #1 must be rank-0 ranked tensor of i64}}
+  %0 = kiln.rope %x offset %o : tensor<f32> theta 1.0e+04 : tensor<4x8xf32>
   return
 }

@@ -72,7 +72,7 @@ func.func @eyes() {
   return
 }
 // CHECK-LABEL: func.func @randoms(
-func.func @randoms(%n: index) {
+func.func @randoms(%n: index, %o: tensor<i64>) {
   // CHECK: kiln.rand seed = 7, 0.000000e+00, 1.000000e+00 : tensor<3x4xf32>
   %0 = kiln.rand seed = 7, 0.0, 1.0 : tensor<3x4xf32>
   // CHECK: kiln.rand seed = 0, -1.000000e+00, 1.000000e+00[%arg0] : tensor<?x2xf16>
@@ -81,5 +81,9 @@ func.func @randoms(%n: index) {
   %2 = kiln.randn seed = 7, 0.0, 1.0 : tensor<3x4xbf16>
   // CHECK: kiln.randn seed = -5, 2.000000e+00, 0.000000e+00[%arg0] : tensor<2x?xf64>
   %3 = kiln.randn seed = -5, 2.0, 0.0 [%n] : tensor<2x?xf64>
+  // CHECK: kiln.rand seed = 7 offset %arg1 : tensor<i64>, 0.000000e+00, 1.000000e+00[%arg0] : tensor<?x2xf32>
+  %4 = kiln.rand seed = 7 offset %o : tensor<i64>, 0.0, 1.0 [%n] : tensor<?x2xf32>
+  // CHECK: kiln.randn seed = 1 offset %arg1 : tensor<i64>, 0.000000e+00, 1.000000e+00 : tensor<5xf32>
+  %5 = kiln.randn seed = 1 offset %o : tensor<i64>, 0.0, 1.0 : tensor<5xf32>
   return
 }

@@ -53,6 +53,18 @@ func.func @unary_float(%a: tensor<4xf64>, %b: tensor<?x3xf32>, %c: tensor<2x2xf1
   %10 = kiln.erf %c : tensor<2x2xf16>
   // CHECK: kiln.silu %arg3 : tensor<bf16>
   %11 = kiln.silu %d : tensor<bf16>
+  // CHECK: kiln.log_sigmoid %arg0 : tensor<4xf64>
+  %ls = kiln.log_sigmoid %a : tensor<4xf64>
+  // CHECK: kiln.hardswish %arg1 : tensor<?x3xf32>
+  %hs = kiln.hardswish %b : tensor<?x3xf32>
+  // CHECK: kiln.mish %arg2 : tensor<2x2xf16>
+  %mi = kiln.mish %c : tensor<2x2xf16>
+  // CHECK: kiln.leaky_relu %arg3 negative_slope = 2.000000e-01 : tensor<bf16>
+  %lr = kiln.leaky_relu %d negative_slope = 0.2 : tensor<bf16>
+  // CHECK: kiln.elu %arg0 alpha = 1.500000e+00 : tensor<4xf64>
+  %el = kiln.elu %a alpha = 1.5 : tensor<4xf64>
+  // CHECK: kiln.softplus %arg1 beta = 2.000000e+00 threshold = 2.000000e+01 : tensor<?x3xf32>
+  %sp = kiln.softplus %b beta = 2.0 threshold = 20.0 : tensor<?x3xf32>
   // CHECK: kiln.floor %arg0 : tensor<4xf64>
   %12 = kiln.floor %a : tensor<4xf64>
   // CHECK: kiln.ceil %arg1 : tensor<?x3xf32>

@@ -58,12 +58,30 @@ func.func @layer_norm(%x: tensor<8x16xf32>, %g: tensor<16xf32>, %b: tensor<16xf3
   %3 = kiln.layer_norm %y bias %h eps 0.0 : (tensor<?x?xbf16>, tensor<?xbf16>) -> tensor<?x?xbf16>
   return
 }
+// CHECK-LABEL: func.func @rms_norm(
+func.func @rms_norm(%x: tensor<8x16xf32>, %g: tensor<16xf32>, %y: tensor<?x?xbf16>) {
+  // CHECK: kiln.rms_norm %arg0 weight %arg1 eps 9.9999999999999995E-7 : (tensor<8x16xf32>, tensor<16xf32>) -> tensor<8x16xf32>
+  %0 = kiln.rms_norm %x weight %g eps 1.0e-06 : (tensor<8x16xf32>, tensor<16xf32>) -> tensor<8x16xf32>
+  // CHECK: kiln.rms_norm %arg2 eps 1.000000e-05 : (tensor<?x?xbf16>) -> tensor<?x?xbf16>
+  %1 = kiln.rms_norm %y eps 1.0e-05 : (tensor<?x?xbf16>) -> tensor<?x?xbf16>
+  return
+}
+// CHECK-LABEL: func.func @rope(
+func.func @rope(%x: tensor<2x4x8x16xf32>, %y: tensor<?x?x6xbf16>, %o: tensor<i64>) {
+  // CHECK: kiln.rope %arg0 theta 1.000000e+04 : tensor<2x4x8x16xf32>
+  %0 = kiln.rope %x theta 1.0e+04 : tensor<2x4x8x16xf32>
+  // CHECK: kiln.rope %arg1 offset %arg2 : tensor<i64> theta 5.000000e+05 interleaved : tensor<?x?x6xbf16>
+  %1 = kiln.rope %y offset %o : tensor<i64> theta 5.0e+05 interleaved : tensor<?x?x6xbf16>
+  return
+}
 // CHECK-LABEL: func.func @dropout(
-func.func @dropout(%x: tensor<8xf32>, %y: tensor<?x4xf16>) {
+func.func @dropout(%x: tensor<8xf32>, %y: tensor<?x4xf16>, %o: tensor<i64>) {
   // CHECK: kiln.dropout %arg0 p = 1.000000e-01 seed = 3 : tensor<8xf32>
   %0 = kiln.dropout %x p = 1.0e-01 seed = 3 : tensor<8xf32>
   // CHECK: kiln.dropout %arg1 p = 0.000000e+00 seed = 0 : tensor<?x4xf16>
   %1 = kiln.dropout %y p = 0.0 seed = 0 : tensor<?x4xf16>
+  // CHECK: kiln.dropout %arg1 p = 5.000000e-01 seed = 2 offset %arg2 : tensor<i64> : tensor<?x4xf16>
+  %2 = kiln.dropout %y p = 0.5 seed = 2 offset %o : tensor<i64> : tensor<?x4xf16>
   return
 }
 // CHECK-LABEL: func.func @cross_entropy(

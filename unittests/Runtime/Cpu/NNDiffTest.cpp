@@ -95,6 +95,8 @@ TEST_P(NNDiffTest, NormAndLoss) {
     s.check("kiln.dropout", dtype, "kiln.dropout p=0", dropout(y, 0, 7));
     s.check("kiln.dropout", dtype, "kiln.dropout of a flip",
             dropout(flip(y, {1}), 0.25, 8));
+    s.check("kiln.dropout", dtype, "kiln.dropout with a run-time offset",
+            dropout(y, 0.5, 7, s.input({41}, {}, DType::I64)));
   });
 }
 
@@ -140,6 +142,30 @@ TEST_P(NNDiffTest, CnnNormsAndAdaptivePools) {
                    {x, w, b});
     s.check("kiln.batch_norm", dtype, "running mean", runningMean);
     s.check("kiln.batch_norm", dtype, "running variance", runningVar);
+
+    // RMSNorm over an odd last dim, a long one, and a transposed input.
+    for (int64_t cols : {7, 256}) {
+      Tensor r = tracked({3, cols}), rw = tracked({cols}, 0.5, 1.5);
+      std::string c = " [3, " + std::to_string(cols) + "]";
+      checkWithGrads("kiln.rms_norm", "kiln.rms_norm weight" + c,
+                     rmsNorm(r, rw), {r, rw});
+      checkWithGrads("kiln.rms_norm", "kiln.rms_norm plain" + c,
+                     rmsNorm(r, std::nullopt, 1e-3), {r});
+    }
+    Tensor rt = tracked({9, 4});
+    checkWithGrads("kiln.rms_norm", "kiln.rms_norm transposed",
+                   rmsNorm(rt.transpose(), in({9}, 0.5, 1.5)), {rt});
+
+    // Rope of [B, H, T, D] in both layouts, at an offset, and of a
+    // transposed input.
+    Tensor q = tracked({2, 3, 5, 8});
+    Tensor pos = s.input({11}, {}, DType::I64);
+    checkWithGrads("kiln.rope", "kiln.rope half-split", rope(q), {q});
+    checkWithGrads("kiln.rope", "kiln.rope interleaved, offset",
+                   rope(q, 500.0, pos, true), {q});
+    Tensor qt = tracked({2, 8, 5});
+    checkWithGrads("kiln.rope", "kiln.rope transposed",
+                   rope(qt.transpose(1, 2), 10000.0, pos), {qt});
 
     Tensor h = tracked({2, 6, 3, 5}), gw = tracked({6}, 0.5, 1.5),
            gb = tracked({6});
@@ -273,6 +299,50 @@ TEST_P(NNDiffTest, Interpolate) {
     check("bilinear aligned", x, {{9, 13}, {}, "bilinear", true});
     check("bilinear down by scale", x, {{}, {0.5, 0.6}, "bilinear", false});
     check("linear 1-D", line, {{4}, {}, "linear", false});
+  });
+}
+
+// Attention: grouped-query with a padding mask, causal cross-length, and
+// an additive mask; each forward and the gradients of q, k and v.
+TEST_P(NNDiffTest, Attention) {
+  DType dtype = GetParam();
+  compareOnDevices([&](Side &s) {
+    Rng rng(43);
+    auto in = [&](Shape shape, double lo = -1, double hi = 1) {
+      return s.input(randomValues(rng, shape.numel(), dtype, lo, hi), shape,
+                     dtype);
+    };
+    auto tracked = [&](Shape shape) {
+      Tensor t = in(std::move(shape));
+      t.requireGrad(CheckpointingStrategy::Disabled);
+      return t;
+    };
+    auto checkWithGrads = [&](const std::string &label, const Tensor &y,
+                              std::vector<Tensor> leaves) {
+      s.check("kiln.softmax", dtype, label, y);
+      Gradients g = backward(sum(y * in(y.shape())));
+      for (size_t i = 0; i < leaves.size(); ++i)
+        s.check("kiln.softmax", dtype,
+                label + ", gradient " + std::to_string(i), g.get(leaves[i]));
+    };
+    Tensor q = tracked({2, 6, 5, 8}), k = tracked({2, 2, 5, 8}),
+           v = tracked({2, 2, 5, 8});
+    AttentionOptions padding;
+    padding.mask =
+        s.input({1, 1, 1, 0, 1, 1, 1, 1, 1, 0}, {2, 1, 1, 5}, DType::Bool);
+    checkWithGrads("grouped, padding",
+                   scaledDotProductAttention(q, k, v, padding), {q, k, v});
+    AttentionOptions causal;
+    causal.causal = true;
+    Tensor kc = tracked({2, 3, 7, 8}), vc = tracked({2, 3, 7, 4}),
+           qc = tracked({2, 3, 4, 8});
+    checkWithGrads("causal, cross length",
+                   scaledDotProductAttention(qc, kc, vc, causal), {qc, kc, vc});
+    AttentionOptions additive;
+    additive.mask = in({4, 7}, -2, 0);
+    additive.scale = 0.5;
+    checkWithGrads("additive mask, scale",
+                   scaledDotProductAttention(qc, kc, vc, additive), {qc});
   });
 }
 

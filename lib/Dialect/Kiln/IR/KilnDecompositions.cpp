@@ -93,6 +93,119 @@ struct DecomposeSilu : OpRewritePattern<SiluOp> {
   }
 };
 
+/// (max(z, 0) + log1p(e^-|z|)): log(1 + e^z) without overflow.
+Value stableSoftplus(PatternRewriter &b, Location loc, Value z) {
+  Type element = typeOf(z).getElementType();
+  Value zero = scalarConstant(b, loc, element, 0.0);
+  Value tail = Log1pOp::create(
+      b, loc,
+      ExpOp::create(b, loc, NegOp::create(b, loc, AbsOp::create(b, loc, z))));
+  return AddOp::create(b, loc, MaxOp::create(b, loc, z, zero), tail);
+}
+
+struct DecomposeLogSigmoid : OpRewritePattern<LogSigmoidOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LogSigmoidOp op,
+                                PatternRewriter &b) const override {
+    // log sigmoid(x) = -softplus(-x).
+    Value negX = NegOp::create(b, op.getLoc(), op.getInput());
+    b.replaceOpWithNewOp<NegOp>(op, stableSoftplus(b, op.getLoc(), negX));
+    return success();
+  }
+};
+
+struct DecomposeHardswish : OpRewritePattern<HardswishOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(HardswishOp op,
+                                PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    Value x = op.getInput();
+    Type element = typeOf(x).getElementType();
+    Value gate = ClampOp::create(
+        b, loc, AddOp::create(b, loc, x, scalarConstant(b, loc, element, 3.0)),
+        b.getF64FloatAttr(0.0), b.getF64FloatAttr(6.0));
+    Value y = MulOp::create(b, loc, x, gate);
+    b.replaceOpWithNewOp<DivOp>(op, y, scalarConstant(b, loc, element, 6.0));
+    return success();
+  }
+};
+
+struct DecomposeMish : OpRewritePattern<MishOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MishOp op, PatternRewriter &b) const override {
+    Value x = op.getInput();
+    Value t = TanhOp::create(b, op.getLoc(), stableSoftplus(b, op.getLoc(), x));
+    b.replaceOpWithNewOp<MulOp>(op, x, t);
+    return success();
+  }
+};
+
+struct DecomposeLeakyRelu : OpRewritePattern<LeakyReluOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LeakyReluOp op,
+                                PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    Value x = op.getInput();
+    Type element = typeOf(x).getElementType();
+    Value positive =
+        GtOp::create(b, loc, x, scalarConstant(b, loc, element, 0.0));
+    Value scaled =
+        MulOp::create(b, loc, x,
+                      scalarConstant(b, loc, element,
+                                     op.getNegativeSlope().convertToDouble()));
+    b.replaceOpWithNewOp<WhereOp>(op, positive, x, scaled);
+    return success();
+  }
+};
+
+struct DecomposeElu : OpRewritePattern<EluOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(EluOp op, PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    Value x = op.getInput();
+    Type element = typeOf(x).getElementType();
+    Value zero = scalarConstant(b, loc, element, 0.0);
+    Value positive = GtOp::create(b, loc, x, zero);
+    // e^min(x, 0): the branch not taken stays finite, and so does its
+    // gradient.
+    Value em1 = SubOp::create(
+        b, loc, ExpOp::create(b, loc, MinOp::create(b, loc, x, zero)),
+        scalarConstant(b, loc, element, 1.0));
+    Value negative = MulOp::create(
+        b, loc, em1,
+        scalarConstant(b, loc, element, op.getAlpha().convertToDouble()));
+    b.replaceOpWithNewOp<WhereOp>(op, positive, x, negative);
+    return success();
+  }
+};
+
+struct DecomposeSoftplus : OpRewritePattern<SoftplusOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(SoftplusOp op,
+                                PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    Value x = op.getInput();
+    Type element = typeOf(x).getElementType();
+    double beta = op.getBeta().convertToDouble();
+    Value z =
+        beta == 1.0
+            ? x
+            : MulOp::create(b, loc, x, scalarConstant(b, loc, element, beta));
+    Value soft = stableSoftplus(b, loc, z);
+    if (beta != 1.0)
+      soft = DivOp::create(b, loc, soft, scalarConstant(b, loc, element, beta));
+    double threshold = op.getThreshold().convertToDouble();
+    if (std::isinf(threshold) && threshold > 0) {
+      b.replaceOp(op, soft);
+      return success();
+    }
+    Value linear =
+        GtOp::create(b, loc, z, scalarConstant(b, loc, element, threshold));
+    b.replaceOpWithNewOp<WhereOp>(op, linear, x, soft);
+    return success();
+  }
+};
+
 struct DecomposeMean : OpRewritePattern<MeanOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(MeanOp op, PatternRewriter &b) const override {
@@ -170,6 +283,25 @@ struct DecomposeLogSumExp : OpRewritePattern<LogSumExpOp> {
   }
 };
 
+/// v * rsqrt(sum(v^2, last dim) / count + eps), then * weight and + bias
+/// where given: layer_norm of the centered input, rms_norm of the input.
+Value byInverseRms(PatternRewriter &b, Location loc, Value v, Value count,
+                   APFloat eps, Value weight, Value bias) {
+  auto axes = b.getDenseI64ArrayAttr({typeOf(v).getRank() - 1});
+  Value sq = MulOp::create(b, loc, v, v);
+  Value meanSq =
+      DivOp::create(b, loc, SumOp::create(b, loc, sq, axes, true), count);
+  Value e =
+      scalarConstant(b, loc, typeOf(v).getElementType(), eps.convertToDouble());
+  Value inv = RsqrtOp::create(b, loc, AddOp::create(b, loc, meanSq, e));
+  Value y = MulOp::create(b, loc, v, inv);
+  if (weight)
+    y = MulOp::create(b, loc, y, weight);
+  if (bias)
+    y = AddOp::create(b, loc, y, bias);
+  return y;
+}
+
 struct DecomposeLayerNorm : OpRewritePattern<LayerNormOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(LayerNormOp op,
@@ -182,17 +314,83 @@ struct DecomposeLayerNorm : OpRewritePattern<LayerNormOp> {
     Value mean =
         DivOp::create(b, loc, SumOp::create(b, loc, x, axes, true), count);
     Value centered = SubOp::create(b, loc, x, mean);
-    Value sq = MulOp::create(b, loc, centered, centered);
-    Value var =
-        DivOp::create(b, loc, SumOp::create(b, loc, sq, axes, true), count);
-    Value eps = scalarConstant(b, loc, typeOf(x).getElementType(),
-                               op.getEps().convertToDouble());
-    Value inv = RsqrtOp::create(b, loc, AddOp::create(b, loc, var, eps));
-    Value y = MulOp::create(b, loc, centered, inv);
-    if (op.getWeight())
-      y = MulOp::create(b, loc, y, op.getWeight());
-    if (op.getBias())
-      y = AddOp::create(b, loc, y, op.getBias());
+    replaceKeepingType(b, op,
+                       byInverseRms(b, loc, centered, count, op.getEps(),
+                                    op.getWeight(), op.getBias()));
+    return success();
+  }
+};
+
+struct DecomposeRmsNorm : OpRewritePattern<RmsNormOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(RmsNormOp op,
+                                PatternRewriter &b) const override {
+    Value x = op.getInput();
+    Value count = reducedCount(b, op.getLoc(), x, {typeOf(x).getRank() - 1});
+    replaceKeepingType(b, op,
+                       byInverseRms(b, op.getLoc(), x, count, op.getEps(),
+                                    op.getWeight(), Value()));
+    return success();
+  }
+};
+
+/// x * cos(p f) + rotate(x) * sin(p f) over [..., T, D], where p is the
+/// row's position, f the frequency of each element's pair, and rotate
+/// moves each pair (a, b) to (-b, a): an index_select of the last dim
+/// whose signs ride on the sine.
+struct DecomposeRope : OpRewritePattern<RopeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(RopeOp op, PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    Value x = op.getInput();
+    RankedTensorType type = typeOf(x);
+    int64_t rank = type.getRank(), d = type.getDimSize(rank - 1);
+    int64_t t = type.getDimSize(rank - 2);
+    Type element = type.getElementType();
+    // Angles in f32 (f64 for f64 input), as Hugging Face computes them.
+    Type angleType = element.isF64() ? element : b.getF32Type();
+    Value pos;
+    if (!ShapedType::isDynamic(t)) {
+      SmallVector<double> rows;
+      for (int64_t i = 0; i < t; ++i)
+        rows.push_back(static_cast<double>(i));
+      pos = constantOf(b, loc, {t, 1}, angleType, rows);
+    } else {
+      Value n = tensor::DimOp::create(b, loc, x, rank - 2);
+      Value ones = FullOp::create(
+          b, loc, RankedTensorType::get({ShapedType::kDynamic, 1}, angleType),
+          b.getF64FloatAttr(1.0), ValueRange{n});
+      pos = SubOp::create(b, loc, CumsumOp::create(b, loc, ones, 0),
+                          scalarConstant(b, loc, angleType, 1.0));
+    }
+    if (op.getOffset())
+      pos = AddOp::create(b, loc, pos,
+                          CastOp::create(b, loc, op.getOffset(), angleType));
+    bool interleaved = op.getInterleaved();
+    double theta = op.getTheta().convertToDouble();
+    SmallVector<double> freq, sign, perm;
+    for (int64_t j = 0; j < d; ++j) {
+      int64_t k = interleaved ? j / 2 : j % (d / 2);
+      freq.push_back(std::pow(theta, -2.0 * static_cast<double>(k) /
+                                         static_cast<double>(d)));
+      bool first = interleaved ? j % 2 == 0 : j < d / 2;
+      sign.push_back(first ? -1.0 : 1.0);
+      perm.push_back(static_cast<double>(
+          interleaved ? (j ^ 1) : (first ? j + d / 2 : j - d / 2)));
+    }
+    Value angle =
+        MulOp::create(b, loc, pos, constantOf(b, loc, {1, d}, angleType, freq));
+    Value cos = CosOp::create(b, loc, angle);
+    Value sin = MulOp::create(b, loc, SinOp::create(b, loc, angle),
+                              constantOf(b, loc, {1, d}, angleType, sign));
+    if (angleType != element) {
+      cos = CastOp::create(b, loc, cos, element);
+      sin = CastOp::create(b, loc, sin, element);
+    }
+    Value rotated = IndexSelectOp::create(
+        b, loc, x, constantOf(b, loc, {d}, b.getI64Type(), perm), rank - 1);
+    Value y = AddOp::create(b, loc, MulOp::create(b, loc, x, cos),
+                            MulOp::create(b, loc, rotated, sin));
     replaceKeepingType(b, op, y);
     return success();
   }
@@ -211,7 +409,7 @@ struct DecomposeDropout : OpRewritePattern<DropoutOp> {
     }
     Value u = RandOp::create(b, loc, typeOf(x), op.getSeedAttr(),
                              b.getF64FloatAttr(0.0), b.getF64FloatAttr(1.0),
-                             dynamicDimsOf(b, loc, x));
+                             op.getOffset(), dynamicDimsOf(b, loc, x));
     Type element = typeOf(x).getElementType();
     Value keep = GeOp::create(b, loc, u, scalarConstant(b, loc, element, p));
     Value scaled = MulOp::create(
@@ -797,8 +995,10 @@ void mlir::kiln::populateDecomposePatterns(RewritePatternSet &patterns,
           DecomposeEmbedding, DecomposeBatchNorm, DecomposeGroupNorm,
           DecomposeAdaptiveAvgPool2d, DecomposeAdaptiveMaxPool2d,
           DecomposeConvTranspose2d, DecomposeConvTranspose1d, DecomposeMaxPool,
-          DecomposeMaxPoolIndices, DecomposeAvgPool, DecomposeInterpolate>(
-      patterns.getContext());
+          DecomposeMaxPoolIndices, DecomposeAvgPool, DecomposeInterpolate,
+          DecomposeLogSigmoid, DecomposeHardswish, DecomposeMish,
+          DecomposeLeakyRelu, DecomposeElu, DecomposeSoftplus, DecomposeRmsNorm,
+          DecomposeRope>(patterns.getContext());
   for (std::unique_ptr<RewritePattern> &p : all.getNativePatterns())
     if (!llvm::is_contained(keep, p->getRootKind()->getStringRef()))
       patterns.add(std::move(p));

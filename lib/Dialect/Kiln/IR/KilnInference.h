@@ -564,6 +564,21 @@ LogicalResult inferLayerNorm(StringRef opName, MLIRContext *,
 }
 
 template <typename Adaptor>
+LogicalResult inferRmsNorm(StringRef opName, MLIRContext *,
+                           std::optional<Location> loc, Adaptor adaptor,
+                           SmallVectorImpl<Type> &inferred) {
+  Type element;
+  if (failed(commonElementType(opName, loc, adaptor.getOperands(), element)))
+    return failure();
+  OptionalShape w(adaptor.getWeight());
+  return inferWithRule(opName, loc, adaptor.getInput(), inferred,
+                       [&](rules::DimsRef in, rules::Dims &out) {
+                         out.assign(in.begin(), in.end());
+                         return rules::layerNorm(in, w.get(), nullptr);
+                       });
+}
+
+template <typename Adaptor>
 LogicalResult inferBatchNorm(StringRef opName, MLIRContext *,
                              std::optional<Location> loc, Adaptor adaptor,
                              SmallVectorImpl<Type> &inferred) {

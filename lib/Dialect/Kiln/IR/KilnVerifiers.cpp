@@ -135,6 +135,44 @@ LogicalResult RandnOp::verify() {
   return success();
 }
 
+LogicalResult LeakyReluOp::verify() {
+  if (!std::isfinite(getNegativeSlope().convertToDouble()))
+    return emitOpError() << "negative_slope must be finite, got "
+                         << getNegativeSlope().convertToDouble();
+  return success();
+}
+
+LogicalResult EluOp::verify() {
+  if (!std::isfinite(getAlpha().convertToDouble()))
+    return emitOpError() << "alpha must be finite, got "
+                         << getAlpha().convertToDouble();
+  return success();
+}
+
+LogicalResult SoftplusOp::verify() {
+  double beta = getBeta().convertToDouble();
+  if (!(beta > 0) || !std::isfinite(beta))
+    return emitOpError() << "beta must be finite and > 0, got " << beta;
+  if (std::isnan(getThreshold().convertToDouble()))
+    return emitOpError() << "threshold must not be NaN";
+  return success();
+}
+
+LogicalResult RopeOp::verify() {
+  std::string m = ::kiln::rules::rope(getInput().getType().getShape(),
+                                      getTheta().convertToDouble());
+  if (!m.empty())
+    return emitOpError() << m;
+  return success();
+}
+
+LogicalResult RmsNormOp::verify() {
+  if (!(getEps().convertToDouble() >= 0))
+    return emitOpError() << "eps must be >= 0, got "
+                         << getEps().convertToDouble();
+  return success();
+}
+
 LogicalResult ClampOp::verify() {
   // Written so that a NaN bound fails too.
   if (!(getMin().convertToDouble() <= getMax().convertToDouble()))

@@ -72,7 +72,7 @@ def Kiln_EyeOp : Kiln_Op<"eye", [Pure]> {
 }
 
 class Kiln_RandomOp<string mnemonic, string what>
-    : Kiln_Op<mnemonic, [Pure]> {
+    : Kiln_Op<mnemonic, [Pure, AttrSizedOperandSegments]> {
   let summary = what # " random numbers from a counter-based generator";
   let results = (outs Kiln_FloatTensor:$result);
   let hasVerifier = 1;
@@ -82,28 +82,37 @@ def Kiln_RandOp : Kiln_RandomOp<"rand", "uniform"> {
   let description = [{
     Element `i` (in row-major order) is a function of `(seed, i)` alone, so
     every backend gives the same numbers. Values are in `[low, high)`.
+    The optional `offset`, a rank-0 i64 tensor known at run time, is added
+    to `seed`: a training loop draws new numbers each step (dropout's
+    masks) from one compiled graph.
 
     ```mlir
     %u = kiln.rand seed = 7, 0.000000e+00, 1.000000e+00 : tensor<3x4xf32>
+    %v = kiln.rand seed = 7 offset %step : tensor<i64>, 0.000000e+00, 1.000000e+00 : tensor<3x4xf32>
     ```
   }];
   let arguments = (ins I64Attr:$seed, F64Attr:$low, F64Attr:$high,
+                       Optional<Kiln_I64Scalar>:$offset,
                        Variadic<Index>:$dynamicDims);
-  let assemblyFormat = "`seed` `=` $seed `,` $low `,` $high "
+  let assemblyFormat = "`seed` `=` $seed (`offset` $offset^ `:` type($offset))? "
+                       "`,` $low `,` $high "
                        "(`[` $dynamicDims^ `]`)? attr-dict `:` type($result)";
 }
 
 def Kiln_RandnOp : Kiln_RandomOp<"randn", "normal"> {
   let description = [{
-    Box-Muller over two counter-based uniforms per element.
+    Box-Muller over two counter-based uniforms per element; `offset` as
+    for `kiln.rand`.
 
     ```mlir
     %n = kiln.randn seed = 7, 0.000000e+00, 1.000000e+00 : tensor<3x4xf32>
     ```
   }];
   let arguments = (ins I64Attr:$seed, F64Attr:$mean, F64Attr:$std,
+                       Optional<Kiln_I64Scalar>:$offset,
                        Variadic<Index>:$dynamicDims);
-  let assemblyFormat = "`seed` `=` $seed `,` $mean `,` $std "
+  let assemblyFormat = "`seed` `=` $seed (`offset` $offset^ `:` type($offset))? "
+                       "`,` $mean `,` $std "
                        "(`[` $dynamicDims^ `]`)? attr-dict `:` type($result)";
 }
 

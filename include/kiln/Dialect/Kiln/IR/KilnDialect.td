@@ -105,10 +105,12 @@ def Kiln_DType : AnyTypeOf<[F64, F32, F16, BF16, I64, I32, I16, I8, UI8, I1]>;
 // `dtypes` and `what` are also read by the op signature table
 // (KilnOpSignatures.inc), from which the C++ API checks operand dtypes at
 // the line that records an op.
-class Kiln_TensorOf<list<Type> allowed, string what>
+class Kiln_TensorOf<list<Type> allowed, string what, Pred extra = TruePred,
+                    string shape = "">
     : ConfinedType<RankedTensorOf<allowed>,
-        [CPred<"!::llvm::cast<::mlir::RankedTensorType>($_self).getEncoding()">],
-        "ranked tensor of " # what,
+        [CPred<"!::llvm::cast<::mlir::RankedTensorType>($_self).getEncoding()">,
+         extra],
+        shape # "ranked tensor of " # what,
         "::mlir::RankedTensorType"> {
   list<Type> dtypes = allowed;
   string dtypesSummary = what;
@@ -122,6 +124,9 @@ def Kiln_SignedTensor
     : Kiln_TensorOf<[F64, F32, F16, BF16, I64, I32, I16, I8], "a signed dtype">;
 def Kiln_BoolTensor : Kiln_TensorOf<[Kiln_Bool], "bool (i1)">;
 def Kiln_IndexTensor : Kiln_TensorOf<[Kiln_IndexDType], "i64/i32 indices">;
+def Kiln_I64Scalar : Kiln_TensorOf<[I64], "i64",
+    CPred<"::llvm::cast<::mlir::RankedTensorType>($_self).getRank() == 0">,
+    "rank-0 ">;
 
 def Kiln_QuantTensor : Type<
     CPred<"::mlir::kiln::isQuantizedTensorType($_self)">,

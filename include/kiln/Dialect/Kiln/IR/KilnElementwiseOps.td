@@ -94,6 +94,62 @@ def Kiln_GeluOp : Kiln_Op<"gelu", [Pure, Kiln_Elementwise,
 def Kiln_SiluOp : Kiln_UnaryOp<"silu", Kiln_FloatTensor, [Kiln_Composite]> {
   let summary = "x * sigmoid(x) (composite)";
 }
+def Kiln_LogSigmoidOp
+    : Kiln_UnaryOp<"log_sigmoid", Kiln_FloatTensor, [Kiln_Composite]> {
+  let summary = "log(sigmoid(x)) = min(x, 0) - log1p(e^-|x|) (composite)";
+}
+def Kiln_HardswishOp
+    : Kiln_UnaryOp<"hardswish", Kiln_FloatTensor, [Kiln_Composite]> {
+  let summary = "x * clamp(x + 3, 0, 6) / 6 (composite)";
+}
+def Kiln_MishOp : Kiln_UnaryOp<"mish", Kiln_FloatTensor, [Kiln_Composite]> {
+  let summary = "x * tanh(softplus(x)) (composite)";
+}
+
+// An activation with float parameters, rewritten into primitives.
+class Kiln_ParamActivationOp<string mnemonic, dag params>
+    : Kiln_Op<mnemonic, [Pure, Kiln_Elementwise, Kiln_Composite,
+                         SameOperandsAndResultType, InferTypeOpInterface]> {
+  let arguments = !con((ins Kiln_FloatTensor:$input), params);
+  let results = (outs Kiln_FloatTensor:$result);
+  let hasVerifier = 1;
+}
+def Kiln_LeakyReluOp : Kiln_ParamActivationOp<"leaky_relu",
+    (ins F64Attr:$negative_slope)> {
+  let summary = "x where x > 0, else negative_slope * x (composite)";
+  let description = [{
+    ```mlir
+    %y = kiln.leaky_relu %x negative_slope = 1.000000e-02 : tensor<8xf32>
+    ```
+  }];
+  let assemblyFormat = "$input `negative_slope` `=` $negative_slope attr-dict "
+                       "`:` type($input)";
+}
+def Kiln_EluOp : Kiln_ParamActivationOp<"elu", (ins F64Attr:$alpha)> {
+  let summary = "x where x > 0, else alpha * (e^x - 1) (composite)";
+  let description = [{
+    ```mlir
+    %y = kiln.elu %x alpha = 1.000000e+00 : tensor<8xf32>
+    ```
+  }];
+  let assemblyFormat = "$input `alpha` `=` $alpha attr-dict `:` type($input)";
+}
+def Kiln_SoftplusOp : Kiln_ParamActivationOp<"softplus",
+    (ins F64Attr:$beta, F64Attr:$threshold)> {
+  let summary = "log(1 + e^(beta x)) / beta, or x where beta x > threshold "
+                "(composite)";
+  let description = [{
+    As PyTorch's softplus. It is computed as
+    `(max(beta x, 0) + log1p(e^-|beta x|)) / beta`, which neither overflows
+    nor loses the small values, and so has a finite gradient everywhere.
+
+    ```mlir
+    %y = kiln.softplus %x beta = 1.000000e+00 threshold = 2.000000e+01 : tensor<8xf32>
+    ```
+  }];
+  let assemblyFormat = "$input `beta` `=` $beta `threshold` `=` $threshold "
+                       "attr-dict `:` type($input)";
+}
 def Kiln_FloorOp : Kiln_UnaryOp<"floor", Kiln_FloatTensor> {
   let summary = "round toward -inf (no gradient)";
   let hasFolder = 1;

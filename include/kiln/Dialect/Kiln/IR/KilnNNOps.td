@@ -250,6 +250,54 @@ def Kiln_LayerNormOp : Kiln_Op<"layer_norm", [Pure, Kiln_ComputeBound,
       Kiln_InferWith<"::mlir::kiln::inferLayerNorm">.inferBody;
 }
 
+def Kiln_RmsNormOp : Kiln_Op<"rms_norm", [Pure, Kiln_ComputeBound,
+    Kiln_Composite, InferTypeOpAdaptor]> {
+  let summary = "divide by the root mean square over the last dim, then scale "
+                "(composite)";
+  let description = [{
+    `x / sqrt(mean(x^2) + eps) * weight`, over the last dim, as Llama's
+    RMSNorm. `weight` is an optional 1-D tensor of the last dim's size.
+
+    ```mlir
+    %y = kiln.rms_norm %x weight %g eps 9.9999999999999995E-7 : (tensor<8x16xf32>, tensor<16xf32>) -> tensor<8x16xf32>
+    ```
+  }];
+  let arguments = (ins Kiln_FloatTensor:$input,
+                       Optional<Kiln_FloatTensor>:$weight, F64Attr:$eps);
+  let results = (outs Kiln_FloatTensor:$result);
+  let assemblyFormat = "$input (`weight` $weight^)? `eps` $eps attr-dict `:` "
+                       "functional-type(operands, results)";
+  let hasVerifier = 1;
+  let extraClassDefinition =
+      Kiln_InferWith<"::mlir::kiln::inferRmsNorm">.inferBody;
+}
+
+def Kiln_RopeOp : Kiln_Op<"rope", [Pure, Kiln_Composite,
+    AllTypesMatch<["input", "result"]>]> {
+  let summary = "rotary position embedding of [..., T, D] (composite)";
+  let description = [{
+    Row `t` of dim -2 sits at position `p = t + offset` (`offset`: an
+    optional rank-0 i64 tensor read at run time, so decoding with a
+    key/value cache compiles once). Each pair of the last dim is rotated by
+    the angle `p * theta^(-2k / D)` of its index `k`. The pairs are
+    `(k, k + D/2)` (the half-split layout of Hugging Face's Llama), or
+    `(2k, 2k + 1)` with `interleaved` (GPT-J's and Meta's layout).
+
+    ```mlir
+    %q = kiln.rope %x theta 1.000000e+04 : tensor<2x4x8x16xf32>
+    %k = kiln.rope %x offset %p : tensor<i64> theta 5.000000e+05 interleaved : tensor<2x4x8x16xf32>
+    ```
+  }];
+  let arguments = (ins Kiln_FloatTensor:$input,
+                       Optional<Kiln_I64Scalar>:$offset, F64Attr:$theta,
+                       UnitAttr:$interleaved);
+  let results = (outs Kiln_FloatTensor:$result);
+  let assemblyFormat = "$input (`offset` $offset^ `:` type($offset))? `theta` "
+                       "$theta (`interleaved` $interleaved^)? attr-dict `:` "
+                       "type($input)";
+  let hasVerifier = 1;
+}
+
 def Kiln_BatchNormOp : Kiln_Op<"batch_norm", [Pure, Kiln_Composite,
     InferTypeOpAdaptor, AttrSizedOperandSegments]> {
   let summary = "normalize each channel (dim 1) with given statistics (composite)";
@@ -326,20 +374,25 @@ def Kiln_AdaptiveMaxPool2dOp
     : Kiln_AdaptivePool2dOp<"adaptive_max_pool2d", "maximum">;
 
 def Kiln_DropoutOp : Kiln_Op<"dropout", [Pure, Kiln_Elementwise, Kiln_OwnKernel,
-    Kiln_Composite, SameOperandsAndResultType, InferTypeOpInterface]> {
+    Kiln_Composite, AllTypesMatch<["input", "result"]>]> {
   let summary = "zero elements with probability p, scale the rest by 1/(1-p)";
   let description = [{
-    The mask comes from the counter-based generator with `seed`, so it is
-    the same on every backend and in the backward pass.
+    The mask comes from the counter-based generator with `seed` (plus the
+    optional run-time `offset`, as for `kiln.rand`), so it is the same on
+    every backend and in the backward pass, and a training loop that
+    advances `offset` draws a new mask each step without a recompile.
 
     ```mlir
     %y = kiln.dropout %x p = 1.000000e-01 seed = 3 : tensor<8xf32>
+    %z = kiln.dropout %x p = 1.000000e-01 seed = 3 offset %step : tensor<i64> : tensor<8xf32>
     ```
   }];
-  let arguments = (ins Kiln_FloatTensor:$input, F64Attr:$p, I64Attr:$seed);
+  let arguments = (ins Kiln_FloatTensor:$input, F64Attr:$p, I64Attr:$seed,
+                       Optional<Kiln_I64Scalar>:$offset);
   let results = (outs Kiln_FloatTensor:$result);
-  let assemblyFormat =
-      "$input `p` `=` $p `seed` `=` $seed attr-dict `:` type($input)";
+  let assemblyFormat = "$input `p` `=` $p `seed` `=` $seed "
+                       "(`offset` $offset^ `:` type($offset))? attr-dict `:` "
+                       "type($input)";
   let hasVerifier = 1;
 }
 
