@@ -73,6 +73,14 @@ std::vector<DispatchTensor *> CausalLM::parameters() {
   return p;
 }
 
+DispatchTensor CausalLM::loss(const DispatchTensor &ids,
+                              const DispatchTensor &targets) const {
+  if (targets.shape() != ids.shape())
+    throw Error("loss: targets " + targets.shape().str() +
+                " must have the shape of the ids " + ids.shape().str());
+  return tokenCrossEntropy(forward(ids), targets);
+}
+
 //===----------------------------------------------------------------------===//
 // Llama
 //===----------------------------------------------------------------------===//

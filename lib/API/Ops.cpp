@@ -533,6 +533,35 @@ Tensor kiln::gather(const Tensor &x, int64_t axis, const Tensor &indices) {
   return r.make(r.dtype(0), vec(out), {ops::Gather::axis(axis)});
 }
 
+Tensor kiln::argsort(const Tensor &x, int64_t axis, bool descending) {
+  Recorder r(ops::Argsort::name, {&x});
+  axis = r.axis(axis, r.rank(0));
+  std::vector<NodeAttr> attrs{ops::Argsort::axis(axis)};
+  if (descending)
+    attrs.push_back(ops::Argsort::descending());
+  return r.make(DType::I64, r.shape(0), std::move(attrs));
+}
+
+Tensor kiln::sort(const Tensor &x, int64_t axis, bool descending) {
+  return gather(x, axis, argsort(x, axis, descending));
+}
+
+std::pair<Tensor, Tensor> kiln::topk(const Tensor &x, int64_t k, int64_t axis,
+                                     bool largest) {
+  Tensor order = argsort(x, axis, largest); // checks x and the axis
+  std::vector<int64_t> ends = order.shape().dims();
+  auto rank = static_cast<int64_t>(ends.size());
+  axis = axis < 0 ? axis + rank : axis;
+  if (k < 0 || k > ends[axis])
+    throw Error("topk: k = " + std::to_string(k) + " is not in [0, " +
+                std::to_string(ends[axis]) + "], the size of axis " +
+                std::to_string(axis) + " of " + x.shape().str());
+  ends[axis] = k;
+  Tensor indices = order.slice(std::vector<int64_t>(rank, 0), ends,
+                               std::vector<int64_t>(rank, 1));
+  return {gather(x, axis, indices), indices};
+}
+
 Tensor kiln::scatterAdd(const Tensor &x, int64_t axis, const Tensor &indices,
                         const Tensor &updates) {
   Recorder r(ops::ScatterAdd::name, {&updates, &x, &indices});
@@ -962,13 +991,27 @@ Tensor kiln::dropout(const Tensor &x, double p, uint64_t seed,
       {ops::Dropout::p(p), ops::Dropout::seed(static_cast<int64_t>(seed))});
 }
 
-Tensor kiln::crossEntropy(const Tensor &logits, const Tensor &labels) {
+Tensor kiln::crossEntropy(const Tensor &logits, const Tensor &labels,
+                          const CrossEntropyOptions &o) {
   Recorder r(ops::CrossEntropy::name, {&logits, &labels});
   r.requireIndex(1);
   Dims out;
-  r.check(rules::crossEntropy(r.shape(0), r.shape(1), out));
-  r.checkIndices(1, r.shape(0)[1], Shape(r.shape(1)).numel());
-  return r.make(r.dtype(0), {});
+  r.check(rules::crossEntropy(r.shape(0), r.shape(1),
+                              o.reduction == LossReduction::None, out));
+  if (!(o.labelSmoothing >= 0 && o.labelSmoothing <= 1))
+    r.fail("label_smoothing must be in [0, 1], got " +
+           std::to_string(o.labelSmoothing));
+  r.checkIndices(1, r.shape(0)[1], Shape(r.shape(1)).numel(), o.ignoreIndex);
+  std::vector<NodeAttr> attrs;
+  if (o.ignoreIndex != -100)
+    attrs.push_back(ops::CrossEntropy::ignoreIndex(o.ignoreIndex));
+  if (o.labelSmoothing != 0)
+    attrs.push_back(ops::CrossEntropy::labelSmoothing(o.labelSmoothing));
+  if (o.reduction != LossReduction::Mean)
+    attrs.push_back(ops::CrossEntropy::reduction(
+        o.reduction == LossReduction::None ? ops::LossReduction::None
+                                           : ops::LossReduction::Sum));
+  return r.make(r.dtype(0), vec(out), std::move(attrs));
 }
 
 //===----------------------------------------------------------------------===//

@@ -90,13 +90,14 @@ std::vector<int64_t> Recorder::axes(std::vector<int64_t> list,
   return list;
 }
 
-void Recorder::checkIndices(size_t i, int64_t size, int64_t reads) {
+void Recorder::checkIndices(size_t i, int64_t size, int64_t reads,
+                            std::optional<int64_t> allowed) {
   if (reads == 0)
     return;
   const Node &n = *nodes_[i];
   if (!n.buffer || !n.buffer->storage || n.device == DeviceKind::Cuda)
     return; // known only when the graph runs
-  if (std::optional<int64_t> bad = firstIndexOutside(*n.buffer, size))
+  if (std::optional<int64_t> bad = firstIndexOutside(*n.buffer, size, allowed))
     fail(indexOutOfRangeReason(*bad, size));
   indicesChecked_ = true;
 }

@@ -57,7 +57,9 @@ public:
   /// fail on an index. Unknown indices are checked by the kernel.
   /// An op that reads no index (`reads`, the elements of its result, or of
   /// scatter_add's updates, is 0) checks none, on every backend.
-  void checkIndices(size_t i, int64_t size, int64_t reads);
+  /// An index equal to `allowed` (cross-entropy's ignore_index) passes.
+  void checkIndices(size_t i, int64_t size, int64_t reads,
+                    std::optional<int64_t> allowed = std::nullopt);
 
   /// A possibly negative axis of a rank-`rank` tensor, made non-negative.
   int64_t axis(int64_t axis, int64_t rank) const;

@@ -233,14 +233,18 @@ DispatchTensor GPT::loss(const DispatchTensor &tokens,
   if (targets.shape() != tokens.shape())
     throw Error("GPT::loss: targets " + targets.shape().str() +
                 " must have the shape of the tokens " + tokens.shape().str());
-  // -mean(log_softmax(logits)[target]) over [B, T], without a reshape that
-  // names B (a dynamic batch stays dynamic), and picking the targets with a
-  // one-hot product rather than a gather, whose gradient would scatter into
-  // a zeroed [B, T, vocab] buffer.
-  DispatchTensor logp = logSoftmax(forward(tokens), -1);
-  DispatchTensor picked =
-      sum(logp * oneHot(targets, config.vocab, logp.dtype()), {2});
-  return -mean(picked);
+  return tokenCrossEntropy(forward(tokens), targets);
+}
+
+DispatchTensor nn::tokenCrossEntropy(const DispatchTensor &logits,
+                                     const DispatchTensor &targets) {
+  Shape s = logits.shape();
+  if (s.rank() != 3 || targets.shape() != Shape({s[0], s[1]}))
+    throw Error("tokenCrossEntropy: logits must be [B, T, vocab] and "
+                "targets [B, T], got " +
+                s.str() + " and " + targets.shape().str());
+  DispatchTensor logp = logSoftmax(logits, -1);
+  return -mean(sum(logp * oneHot(targets, s[2], logp.dtype()), {2}));
 }
 
 std::vector<DispatchTensor *> GPT::parameters() {

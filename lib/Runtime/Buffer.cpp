@@ -174,8 +174,9 @@ size_t detail::quantValueBytes(const QuantScheme &scheme, int64_t numel) {
                                                   : static_cast<size_t>(numel);
 }
 
-std::optional<int64_t> detail::firstIndexOutside(const Buffer &b,
-                                                 int64_t size) {
+std::optional<int64_t>
+detail::firstIndexOutside(const Buffer &b, int64_t size,
+                          std::optional<int64_t> allowed) {
   auto at = [&](int64_t offset) -> int64_t {
     if (b.dtype.kind() == DTypeKind::I64)
       return static_cast<const int64_t *>(b.storage->data)[offset];
@@ -185,7 +186,7 @@ std::optional<int64_t> detail::firstIndexOutside(const Buffer &b,
   int64_t count = b.numel(), offset = b.offset;
   for (int64_t k = 0; k < count; ++k) {
     int64_t v = at(offset);
-    if (v < 0 || v >= size)
+    if ((v < 0 || v >= size) && v != allowed)
       return v;
     for (size_t d = b.shape.size(); d-- > 0;) {
       offset += b.strides[d];

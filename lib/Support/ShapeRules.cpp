@@ -827,15 +827,23 @@ std::string adaptivePool2d(DimsRef in, DimsRef size, Dims &out) {
   return {};
 }
 
-std::string crossEntropy(DimsRef logits, DimsRef labels, Dims &out) {
-  if (logits.size() != 2)
-    return msg("logits must be [N, C], got ", fmt(logits));
-  if (labels.size() != 1)
-    return msg("labels must be [N], got ", fmt(labels));
-  if (!isDynamic(logits[0]) && !isDynamic(labels[0]) && logits[0] != labels[0])
-    return msg("logits ", fmt(logits), " and labels ", fmt(labels),
-               " disagree on N");
+std::string crossEntropy(DimsRef logits, DimsRef labels, bool perElement,
+                         Dims &out) {
+  if (logits.size() < 2)
+    return msg("logits must be [N, C, d...], got ", fmt(logits));
+  if (labels.size() + 1 != logits.size())
+    return msg("labels must be [N, d...] for logits ", fmt(logits), ", got ",
+               fmt(labels));
   out.clear();
+  for (size_t i = 0; i < labels.size(); ++i) {
+    int64_t l = logits[i == 0 ? 0 : i + 1], t = labels[i];
+    if (!isDynamic(l) && !isDynamic(t) && l != t)
+      return msg("logits ", fmt(logits), " and labels ", fmt(labels),
+                 " disagree on dim ", i == 0 ? 0 : i + 1, " of the logits");
+    out.push_back(isDynamic(l) ? t : l);
+  }
+  if (!perElement)
+    out.clear();
   return {};
 }
 

@@ -524,7 +524,8 @@ std::vector<Group> formGroups(func::FuncOp fn, const FusionOptions &options) {
   SmallVector<Operation *> ops;
   for (Operation &op : fn.getBody().front())
     if (op.getDialect() && op.getDialect()->getNamespace() == "kiln" &&
-        !isViewOp(&op) && !isCollectiveOp(&op) && !llvm::isa<ConstantOp>(op))
+        !isViewOp(&op) && !isCollectiveOp(&op) && !isHostStepOp(&op) &&
+        !llvm::isa<ConstantOp>(op))
       ops.push_back(&op);
 
   for (Operation *op : llvm::reverse(ops)) {

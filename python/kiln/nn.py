@@ -412,9 +412,12 @@ def from_pretrained(path, device=None):
     return CausalLM(_kiln.nn._from_pretrained(str(path), device), device)
 
 
-def cross_entropy(logits, labels):
-    """Mean cross-entropy of logits [N, C] against integer labels [N]."""
-    return _kiln.cross_entropy(logits, labels)
+def cross_entropy(logits, labels, ignore_index=-100, label_smoothing=0.0,
+                  reduction="mean"):
+    """Cross-entropy of logits [N, C, d...] (classes on dim 1) against
+    integer labels [N, d...], as PyTorch's F.cross_entropy."""
+    return _kiln.cross_entropy(logits, labels, ignore_index, label_smoothing,
+                               reduction)
 
 
 def mse_loss(prediction, target):

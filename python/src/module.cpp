@@ -525,6 +525,16 @@ NB_MODULE(_kiln, m) {
   m.def("erf", &kiln::erf);
   m.def("relu", &kiln::relu);
   m.def("silu", &kiln::silu);
+  m.def("argsort", &kiln::argsort, "x"_a, "axis"_a = -1,
+        "descending"_a = false);
+  m.def("sort", &kiln::sort, "x"_a, "axis"_a = -1, "descending"_a = false);
+  m.def(
+      "topk",
+      [](T x, int64_t k, int64_t axis, bool largest) {
+        auto [values, indices] = kiln::topk(x, k, axis, largest);
+        return nb::make_tuple(values, indices);
+      },
+      "x"_a, "k"_a, "axis"_a = -1, "largest"_a = true);
   m.def("log_sigmoid", &kiln::logSigmoid);
   m.def("hardswish", &kiln::hardswish);
   m.def("mish", &kiln::mish);
@@ -682,7 +692,25 @@ NB_MODULE(_kiln, m) {
                                    ceilMode,
                                    countIncludePad});
         });
-  m.def("cross_entropy", &kiln::crossEntropy);
+  m.def(
+      "cross_entropy",
+      [](T logits, T labels, int64_t ignoreIndex, double labelSmoothing,
+         const std::string &reduction) {
+        kiln::CrossEntropyOptions o;
+        o.ignoreIndex = ignoreIndex;
+        o.labelSmoothing = labelSmoothing;
+        if (reduction == "none")
+          o.reduction = kiln::LossReduction::None;
+        else if (reduction == "sum")
+          o.reduction = kiln::LossReduction::Sum;
+        else if (reduction != "mean")
+          throw kiln::Error("cross_entropy: reduction must be 'none', 'sum' "
+                            "or 'mean', got '" +
+                            reduction + "'");
+        return kiln::crossEntropy(logits, labels, o);
+      },
+      "logits"_a, "labels"_a, "ignore_index"_a = -100,
+      "label_smoothing"_a = 0.0, "reduction"_a = "mean");
   m.def("dropout", &kiln::dropout, nb::arg("x"), nb::arg("p"), nb::arg("seed"),
         nb::arg("offset") = nb::none());
 

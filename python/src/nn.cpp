@@ -461,8 +461,6 @@ void kiln::python::bindNN(nb::module_ &m) {
       "q"_a, "k"_a, "v"_a, "mask"_a = nb::none(), "causal"_a = false,
       "scale"_a = nb::none());
 
-  m.def("cross_entropy", &kiln::crossEntropy, "logits"_a, "labels"_a);
-
   // Optimizers update the tensors of the list they were given, in place.
   nb::module_ op = m.def_submodule("optim", "Optimizers and clipping");
   nb::class_<optim::SGD>(op, "SGD")

@@ -283,3 +283,30 @@ def test_attention_modules_and_grouped_query_attention_match_numpy():
     want = (g / (1 + np.exp(-g)) * (d @ w["up_proj.weight"].T)) @ \
         w["down_proj.weight"].T
     np.testing.assert_allclose(np.asarray(mlp(x)), want, rtol=1e-4, atol=1e-5)
+
+
+def test_cross_entropy_options_match_their_definition():
+    dev = kiln.cpu()
+    rng = np.random.default_rng(11)
+    logits = rng.standard_normal((3, 6, 4)).astype(np.float32)
+    labels = rng.integers(0, 6, (3, 4))
+    labels[0, 1] = labels[2, 3] = -1
+    d = logits.astype(np.float64)
+    logp = d - np.log(np.exp(d).sum(1, keepdims=True))
+    picked = np.take_along_axis(logp, np.maximum(labels, 0)[:, None], 1)[:, 0]
+    each = -(0.9 * picked + 0.1 * logp.mean(1))
+    each = np.where(labels == -1, 0.0, each)
+    x = kiln.asarray(logits, device=dev)
+    t = kiln.asarray(labels, device=dev)
+    kw = dict(ignore_index=-1, label_smoothing=0.1)
+    np.testing.assert_allclose(
+        np.asarray(kiln.nn.cross_entropy(x, t, reduction="none", **kw)), each,
+        rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        float(kiln.nn.cross_entropy(x, t, reduction="sum", **kw).item()),
+        each.sum(), rtol=1e-5)
+    np.testing.assert_allclose(
+        float(kiln.nn.cross_entropy(x, t, **kw).item()),
+        each.sum() / (labels != -1).sum(), rtol=1e-5)
+    with pytest.raises(kiln.Error, match="reduction must be 'none', 'sum' or"):
+        kiln.nn.cross_entropy(x, t, reduction="avg")

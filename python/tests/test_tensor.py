@@ -575,3 +575,19 @@ def test_the_buffer_protocol_is_a_read_only_view():
     assert memoryview(t.T).strides == (4, 16)
     with pytest.raises(BufferError, match="bf16"):
         memoryview(t.astype(kiln.bfloat16))
+
+
+def test_argsort_sort_and_topk_are_stable_and_match_numpy():
+    a = np.array([[3, 1, 2, 1, np.nan, 0], [5, 5, -1, 2, 2, 7]],
+                 dtype=np.float32)
+    x = kiln.asarray(a, device=kiln.cpu())
+    np.testing.assert_array_equal(np.asarray(kiln.argsort(x)),
+                                  np.argsort(a, axis=-1, kind="stable"))
+    np.testing.assert_array_equal(np.asarray(kiln.sort(x, axis=0)),
+                                  np.sort(a, axis=0, kind="stable"))
+    values, indices = kiln.topk(x, 2)
+    np.testing.assert_array_equal(np.asarray(indices), [[4, 0], [5, 0]])
+    np.testing.assert_array_equal(np.asarray(values)[1], [7, 5])
+    assert np.isnan(np.asarray(values)[0, 0])
+    with pytest.raises(kiln.Error, match="topk: k = 9 is not in"):
+        kiln.topk(x, 9)

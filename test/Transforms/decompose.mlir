@@ -432,20 +432,30 @@ func.func @dropout_dynamic(%x: tensor<?x4xf16>) -> tensor<?x4xf16> {
 
 // -----
 
-// cross_entropy: the mean of -log_softmax at the labels; the log_softmax
-// it creates is decomposed too.
+// cross_entropy: -log_softmax at the labels (class 0 for an ignored
+// label, whose loss is then 0), summed and divided by the count of labels
+// that are not ignore_index (-100 by default); the log_softmax it creates
+// is decomposed too.
 
 // CHECK-LABEL: func.func @cross_entropy(
 // CHECK-SAME: %[[L:[^:]+]]: tensor<4x10xf32>, %[[T:[^:]+]]: tensor<4xi64>
-// CHECK-DAG: %[[N:.*]] = kiln.constant dense<4.000000e+00> : tensor<f32>
+// CHECK-DAG: %[[Z:.*]] = kiln.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-DAG: %[[ZI:.*]] = kiln.constant dense<0> : tensor<i64>
+// CHECK-DAG: %[[IGN:.*]] = kiln.constant dense<-100> : tensor<i64>
 // CHECK-DAG: kiln.reduce_max %[[L]] [1] keepdim
 // CHECK: %[[LSE:.*]] = kiln.log %{{.*}} : tensor<4x1xf32>
 // CHECK-NEXT: %[[LOGP:.*]] = kiln.sub %{{.*}}, %[[LSE]] : (tensor<4x10xf32>, tensor<4x1xf32>) -> tensor<4x10xf32>
-// CHECK-NEXT: %[[IDX:.*]] = kiln.reshape %[[T]] [-1, 1] : tensor<4xi64> -> tensor<4x1xi64>
+// CHECK-NEXT: %[[OK:.*]] = kiln.ne %[[T]], %[[IGN]] : (tensor<4xi64>, tensor<i64>) -> tensor<4xi1>
+// CHECK-NEXT: %[[SAFE:.*]] = kiln.where %[[OK]], %[[T]], %[[ZI]]
+// CHECK-NEXT: %[[IDX:.*]] = kiln.reshape %[[SAFE]] [4, 1] : tensor<4xi64> -> tensor<4x1xi64>
 // CHECK-NEXT: %[[PICK:.*]] = kiln.gather %[[LOGP]][%[[IDX]]] axis = 1 : (tensor<4x10xf32>, tensor<4x1xi64>) -> tensor<4x1xf32>
-// CHECK-NEXT: %[[S:.*]] = kiln.sum %[[PICK]] [0, 1] : tensor<4x1xf32> -> tensor<f32>
-// CHECK-NEXT: %[[M:.*]] = kiln.div %[[S]], %[[N]]
-// CHECK-NEXT: %[[Y:.*]] = kiln.neg %[[M]] : tensor<f32>
+// CHECK-NEXT: %[[P:.*]] = kiln.sum %[[PICK]] [1] : tensor<4x1xf32> -> tensor<4xf32>
+// CHECK-NEXT: %[[NLL:.*]] = kiln.neg %[[P]] : tensor<4xf32>
+// CHECK-NEXT: %[[LOSS:.*]] = kiln.where %[[OK]], %[[NLL]], %[[Z]]
+// CHECK-NEXT: %[[S:.*]] = kiln.sum %[[LOSS]] [0] : tensor<4xf32> -> tensor<f32>
+// CHECK-NEXT: %[[C:.*]] = kiln.cast %[[OK]] : tensor<4xi1> -> tensor<4xf32>
+// CHECK-NEXT: %[[N:.*]] = kiln.sum %[[C]] [0] : tensor<4xf32> -> tensor<f32>
+// CHECK-NEXT: %[[Y:.*]] = kiln.div %[[S]], %[[N]]
 // CHECK-NEXT: return %[[Y]]
 func.func @cross_entropy(%l: tensor<4x10xf32>, %t: tensor<4xi64>) -> tensor<f32> {
   %0 = kiln.cross_entropy %l, %t : (tensor<4x10xf32>, tensor<4xi64>) -> tensor<f32>
@@ -454,21 +464,39 @@ func.func @cross_entropy(%l: tensor<4x10xf32>, %t: tensor<4xi64>) -> tensor<f32>
 
 // -----
 
-// A dynamic batch counts the labels at run time.
+// A dynamic batch keeps its labels' reshape dynamic.
 
 // CHECK-LABEL: func.func @cross_entropy_dynamic(
 // CHECK-SAME: %[[L:[^:]+]]: tensor<?x3xf64>, %[[T:[^:]+]]: tensor<?xi32>
-// CHECK: %[[IDX:.*]] = kiln.reshape %[[T]] [-1, 1] : tensor<?xi32> -> tensor<?x1xi32>
+// CHECK: %[[IDX:.*]] = kiln.reshape %{{.*}} [-1, 1] : tensor<?xi32> -> tensor<?x1xi32>
 // CHECK-NEXT: %[[PICK:.*]] = kiln.gather %{{.*}}[%[[IDX]]] axis = 1 : (tensor<?x3xf64>, tensor<?x1xi32>) -> tensor<?x1xf64>
-// CHECK-NEXT: %[[S:.*]] = kiln.sum %[[PICK]] [0, 1] : tensor<?x1xf64> -> tensor<f64>
-// CHECK: %[[ONES:.*]] = kiln.full 1.000000e+00{{ ?}}[%{{.*}}] : tensor<?xf64>
-// CHECK-NEXT: %[[N:.*]] = kiln.sum %[[ONES]] [0] : tensor<?xf64> -> tensor<f64>
-// CHECK-NEXT: %[[M:.*]] = kiln.div %[[S]], %[[N]]
-// CHECK-NEXT: %[[Y:.*]] = kiln.neg %[[M]]
-// CHECK-NEXT: return %[[Y]]
+// CHECK: kiln.div
 func.func @cross_entropy_dynamic(%l: tensor<?x3xf64>, %t: tensor<?xi32>) -> tensor<f64> {
   %0 = kiln.cross_entropy %l, %t : (tensor<?x3xf64>, tensor<?xi32>) -> tensor<f64>
   return %0 : tensor<f64>
+}
+
+// -----
+
+// Smoothing mixes in the mean of -log_softmax; reduction none keeps each
+// element's loss over rank-3 logits ([N, C, D] -> [N, D]).
+
+// CHECK-LABEL: func.func @cross_entropy_options(
+// CHECK-SAME: %[[L:[^:]+]]: tensor<2x5x3xf32>, %[[T:[^:]+]]: tensor<2x3xi64>
+// CHECK-DAG: %[[IGN:.*]] = kiln.constant dense<7> : tensor<i64>
+// CHECK: %[[OK:.*]] = kiln.ne %[[T]], %[[IGN]]
+// CHECK: kiln.reshape %{{.*}} [2, 1, 3] : tensor<2x3xi64> -> tensor<2x1x3xi64>
+// CHECK: %[[PICK:.*]] = kiln.gather %{{.*}} axis = 1 : (tensor<2x5x3xf32>, tensor<2x1x3xi64>) -> tensor<2x1x3xf32>
+// CHECK: %[[NLL:.*]] = kiln.neg
+// CHECK: %[[U:.*]] = kiln.neg %{{.*}} : tensor<2x3xf32>
+// CHECK: %[[A:.*]] = kiln.mul %[[NLL]], %{{.*}}
+// CHECK: %[[B:.*]] = kiln.mul %[[U]], %{{.*}}
+// CHECK: %[[SUM:.*]] = kiln.add %[[A]], %[[B]]
+// CHECK: %[[Y:.*]] = kiln.where %[[OK]], %[[SUM]], %{{.*}} : (tensor<2x3xi1>, tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+// CHECK-NEXT: return %[[Y]]
+func.func @cross_entropy_options(%l: tensor<2x5x3xf32>, %t: tensor<2x3xi64>) -> tensor<2x3xf32> {
+  %0 = kiln.cross_entropy %l, %t ignore_index = 7 label_smoothing = 0.1 reduction = none : (tensor<2x5x3xf32>, tensor<2x3xi64>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
 }
 
 // -----

@@ -344,3 +344,18 @@ func.func @long_chain(%x: tensor<16xf32>, %c: tensor<16xf32>) -> tensor<16xf32> 
   %v259 = kiln.add %v258, %c : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
   return %v259 : tensor<16xf32>
 }
+
+// -----
+
+// argsort runs as a runtime step: the exp before it and the gather after it
+// are kernels, and it stays between them in main.
+// CHECK-LABEL: func.func @sort_between_kernels(
+// CHECK: %[[E:.*]] = call @sort_between_kernels_kernel0_elementwise(%arg0)
+// CHECK-NEXT: %[[I:.*]] = kiln.argsort %[[E]] axis = 1 descending
+// CHECK-NEXT: call @sort_between_kernels_kernel1_{{[a-z]+}}(%[[E]], %[[I]])
+func.func @sort_between_kernels(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %e = kiln.exp %x : tensor<4x8xf32>
+  %i = kiln.argsort %e axis = 1 descending : tensor<4x8xf32> -> tensor<4x8xi64>
+  %g = kiln.gather %e[%i] axis = 1 : (tensor<4x8xf32>, tensor<4x8xi64>) -> tensor<4x8xf32>
+  return %g : tensor<4x8xf32>
+}

@@ -14,23 +14,11 @@ Rows (see tools/tensor-bench/Vision.cpp for Kiln's definitions):
 """
 
 import argparse
-import statistics
-import time
 
 import torch
 import torch.nn.functional as F
 import torchvision
-
-
-def median_ms(fn, warmup, runs):
-    for _ in range(warmup):
-        fn()
-    times = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - t0) * 1e3)
-    return statistics.median(times)
+from timing import median_ms
 
 
 CONVS = [  # name, n, c, h, o, k, stride, pad, groups

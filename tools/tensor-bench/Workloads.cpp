@@ -62,17 +62,40 @@ Sizes Sizes::quick() {
   s.gptBatch = 4;
   s.gptPrompt = 4;
   s.gptDecodeTokens = 24;
+  s.llama.layers = 1;
+  s.llama.hidden = 64;
+  s.llama.intermediate = 96;
+  s.llama.heads = 4;
+  s.llama.kvHeads = 2;
+  s.llama.maxPositions = 32;
+  s.llamaBatch = 2;
+  s.llamaContext = 16;
+  s.llamaPrompt = 4;
+  s.llamaDecodeTokens = 12;
   return s;
 }
 
 const std::vector<std::string> &bench::allWorkloads() {
-  static const std::vector<std::string> names = {
-      "ew_chain",       "reduce_sum",      "softmax",
-      "layernorm",      "matmul",          "matmul_bias_gelu",
-      "conv2d",         "resnet18_infer",  "resnet_train_step",
-      "mlp_train_step", "deep_mlp_memory", "gpt_train_step",
-      "gpt_decode",     "compile",         "dynamic",
-      "overhead",       "python",          "ew_ops"};
+  static const std::vector<std::string> names = {"ew_chain",
+                                                 "reduce_sum",
+                                                 "softmax",
+                                                 "layernorm",
+                                                 "matmul",
+                                                 "matmul_bias_gelu",
+                                                 "conv2d",
+                                                 "resnet18_infer",
+                                                 "resnet_train_step",
+                                                 "mlp_train_step",
+                                                 "deep_mlp_memory",
+                                                 "gpt_train_step",
+                                                 "gpt_decode",
+                                                 "llama_train_step",
+                                                 "llama_decode",
+                                                 "compile",
+                                                 "dynamic",
+                                                 "overhead",
+                                                 "python",
+                                                 "ew_ops"};
   return names;
 }
 
@@ -499,6 +522,10 @@ void Suite::run(const std::string &w) {
   }
   else if (w == "gpt_decode")
     gptDecode();
+  else if (w == "llama_train_step")
+    llamaTrainStep();
+  else if (w == "llama_decode")
+    llamaDecode();
   else if (w == "compile")
     compile();
   else if (w == "dynamic")

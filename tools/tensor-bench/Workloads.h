@@ -34,6 +34,21 @@ struct Sizes {
   /// gpt_train_step and gpt_decode (WORKLOADS.md's transformer workloads).
   kiln::nn::GPTConfig gpt{256, 4, 4, 256, 128};
   int64_t gptBatch = 16, gptPrompt = 16, gptDecodeTokens = 256;
+  /// llama_train_step and llama_decode.
+  kiln::nn::LlamaConfig llama = [] {
+    kiln::nn::LlamaConfig c;
+    c.vocab = 256;
+    c.hidden = 256;
+    c.intermediate = 688;
+    c.layers = 4;
+    c.heads = 8;
+    c.kvHeads = 2;
+    c.rmsEps = 1e-5;
+    c.maxPositions = 512; // a decode's prompt and new tokens
+    return c;
+  }();
+  int64_t llamaBatch = 8, llamaContext = 256, llamaPrompt = 16,
+          llamaDecodeTokens = 256;
   int64_t ewOpN = 16777216;
   /// Triad arrays: 3 x 128 MiB, far beyond the 32 MiB LLC.
   int64_t triadN = 1 << 25;
@@ -104,6 +119,8 @@ private:
   /// gpt_train_step data parallel: 2 in-process ranks of 1 thread.
   void gptDataParallel();
   void gptDecode();
+  void llamaTrainStep();
+  void llamaDecode();
   void compile();
   void dynamic();
   /// Whether the cpu backend is selected; else notes that `rows` skip.

@@ -240,6 +240,57 @@ TEST(CompositeTest, CrossEntropy) {
   }
 }
 
+TEST(CompositeTest, CrossEntropyOptionsAndRank3Logits) {
+  // Logits [N, C, D] = [2, 4, 3]; labels [2, 3] with two ignored (-1).
+  const int64_t n = 2, c = 4, d = 3;
+  std::vector<int64_t> labels{0, -1, 3, 2, 1, -1};
+  for (DType dtype : floatDTypes()) {
+    std::vector<double> logits =
+        storedAll(dtype, cycle({-1, 2, 0.5, 3, -2.5, 1.25, 0}, n * c * d));
+    for (double e : {0.0, 0.2})
+      for (LossReduction red :
+           {LossReduction::None, LossReduction::Sum, LossReduction::Mean}) {
+        SCOPED_TRACE(nameOf(dtype) + " smoothing " + std::to_string(e) +
+                     " reduction " + std::to_string(int(red)));
+        std::vector<double> each;
+        double total = 0, counted = 0;
+        for (int64_t i = 0; i < n; ++i)
+          for (int64_t k = 0; k < d; ++k) {
+            auto at = [&](int64_t j) { return logits[(i * c + j) * d + k]; };
+            double m = -kInf, s = 0;
+            for (int64_t j = 0; j < c; ++j)
+              m = std::max(m, at(j));
+            for (int64_t j = 0; j < c; ++j)
+              s += std::exp(at(j) - m);
+            double lse = m + std::log(s), uniform = 0;
+            for (int64_t j = 0; j < c; ++j)
+              uniform += (lse - at(j)) / c;
+            int64_t t = labels[i * d + k];
+            double loss = t < 0 ? 0 : (1 - e) * (lse - at(t)) + e * uniform;
+            each.push_back(loss);
+            total += loss;
+            counted += t >= 0;
+          }
+        CrossEntropyOptions o;
+        o.ignoreIndex = -1;
+        o.labelSmoothing = e;
+        o.reduction = red;
+        Tensor y = crossEntropy(
+            tensorOf(logits, {n, c, d}, dtype, flexDevice()),
+            DispatchTensor::fromVector<int64_t>(labels, {n, d}, flexDevice()),
+            o);
+        std::vector<double> want = red == LossReduction::None ? each
+                                   : red == LossReduction::Sum
+                                       ? std::vector<double>{total}
+                                       : std::vector<double>{total / counted};
+        EXPECT_EQ(y.shape(),
+                  red == LossReduction::None ? Shape({n, d}) : Shape({}));
+        EXPECT_TRUE(allClose(valuesOf(y), want,
+                             tolerance("kiln.cross_entropy", dtype)));
+      }
+  }
+}
+
 /// Per-channel mean and biased variance of an [N, C, S] tensor.
 void channelStats(const std::vector<double> &x, int64_t n, int64_t c,
                   int64_t sp, std::vector<double> &mean,

@@ -275,6 +275,41 @@ TEST(ErrorTest, RmsNormAndActivationArguments) {
                        {"kiln.mish", "i64[3]"}));
 }
 
+TEST(ErrorTest, CrossEntropyShapesAndOptions) {
+  EXPECT_TRUE(throwsAt(
+      [&] {
+        (void)crossEntropy(pending({2, 5, 3}), pending({2, 4}, DType::I64));
+      },
+      {"kiln.cross_entropy",
+       "logits [2, 5, 3] and labels [2, 4] disagree on dim 2 of the logits"}));
+  EXPECT_TRUE(throwsAt(
+      [&] {
+        (void)crossEntropy(pending({2, 5, 3}), pending({2}, DType::I64));
+      },
+      {"kiln.cross_entropy",
+       "labels must be [N, d...] for logits [2, 5, 3], got [2]"}));
+  EXPECT_TRUE(throwsAt(
+      [&] { (void)crossEntropy(pending({5}), pending({}, DType::I64)); },
+      {"kiln.cross_entropy", "logits must be [N, C, d...], got [5]"}));
+  CrossEntropyOptions o;
+  o.labelSmoothing = 1.5;
+  EXPECT_TRUE(throwsAt(
+      [&] {
+        (void)crossEntropy(pending({2, 5}), pending({2}, DType::I64), o);
+      },
+      {"kiln.cross_entropy", "label_smoothing must be in [0, 1], got 1.5"}));
+}
+
+TEST(ErrorTest, SortArguments) {
+  EXPECT_TRUE(throwsAt(
+      [&] {
+        (void)argsort(pending({2, 3}), 2);
+      },
+      {"kiln.argsort", "axis 2 is out of range for rank 2"}));
+  EXPECT_TRUE(throwsAt([&] { (void)sort(pending({3}, DType::Bool)); },
+                       {"kiln.argsort", "bool[3]"}));
+}
+
 TEST(ErrorTest, NormalizationShapes) {
   Tensor x = pending({2, 3, 4, 4});
   EXPECT_TRUE(throwsAt(

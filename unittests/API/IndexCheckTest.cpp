@@ -18,6 +18,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <functional>
 #include <string>
 
@@ -52,6 +53,16 @@ TEST(IndexCheckTest, KnownIndicesFailWhereTheOpIsRecorded) {
     expectError([&] { gather(x, 1, badCol); }, {"kiln.gather", why});
     expectError([&] { indexSelect(x, 1, bad); }, {"kiln.index_select", why});
     expectError([&] { crossEntropy(x, bad); }, {"kiln.cross_entropy", why});
+    // The ignored label is no error; another out-of-range one is.
+    DispatchTensor ignored =
+        DispatchTensor::fromVector<int64_t>({1, -100, 2, 3}, {4}, dev);
+    EXPECT_TRUE(std::isfinite(crossEntropy(x, ignored).item<float>()));
+    CrossEntropyOptions o;
+    o.ignoreIndex = 90;
+    EXPECT_TRUE(std::isfinite(crossEntropy(x, bad, o).item<float>()));
+    expectError([&] { crossEntropy(x, ignored, o); },
+                {"kiln.cross_entropy",
+                 "index -100 is out of range for an axis of 10 elements"});
     DispatchTensor table = DispatchTensor::ones({10, 3}, DType::F32, dev);
     expectError([&] { embedding(table, bad); }, {"kiln.embedding", why});
     DispatchTensor updates = DispatchTensor::ones({4, 1}, DType::F32, dev);

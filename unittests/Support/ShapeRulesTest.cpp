@@ -756,18 +756,23 @@ TEST(LayerNorm, Errors) {
                         "weight of shape [16] must be [15]"));
 }
 
-TEST(CrossEntropy, ScalarLoss) {
+TEST(CrossEntropy, ScalarOrPerElementLoss) {
   Dims out = dims({1});
-  EXPECT_EQ(crossEntropy(dims({4, 10}), dims({4}), out), "");
+  EXPECT_EQ(crossEntropy(dims({4, 10}), dims({4}), false, out), "");
   EXPECT_EQ(out, dims({}));
-  EXPECT_EQ(crossEntropy(dims({D, 3}), dims({D}), out), "");
-  EXPECT_EQ(crossEntropy(dims({D, 3}), dims({5}), out), "");
-  EXPECT_TRUE(failsWith(crossEntropy(dims({4}), dims({4}), out),
-                        "logits must be [N, C]"));
-  EXPECT_TRUE(failsWith(crossEntropy(dims({4, 10}), dims({4, 1}), out),
-                        "labels must be [N]"));
-  EXPECT_TRUE(
-      failsWith(crossEntropy(dims({4, 10}), dims({3}), out), "disagree on N"));
+  EXPECT_EQ(crossEntropy(dims({D, 3}), dims({D}), false, out), "");
+  EXPECT_EQ(crossEntropy(dims({D, 3}), dims({5}), true, out), "");
+  EXPECT_EQ(out, dims({5}));
+  EXPECT_EQ(crossEntropy(dims({2, 10, 3, D}), dims({2, 3, 7}), true, out), "");
+  EXPECT_EQ(out, dims({2, 3, 7}));
+  EXPECT_TRUE(failsWith(crossEntropy(dims({4}), dims({4}), false, out),
+                        "logits must be [N, C, d...]"));
+  EXPECT_TRUE(failsWith(crossEntropy(dims({4, 10}), dims({4, 1}), false, out),
+                        "labels must be [N, d...] for logits [4, 10]"));
+  EXPECT_TRUE(failsWith(crossEntropy(dims({4, 10}), dims({3}), false, out),
+                        "disagree on dim 0 of the logits"));
+  EXPECT_TRUE(failsWith(crossEntropy(dims({4, 10, 2}), dims({4, 3}), true, out),
+                        "disagree on dim 2 of the logits"));
 }
 
 } // namespace

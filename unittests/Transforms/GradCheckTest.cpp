@@ -497,6 +497,29 @@ std::vector<GradCase> cases() {
                {"kiln.cross_entropy"},
                {randomInput({4, 5}, 129, -2, 2), indices({4}, ids({0, 4, 2, 2}))},
                [](const Ts &x) { return Ts{crossEntropy(x[0], x[1])}; }});
+  c.push_back({"CrossEntropySmoothedIgnoredRank3",
+               {"kiln.cross_entropy"},
+               {randomInput({2, 5, 3}, 137, -2, 2),
+                indices({2, 3}, ids({0, 4, 7, 2, 7, 1}))},
+               [](const Ts &x) {
+                 CrossEntropyOptions o;
+                 o.ignoreIndex = 7;
+                 o.labelSmoothing = 0.1;
+                 return Ts{crossEntropy(x[0], x[1], o)};
+               }});
+  c.push_back(
+      {"CrossEntropyPerElement",
+       {"kiln.cross_entropy"},
+       {randomInput({4, 5}, 138, -2, 2), indices({4}, ids({3, 0, 1, 4}))},
+       [](const Ts &x) {
+         CrossEntropyOptions o;
+         o.reduction = LossReduction::None;
+         return Ts{crossEntropy(x[0], x[1], o)};
+       }});
+  unary("SortValues", "kiln.gather", randomInput({3, 5}, 139),
+        [](const Tensor &x) { return sort(x, 1, true); });
+  unary("TopkValues", "kiln.gather", randomInput({4, 6}, 140),
+        [](const Tensor &x) { return topk(x, 3, 0, false).first; });
   unary("Dropout", "kiln.dropout", randomInput({4, 5}, 130),
         [](const Tensor &x) { return dropout(x, 0.3, 7); });
 

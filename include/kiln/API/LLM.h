@@ -40,6 +40,10 @@ public:
   virtual NamedParameters namedParameters() = 0;
   virtual int64_t vocab() const = 0;
   std::vector<DispatchTensor *> parameters();
+  /// Mean cross-entropy of the next-token predictions of ids [B, T]:
+  /// targets [B, T].
+  DispatchTensor loss(const DispatchTensor &ids,
+                      const DispatchTensor &targets) const;
 };
 
 /// LlamaConfig's fields.
@@ -103,6 +107,8 @@ public:
   /// ..., "model.norm.weight", "lm_head.weight" (unless tied).
   NamedParameters namedParameters() override;
   int64_t vocab() const override { return config.vocab; }
+  /// The attention's head dim (config.headDim, or hidden / heads).
+  int64_t attnHeadDim() const { return layers.front().attn.headDim; }
 
   LlamaConfig config;
   Embedding embed;

@@ -136,6 +136,16 @@ Tensor pad(const Tensor &x, std::vector<int64_t> low, std::vector<int64_t> high,
 
 // Indexing. Index tensors are i64 or i32.
 Tensor gather(const Tensor &x, int64_t axis, const Tensor &indices);
+/// The i64 indices that sort x along `axis`: stable (ties keep their
+/// order), NaN above every number. A runtime step on Flex and Cpu.
+Tensor argsort(const Tensor &x, int64_t axis = -1, bool descending = false);
+/// The sorted values (a gather of argsort's indices: their gradient flows
+/// back to where each value came from).
+Tensor sort(const Tensor &x, int64_t axis = -1, bool descending = false);
+/// The k largest (or smallest) values along `axis`, sorted, and their
+/// i64 indices; ties keep their order.
+std::pair<Tensor, Tensor> topk(const Tensor &x, int64_t k, int64_t axis = -1,
+                               bool largest = true);
 Tensor scatterAdd(const Tensor &x, int64_t axis, const Tensor &indices,
                   const Tensor &updates);
 Tensor indexSelect(const Tensor &x, int64_t axis, const Tensor &indices);
@@ -257,8 +267,22 @@ Tensor rope(const Tensor &x, double theta = 10000.0,
             bool interleaved = false);
 Tensor dropout(const Tensor &x, double p, uint64_t seed,
                const std::optional<Tensor> &offset = std::nullopt);
-/// Mean softmax cross-entropy of [N, C] logits and [N] class indices.
-Tensor crossEntropy(const Tensor &logits, const Tensor &labels);
+/// How a loss combines its elements.
+enum class LossReduction { None, Sum, Mean };
+
+struct CrossEntropyOptions {
+  /// Labels equal to it lose 0 and do not count toward the mean.
+  int64_t ignoreIndex = -100;
+  /// e in [0, 1]: the target is (1 - e) on the label plus e / C on each class.
+  double labelSmoothing = 0.0;
+  LossReduction reduction = LossReduction::Mean;
+};
+
+/// Softmax cross-entropy of logits [N, C, d...] (classes on dim 1) and
+/// class indices [N, d...], as PyTorch's: the mean over the counted
+/// elements by default, their sum, or each element's loss.
+Tensor crossEntropy(const Tensor &logits, const Tensor &labels,
+                    const CrossEntropyOptions &options = {});
 
 // Quantization.
 Tensor quantize(const Tensor &x, QuantScheme scheme);

@@ -83,6 +83,13 @@ struct GPTConfig {
   bool tiedHead = false;
 };
 
+/// Mean cross-entropy of logits [B, T, vocab] against token ids [B, T],
+/// picked with a one-hot product rather than a gather (whose gradient
+/// would scatter into a zeroed [B, T, vocab] buffer), and without a
+/// reshape that names B (a dynamic batch stays dynamic).
+DispatchTensor tokenCrossEntropy(const DispatchTensor &logits,
+                                 const DispatchTensor &targets);
+
 /// How generate() samples.
 struct SampleOptions {
   double temperature = 1.0; ///< 0: the most likely token

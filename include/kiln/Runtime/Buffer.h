@@ -119,8 +119,11 @@ int64_t quantScaleCount(const QuantScheme &scheme,
 size_t quantValueBytes(const QuantScheme &scheme, int64_t numel);
 
 /// The first value of an i64 or i32 index buffer (row-major over its view,
-/// whatever its strides) outside [0, size); none when all are inside.
-std::optional<int64_t> firstIndexOutside(const Buffer &indices, int64_t size);
+/// whatever its strides) outside [0, size) and other than `allowed`; none
+/// when all are inside.
+std::optional<int64_t>
+firstIndexOutside(const Buffer &indices, int64_t size,
+                  std::optional<int64_t> allowed = std::nullopt);
 
 /// A fresh contiguous buffer of `dtype` and `shape` from `allocator`.
 Buffer allocateBuffer(Allocator &allocator, DType dtype,

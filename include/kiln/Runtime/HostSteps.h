@@ -73,6 +73,10 @@ void registerViewSteps(KernelRegistry &r);
 /// calling thread's collective queue (kiln/Runtime/Communicator.h).
 void registerCollectiveSteps(KernelRegistry &r);
 
+/// kiln.argsort: a stable comparison sort of each line along the axis
+/// (defined with Flex's kernels, which register it too).
+void registerSortSteps(KernelRegistry &r);
+
 /// How kiln.all_reduce or kiln.all_reduce_start `op` combines the ranks.
 distributed::ReduceOp reduceOpOf(const OpDesc &op);
 

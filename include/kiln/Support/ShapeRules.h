@@ -160,7 +160,10 @@ std::string groupNorm(DimsRef in, const DimsRef *weight, const DimsRef *bias,
                       int64_t groups);
 /// NCHW with static H and W to [N, C, size[0], size[1]].
 std::string adaptivePool2d(DimsRef in, DimsRef size, Dims &out);
-std::string crossEntropy(DimsRef logits, DimsRef labels, Dims &out);
+/// kiln.cross_entropy of logits [N, C, d...] and labels [N, d...]: `out`
+/// is the labels' shape when `perElement` (reduction none), else rank 0.
+std::string crossEntropy(DimsRef logits, DimsRef labels, bool perElement,
+                         Dims &out);
 
 } // namespace kiln::rules
 

@@ -255,6 +255,7 @@ public:
   CpuBackendImpl() {
     registerViewSteps(hostSteps_);
     registerCollectiveSteps(hostSteps_);
+    registerSortSteps(hostSteps_);
     // Large temporaries come back every step; keep glibc from unmapping
     // them on each free.
     mallopt(M_MMAP_THRESHOLD, 256 << 20);

@@ -159,6 +159,7 @@ void registerAllKernels(KernelRegistry &r) {
   registerNNKernels(r);
   registerQuantKernels(r);
   registerCollectiveSteps(r);
+  registerSortSteps(r);
 }
 
 class FlexBackendImpl : public Backend {

@@ -345,17 +345,17 @@ func.func @dropout_of_int(%x: tensor<8xi32>) {
 
 // -----
 
-func.func @cross_entropy_logits_rank(%l: tensor<4x10x2xf32>, %t: tensor<4xi64>) {
-  // expected-error@+2 {{'kiln.cross_entropy' op logits must be [N, C], got [4, 10, 2]}}
+func.func @cross_entropy_logits_rank(%l: tensor<10xf32>, %t: tensor<i64>) {
+  // expected-error@+2 {{'kiln.cross_entropy' op logits must be [N, C, d...], got [10]}}
   // expected-error@+1 {{failed to infer returned types}}
-  %0 = kiln.cross_entropy %l, %t : (tensor<4x10x2xf32>, tensor<4xi64>) -> tensor<f32>
+  %0 = kiln.cross_entropy %l, %t : (tensor<10xf32>, tensor<i64>) -> tensor<f32>
   return
 }
 
 // -----
 
 func.func @cross_entropy_labels_rank(%l: tensor<4x10xf32>, %t: tensor<4x1xi64>) {
-  // expected-error@+2 {{'kiln.cross_entropy' op labels must be [N], got [4, 1]}}
+  // expected-error@+2 {{'kiln.cross_entropy' op labels must be [N, d...] for logits [4, 10], got [4, 1]}}
   // expected-error@+1 {{failed to infer returned types}}
   %0 = kiln.cross_entropy %l, %t : (tensor<4x10xf32>, tensor<4x1xi64>) -> tensor<f32>
   return
@@ -364,7 +364,7 @@ func.func @cross_entropy_labels_rank(%l: tensor<4x10xf32>, %t: tensor<4x1xi64>) 
 // -----
 
 func.func @cross_entropy_batch(%l: tensor<4x10xf32>, %t: tensor<5xi64>) {
-  // expected-error@+2 {{'kiln.cross_entropy' op logits [4, 10] and labels [5] disagree on N}}
+  // expected-error@+2 {{'kiln.cross_entropy' op logits [4, 10] and labels [5] disagree on dim 0 of the logits}}
   // expected-error@+1 {{failed to infer returned types}}
   %0 = kiln.cross_entropy %l, %t : (tensor<4x10xf32>, tensor<5xi64>) -> tensor<f32>
   return
@@ -376,6 +376,23 @@ func.func @cross_entropy_not_scalar(%l: tensor<4x10xf32>, %t: tensor<4xi64>) {
   // expected-error@+2 {{'kiln.cross_entropy' op inferred type(s) 'tensor<f32>' are incompatible with return type(s) of operation 'tensor<4xf32>'}}
   // expected-error@+1 {{failed to infer returned types}}
   %0 = kiln.cross_entropy %l, %t : (tensor<4x10xf32>, tensor<4xi64>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @cross_entropy_rank3_dims(%l: tensor<4x10x3xf32>, %t: tensor<4x2xi64>) {
+  // expected-error@+2 {{'kiln.cross_entropy' op logits [4, 10, 3] and labels [4, 2] disagree on dim 2 of the logits}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.cross_entropy %l, %t reduction = none : (tensor<4x10x3xf32>, tensor<4x2xi64>) -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @cross_entropy_smoothing(%l: tensor<4x10xf32>, %t: tensor<4xi64>) {
+  // expected-error@+1 {{'kiln.cross_entropy' op label_smoothing must be in [0, 1], got 2.000000e+00}}
+  %0 = kiln.cross_entropy %l, %t label_smoothing = 2.0 : (tensor<4x10xf32>, tensor<4xi64>) -> tensor<f32>
   return
 }
 

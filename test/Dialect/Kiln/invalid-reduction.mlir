@@ -262,3 +262,27 @@ func.func @argmin_over_an_empty_axis(%x: tensor<3x0xi32>) {
   %0 = kiln.argmin %x axis = 1 : tensor<3x0xi32> -> tensor<3xi64>
   return
 }
+
+// -----
+
+func.func @argsort_axis(%x: tensor<2x3xf32>) {
+  // expected-error@+1 {{'kiln.argsort' op axis 2 is out of range for rank 2}}
+  %0 = kiln.argsort %x axis = 2 : tensor<2x3xf32> -> tensor<2x3xi64>
+  return
+}
+
+// -----
+
+func.func @argsort_of_bool(%x: tensor<3xi1>) {
+  // expected-error@+1 {{'kiln.argsort' op operand #0 must be ranked tensor of a numeric (non-bool) dtype}}
+  %0 = kiln.argsort %x axis = 0 : tensor<3xi1> -> tensor<3xi64>
+  return
+}
+
+// -----
+
+func.func @argsort_result_dtype(%x: tensor<3xf32>) {
+  // expected-error@+1 {{'kiln.argsort' op result #0 must be ranked tensor of i64}}
+  %0 = kiln.argsort %x axis = 0 : tensor<3xf32> -> tensor<3xi32>
+  return
+}

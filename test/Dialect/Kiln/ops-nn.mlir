@@ -85,11 +85,15 @@ func.func @dropout(%x: tensor<8xf32>, %y: tensor<?x4xf16>, %o: tensor<i64>) {
   return
 }
 // CHECK-LABEL: func.func @cross_entropy(
-func.func @cross_entropy(%l: tensor<4x10xf32>, %t: tensor<4xi64>, %m: tensor<?x3xf64>, %u: tensor<?xi32>) {
+func.func @cross_entropy(%l: tensor<4x10xf32>, %t: tensor<4xi64>, %m: tensor<?x3xf64>, %u: tensor<?xi32>, %r: tensor<2x5x3xbf16>, %s: tensor<2x3xi32>) {
   // CHECK: kiln.cross_entropy %arg0, %arg1 : (tensor<4x10xf32>, tensor<4xi64>) -> tensor<f32>
   %0 = kiln.cross_entropy %l, %t : (tensor<4x10xf32>, tensor<4xi64>) -> tensor<f32>
   // CHECK: kiln.cross_entropy %arg2, %arg3 : (tensor<?x3xf64>, tensor<?xi32>) -> tensor<f64>
   %1 = kiln.cross_entropy %m, %u : (tensor<?x3xf64>, tensor<?xi32>) -> tensor<f64>
+  // CHECK: kiln.cross_entropy %arg0, %arg1 ignore_index = 0 label_smoothing = 1.000000e-01 reduction = none : (tensor<4x10xf32>, tensor<4xi64>) -> tensor<4xf32>
+  %2 = kiln.cross_entropy %l, %t ignore_index = 0 label_smoothing = 0.1 reduction = none : (tensor<4x10xf32>, tensor<4xi64>) -> tensor<4xf32>
+  // CHECK: kiln.cross_entropy %arg4, %arg5 reduction = sum : (tensor<2x5x3xbf16>, tensor<2x3xi32>) -> tensor<bf16>
+  %3 = kiln.cross_entropy %r, %s reduction = sum : (tensor<2x5x3xbf16>, tensor<2x3xi32>) -> tensor<bf16>
   return
 }
 // CHECK-LABEL: func.func @norms(

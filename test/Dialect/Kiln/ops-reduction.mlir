@@ -65,6 +65,14 @@ func.func @arg_reduce(%a: tensor<2x3xf32>, %b: tensor<?x5xi32>, %c: tensor<4xui8
   %3 = kiln.argmin %d axis = 1 keepdim : tensor<3x3xbf16> -> tensor<3x1xi64>
   return
 }
+// CHECK-LABEL: func.func @argsort(
+func.func @argsort(%a: tensor<2x3xf32>, %b: tensor<?x5xi32>) {
+  // CHECK: kiln.argsort %arg0 axis = 1 : tensor<2x3xf32> -> tensor<2x3xi64>
+  %0 = kiln.argsort %a axis = 1 : tensor<2x3xf32> -> tensor<2x3xi64>
+  // CHECK: kiln.argsort %arg1 axis = 0 descending : tensor<?x5xi32> -> tensor<?x5xi64>
+  %1 = kiln.argsort %b axis = 0 descending : tensor<?x5xi32> -> tensor<?x5xi64>
+  return
+}
 // CHECK-LABEL: func.func @axis_ops(
 func.func @axis_ops(%a: tensor<2x3xf32>, %b: tensor<?x5xi64>, %c: tensor<4xi8>, %d: tensor<4x?xf16>, %e: tensor<3xbf16>, %f: tensor<2x2xf64>) {
   // CHECK: kiln.cumsum %arg0 axis = 1 : tensor<2x3xf32>

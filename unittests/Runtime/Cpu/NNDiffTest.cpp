@@ -167,6 +167,22 @@ TEST_P(NNDiffTest, CnnNormsAndAdaptivePools) {
     checkWithGrads("kiln.rope", "kiln.rope transposed",
                    rope(qt.transpose(1, 2), 10000.0, pos), {qt});
 
+    // Cross-entropy over rank-3 logits with ignored labels, smoothing and
+    // each reduction.
+    Tensor ce = tracked({3, 7, 5});
+    Tensor ceLabels = s.input({0, 6, 9, 3, 9, 1, 2, 2, 5, 9, 4, 0, 6, 1, 3},
+                              {3, 5}, DType::I64);
+    for (LossReduction red :
+         {LossReduction::None, LossReduction::Sum, LossReduction::Mean}) {
+      CrossEntropyOptions o;
+      o.ignoreIndex = 9;
+      o.labelSmoothing = 0.05;
+      o.reduction = red;
+      checkWithGrads("kiln.cross_entropy",
+                     "kiln.cross_entropy reduction " + std::to_string(int(red)),
+                     crossEntropy(ce, ceLabels, o), {ce});
+    }
+
     Tensor h = tracked({2, 6, 3, 5}), gw = tracked({6}, 0.5, 1.5),
            gb = tracked({6});
     checkWithGrads("kiln.group_norm", "kiln.group_norm 3 groups",
@@ -343,6 +359,34 @@ TEST_P(NNDiffTest, Attention) {
     additive.scale = 0.5;
     checkWithGrads("additive mask, scale",
                    scaledDotProductAttention(qc, kc, vc, additive), {qc});
+  });
+}
+
+// argsort (a runtime step on Cpu), sort and topk values with their
+// gradients, along an inner and an outer axis and of a transposed input.
+TEST_P(NNDiffTest, SortAndTopk) {
+  DType dtype = GetParam();
+  compareOnDevices([&](Side &s) {
+    Rng rng(44);
+    auto in = [&](Shape shape) {
+      return s.input(randomValues(rng, shape.numel(), dtype, -3, 3), shape,
+                     dtype);
+    };
+    Tensor x = in({5, 37});
+    x.requireGrad(CheckpointingStrategy::Disabled);
+    s.check("kiln.argsort", dtype, "argsort rows", argsort(x));
+    s.check("kiln.argsort", dtype, "argsort columns, descending",
+            argsort(x, 0, true));
+    s.check("kiln.argsort", dtype, "argsort of a transpose",
+            argsort(x.transpose(), 1));
+    Tensor sorted = sort(exp(x), 1, true);
+    auto [top, at] = topk(x * 2.0, 7, 1);
+    s.check("kiln.argsort", dtype, "sort of an exp", sorted);
+    s.check("kiln.argsort", dtype, "topk values", top);
+    s.check("kiln.argsort", dtype, "topk indices", at);
+    Gradients g =
+        backward(sum(sorted * in(sorted.shape())) + sum(top * in(top.shape())));
+    s.check("kiln.argsort", dtype, "gradient", g.get(x));
   });
 }
 

@@ -425,14 +425,63 @@ struct DecomposeCrossEntropy : OpRewritePattern<CrossEntropyOp> {
   LogicalResult matchAndRewrite(CrossEntropyOp op,
                                 PatternRewriter &b) const override {
     Location loc = op.getLoc();
-    Value logits = op.getLogits();
+    Value logits = op.getLogits(), labels = op.getLabels();
+    Type element = typeOf(logits).getElementType();
+    Type indexType = typeOf(labels).getElementType();
     Value logp = LogSoftmaxOp::create(b, loc, logits, 1);
-    Value labels = ReshapeOp::create(b, loc, op.getLabels(),
-                                     b.getDenseI64ArrayAttr({-1, 1}));
-    Value picked = GatherOp::create(b, loc, logp, labels, 1);
-    Value mean = MeanOp::create(b, loc, picked, b.getDenseI64ArrayAttr({0, 1}),
-                                /*keepdim=*/false);
-    b.replaceOpWithNewOp<NegOp>(op, mean);
+    // Ignored labels read class 0 and lose nothing. (An ignore_index that
+    // i32 labels cannot hold matches none of them.)
+    auto ignore = static_cast<int64_t>(op.getIgnoreIndex());
+    unsigned width = indexType.getIntOrFloatBitWidth();
+    bool fits = width >= 64 || llvm::isIntN(width, ignore);
+    Value counted = NeOp::create(
+        b, loc, labels,
+        ConstantOp::create(
+            b, loc,
+            DenseElementsAttr::get(RankedTensorType::get({}, indexType),
+                                   b.getIntegerAttr(indexType, ignore))));
+    if (!fits)
+      counted = fullLike(b, loc, counted, 1.0);
+    Value safe = WhereOp::create(b, loc, counted, labels,
+                                 scalarConstant(b, loc, indexType, 0.0));
+    // [N, d...] -> [N, 1, d...] (a reshape that keeps one dynamic dim), the
+    // class dim that gather reads along.
+    RankedTensorType lt = typeOf(labels);
+    SmallVector<int64_t> withClass(lt.getShape());
+    withClass.insert(withClass.begin() + 1, 1);
+    Value index =
+        reshapeTo(b, loc, safe, RankedTensorType::get(withClass, indexType));
+    Value picked = GatherOp::create(b, loc, logp, index, 1);
+    Value loss = NegOp::create(
+        b, loc,
+        SumOp::create(b, loc, picked, b.getDenseI64ArrayAttr({1}), false));
+    double e = op.getLabelSmoothing().convertToDouble();
+    if (e > 0) {
+      Value uniform = NegOp::create(
+          b, loc,
+          MeanOp::create(b, loc, logp, b.getDenseI64ArrayAttr({1}), false));
+      loss = AddOp::create(
+          b, loc,
+          MulOp::create(b, loc, loss, scalarConstant(b, loc, element, 1 - e)),
+          MulOp::create(b, loc, uniform, scalarConstant(b, loc, element, e)));
+    }
+    loss = WhereOp::create(b, loc, counted, loss,
+                           scalarConstant(b, loc, element, 0.0));
+    if (op.getReduction() == LossReduction::None) {
+      replaceKeepingType(b, op, loss);
+      return success();
+    }
+    SmallVector<int64_t> all;
+    for (int64_t d = 0; d < lt.getRank(); ++d)
+      all.push_back(d);
+    auto axes = b.getDenseI64ArrayAttr(all);
+    Value total = SumOp::create(b, loc, loss, axes, false);
+    if (op.getReduction() == LossReduction::Mean)
+      total = DivOp::create(
+          b, loc, total,
+          SumOp::create(b, loc, CastOp::create(b, loc, counted, element), axes,
+                        false));
+    replaceKeepingType(b, op, total);
     return success();
   }
 };

@@ -136,6 +136,21 @@ LogicalResult inferReduceBool(StringRef opName, MLIRContext *ctx,
 }
 
 template <typename Adaptor>
+LogicalResult inferArgsort(StringRef opName, MLIRContext *ctx,
+                           std::optional<Location> loc, Adaptor adaptor,
+                           SmallVectorImpl<Type> &inferred) {
+  auto t = rankedType(adaptor.getInput());
+  if (!t)
+    return failure();
+  if (std::string e = rules::checkAxis(adaptor.getAxis(), t.getRank());
+      !e.empty())
+    return inferError(opName, loc, e);
+  inferred.push_back(
+      RankedTensorType::get(t.getShape(), IntegerType::get(ctx, 64)));
+  return success();
+}
+
+template <typename Adaptor>
 LogicalResult inferArgReduce(StringRef opName, MLIRContext *ctx,
                              std::optional<Location> loc, Adaptor adaptor,
                              SmallVectorImpl<Type> &inferred) {
@@ -636,6 +651,8 @@ LogicalResult inferCrossEntropy(StringRef opName, MLIRContext *,
   return inferWithRule(opName, loc, adaptor.getLogits(), inferred,
                        [&](rules::DimsRef logits, rules::Dims &out) {
                          return rules::crossEntropy(logits, labels.getShape(),
+                                                    adaptor.getReduction() ==
+                                                        LossReduction::None,
                                                     out);
                        });
 }

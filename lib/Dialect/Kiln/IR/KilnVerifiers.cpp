@@ -158,6 +158,13 @@ LogicalResult SoftplusOp::verify() {
   return success();
 }
 
+LogicalResult CrossEntropyOp::verify() {
+  double e = getLabelSmoothing().convertToDouble();
+  if (!(e >= 0 && e <= 1))
+    return emitOpError() << "label_smoothing must be in [0, 1], got " << e;
+  return success();
+}
+
 LogicalResult RopeOp::verify() {
   std::string m = ::kiln::rules::rope(getInput().getType().getShape(),
                                       getTheta().convertToDouble());
@@ -216,6 +223,9 @@ static LogicalResult verifyAxisOp(Operation *op, int64_t axis,
   return success();
 }
 LogicalResult CumsumOp::verify() {
+  return verifyAxisOp(*this, getAxis(), getInput().getType());
+}
+LogicalResult ArgsortOp::verify() {
   return verifyAxisOp(*this, getAxis(), getInput().getType());
 }
 LogicalResult SoftmaxOp::verify() {

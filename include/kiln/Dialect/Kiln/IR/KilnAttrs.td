@@ -35,6 +35,15 @@ def Kiln_InterpolateMode : I32EnumAttr<"InterpolateMode",
   let cppNamespace = "::mlir::kiln";
 }
 
+def Kiln_LossReduction : I32EnumAttr<"LossReduction",
+    "how a loss combines its elements", [
+    I32EnumAttrCase<"None", 0, "none">,
+    I32EnumAttrCase<"Sum", 1, "sum">,
+    I32EnumAttrCase<"Mean", 2, "mean">
+  ]> {
+  let cppNamespace = "::mlir::kiln";
+}
+
 def Kiln_AllReduceKind : I32EnumAttr<"AllReduceKind",
     "how an all-reduce combines the ranks' values", [
     I32EnumAttrCase<"Sum", 0, "sum">,

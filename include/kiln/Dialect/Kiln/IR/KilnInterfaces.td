@@ -34,6 +34,10 @@
 //                         and it is never recomputed, merged or removed
 //                         (every rank must make the same calls in the same
 //                         order).
+//   Kiln_HostStep         no kernel generator writes it (argsort's comparison
+//                         sort): it stays outside kernels and runs as a
+//                         runtime step on the host backends (Flex, Cpu), so
+//                         it is a barrier for fusion; Cuda has no such step.
 //   Kiln_DifferentiableOp the op has a vector-Jacobian product. Ops without
 //                         it pass no gradient to their operands.
 //   Kiln_ReductionOp      a reduction with a combine (sum, prod, max, min,
@@ -61,6 +65,7 @@ def Kiln_OwnKernel : Kiln_Fact<"OwnKernel">;
 def Kiln_NeedsElements : Kiln_Fact<"NeedsElements">;
 def Kiln_ChecksIndices : Kiln_Fact<"ChecksIndices">;
 def Kiln_Collective : Kiln_Fact<"Collective">;
+def Kiln_HostStep : Kiln_Fact<"HostStep">;
 
 def Kiln_DifferentiableOp : OpInterface<"DifferentiableOpInterface"> {
   let cppNamespace = "::mlir::kiln";

@@ -398,18 +398,33 @@ def Kiln_DropoutOp : Kiln_Op<"dropout", [Pure, Kiln_Elementwise, Kiln_OwnKernel,
 
 def Kiln_CrossEntropyOp : Kiln_Op<"cross_entropy", [Pure, Kiln_ChecksIndices,
     Kiln_ComputeBound, Kiln_Composite, InferTypeOpAdaptor]> {
-  let summary = "mean softmax cross-entropy of [N, C] logits and [N] labels";
+  let summary = "softmax cross-entropy of logits [N, C, d...] and labels "
+                "[N, d...], as PyTorch's (composite)";
   let description = [{
-    `mean_n(logsumexp(logits[n]) - logits[n, labels[n]])`, a rank-0 result.
+    Each element's loss is `-log_softmax(logits)[label]` over the class dim
+    1, or with `label_smoothing` e,
+    `-(1 - e) log_softmax[label] - e mean_c(log_softmax[c])`. Elements
+    whose label is `ignore_index` lose 0 and do not count. `reduction`:
+    `none` gives the losses ([N, d...]), `sum` their sum, `mean` (the
+    default) their sum over the counted elements (NaN when none counts).
 
     ```mlir
     %l = kiln.cross_entropy %logits, %labels : (tensor<4x10xf32>, tensor<4xi64>) -> tensor<f32>
+    %m = kiln.cross_entropy %logits, %labels ignore_index = 0 label_smoothing = 1.000000e-01 reduction = none : (tensor<4x10xf32>, tensor<4xi64>) -> tensor<4xf32>
     ```
   }];
-  let arguments = (ins Kiln_FloatTensor:$logits, Kiln_IndexTensor:$labels);
+  let arguments = (ins Kiln_FloatTensor:$logits, Kiln_IndexTensor:$labels,
+                       DefaultValuedAttr<I64Attr, "-100">:$ignore_index,
+                       DefaultValuedAttr<F64Attr, "0.0">:$label_smoothing,
+                       DefaultValuedAttr<Kiln_LossReduction,
+                         "::mlir::kiln::LossReduction::Mean">:$reduction);
   let results = (outs Kiln_FloatTensor:$result);
-  let assemblyFormat = "$logits `,` $labels attr-dict `:` "
+  let assemblyFormat = "$logits `,` $labels "
+                       "(`ignore_index` `=` $ignore_index^)? "
+                       "(`label_smoothing` `=` $label_smoothing^)? "
+                       "(`reduction` `=` $reduction^)? attr-dict `:` "
                        "functional-type(operands, results)";
+  let hasVerifier = 1;
   let extraClassDefinition =
       Kiln_InferWith<"::mlir::kiln::inferCrossEntropy">.inferBody;
 }

@@ -62,6 +62,28 @@ def Kiln_CumsumOp : Kiln_AxisOp<"cumsum", Kiln_NumericTensor,
     [Kiln_ComputeBound, Kiln_Diff]> {
   let summary = "inclusive running sum along an axis";
 }
+def Kiln_ArgsortOp : Kiln_Op<"argsort", [Pure, Kiln_ComputeBound,
+    Kiln_HostStep, InferTypeOpAdaptor]> {
+  let summary = "the indices that sort an axis (stable)";
+  let description = [{
+    Ascending, or descending with `descending`; equal values keep their
+    order, and NaN sorts above every number, as in PyTorch's stable sort.
+    Sort values and top-k are gathers of these indices (the API's sort and
+    topk), which is where their gradient flows.
+
+    ```mlir
+    %i = kiln.argsort %x axis = 1 descending : tensor<4x10xf32> -> tensor<4x10xi64>
+    ```
+  }];
+  let arguments = (ins Kiln_NumericTensor:$input, I64Attr:$axis,
+                       UnitAttr:$descending);
+  let results = (outs Kiln_TensorOf<[I64], "i64">:$result);
+  let assemblyFormat = "$input `axis` `=` $axis (`descending` $descending^)? "
+                       "attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let extraClassDefinition =
+      Kiln_InferWith<"::mlir::kiln::inferArgsort">.inferBody;
+}
 def Kiln_SoftmaxOp : Kiln_AxisOp<"softmax", Kiln_FloatTensor,
     [Kiln_ComputeBound, Kiln_Composite]> {
   let summary = "exp(x - max) / sum(exp(x - max)) along an axis (composite)";

@@ -70,6 +70,9 @@ public:
 template <typename ConcreteType>
 class OwnKernel : public mlir::OpTrait::TraitBase<ConcreteType, OwnKernel> {};
 
+template <typename ConcreteType>
+class HostStep : public mlir::OpTrait::TraitBase<ConcreteType, HostStep> {};
+
 } // namespace mlir::kiln::OpTrait
 
 namespace mlir::kiln {
@@ -92,6 +95,10 @@ inline bool isViewOp(Operation *op) { return op->hasTrait<OpTrait::View>(); }
 /// never recomputed, merged or removed.
 inline bool isCollectiveOp(Operation *op) {
   return op->hasTrait<OpTrait::Collective>();
+}
+/// Runs as a runtime step on the host backends, outside kernels.
+inline bool isHostStepOp(Operation *op) {
+  return op->hasTrait<OpTrait::HostStep>();
 }
 /// An elementwise op that fuses into chains.
 inline bool isFusibleElementwise(Operation *op) {
