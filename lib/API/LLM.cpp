@@ -110,13 +110,14 @@ DispatchTensor LlamaAttention::forward(const DispatchTensor &x) const {
 DispatchTensor LlamaAttention::decode(const DispatchTensor &x,
                                       const DispatchTensor &pos,
                                       DispatchTensor &keys,
-                                      DispatchTensor &values) const {
+                                      DispatchTensor &values,
+                                      const Substitutes *weights) const {
   int64_t cap = keys.shape()[2];
   DispatchTensor qh =
-      rope(splitHeads(q.forward(x), heads, headDim), theta, pos);
+      rope(splitHeads(linearWith(q, x, weights), heads, headDim), theta, pos);
   DispatchTensor kh =
-      rope(splitHeads(k.forward(x), kvHeads, headDim), theta, pos);
-  DispatchTensor vh = splitHeads(v.forward(x), kvHeads, headDim);
+      rope(splitHeads(linearWith(k, x, weights), kvHeads, headDim), theta, pos);
+  DispatchTensor vh = splitHeads(linearWith(v, x, weights), kvHeads, headDim);
   DispatchTensor slots =
       DispatchTensor::arange(cap, DType::I64, x.device().backend());
   // The new key and value go to row `pos` of the caches; the query attends
@@ -126,8 +127,9 @@ DispatchTensor LlamaAttention::decode(const DispatchTensor &x,
   values = where(here, vh, values);
   AttentionOptions options;
   options.mask = (slots <= pos).reshape({1, 1, 1, cap});
-  return o.forward(
-      mergeHeads(scaledDotProductAttention(qh, keys, values, options)));
+  return linearWith(
+      o, mergeHeads(scaledDotProductAttention(qh, keys, values, options)),
+      weights);
 }
 
 NamedParameters LlamaAttention::namedParameters(const std::string &prefix) {
@@ -150,10 +152,15 @@ DispatchTensor LlamaBlock::forward(const DispatchTensor &x) const {
 
 DispatchTensor LlamaBlock::decode(const DispatchTensor &x,
                                   const DispatchTensor &pos,
-                                  DispatchTensor &keys,
-                                  DispatchTensor &values) const {
-  DispatchTensor h = x + attn.decode(inputNorm.forward(x), pos, keys, values);
-  return h + mlp.forward(postNorm.forward(h));
+                                  DispatchTensor &keys, DispatchTensor &values,
+                                  const Substitutes *weights) const {
+  DispatchTensor h =
+      x + attn.decode(inputNorm.forward(x), pos, keys, values, weights);
+  DispatchTensor m = postNorm.forward(h);
+  return h + linearWith(mlp.down,
+                        silu(linearWith(mlp.gate, m, weights)) *
+                            linearWith(mlp.up, m, weights),
+                        weights);
 }
 
 NamedParameters LlamaBlock::namedParameters(const std::string &prefix) {
@@ -193,9 +200,11 @@ Llama::Llama(const LlamaConfig &c, const DispatchDevice &device, uint64_t seed)
     head.emplace(c.hidden, c.vocab, device, seed + 1, false, true);
 }
 
-DispatchTensor Llama::logits(const DispatchTensor &x) const {
+DispatchTensor Llama::logits(const DispatchTensor &x,
+                             const Substitutes *weights) const {
   DispatchTensor h = norm.forward(x);
-  return head ? head->forward(h) : matmul(h, embed.weight.transpose(0, 1));
+  return head ? linearWith(*head, h, weights)
+              : matmul(h, embed.weight.transpose(0, 1));
 }
 
 DispatchTensor Llama::forward(const DispatchTensor &ids) const {
@@ -216,6 +225,17 @@ std::vector<int64_t> Llama::generate(const std::vector<int64_t> &prompt,
               options);
   NoGradGuard noGrad;
   DispatchDevice dev = device_.backend();
+  const Substitutes *weights = nullptr;
+  if (options.q8) {
+    std::vector<const Linear *> linears;
+    for (const LlamaBlock &b : layers)
+      for (const Linear *l : {&b.attn.q, &b.attn.k, &b.attn.v, &b.attn.o,
+                              &b.mlp.gate, &b.mlp.up, &b.mlp.down})
+        linears.push_back(l);
+    if (head)
+      linears.push_back(&*head);
+    weights = &q8_.refresh(linears);
+  }
   int64_t cap = config.maxPositions;
   std::vector<DispatchTensor> keys, values, all;
   for (size_t l = 0; l < layers.size(); ++l) {
@@ -237,8 +257,8 @@ std::vector<int64_t> Llama::generate(const std::vector<int64_t> &prompt,
         DispatchTensor::fromVector<int64_t>({position++}, Shape{}, dev);
     DispatchTensor x = embed.forward(t);
     for (size_t l = 0; l < layers.size(); ++l)
-      x = layers[l].decode(x, p, keys[l], values[l]);
-    DispatchTensor out = logits(x);
+      x = layers[l].decode(x, p, keys[l], values[l], weights);
+    DispatchTensor out = logits(x, weights);
     std::vector<DispatchTensor> step = {out};
     step.insert(step.end(), keys.begin(), keys.end());
     step.insert(step.end(), values.begin(), values.end());

@@ -19,20 +19,6 @@ using namespace kiln::nn;
 
 namespace {
 
-/// x W + b, with W replaced by the dequantized substitute when there is one
-/// (the dequantize fuses into the matmul, which unpacks it while packing).
-DispatchTensor linear(const Linear &l, const DispatchTensor &x,
-                      const Substitutes *weights) {
-  if (weights) {
-    auto it = weights->find(&l.weight);
-    if (it != weights->end()) {
-      DispatchTensor y = matmul(x, dequantize(it->second));
-      return l.bias ? y + *l.bias : y;
-    }
-  }
-  return l.forward(x);
-}
-
 void append(std::vector<DispatchTensor *> &to,
             const std::vector<DispatchTensor *> &more) {
   to.insert(to.end(), more.begin(), more.end());
@@ -108,7 +94,7 @@ DispatchTensor MultiheadAttention::decode(const DispatchTensor &x,
                                           const Substitutes *weights) const {
   int64_t hd = dim / heads, cap = keys.shape()[2];
   std::vector<DispatchTensor> qkvParts =
-      splitHeads(linear(qkv, x, weights), 1, 1, heads, hd);
+      splitHeads(linearWith(qkv, x, weights), 1, 1, heads, hd);
   DispatchTensor slots =
       DispatchTensor::arange(cap, DType::I64, x.device().backend());
   // The new key and value go to row `pos` of the caches; the query attends
@@ -123,7 +109,7 @@ DispatchTensor MultiheadAttention::decode(const DispatchTensor &x,
                 -1);
   DispatchTensor y =
       matmul(att, values).permute({0, 2, 1, 3}).reshape({1, 1, dim});
-  return linear(proj, y, weights);
+  return linearWith(proj, y, weights);
 }
 
 std::vector<DispatchTensor *> MultiheadAttention::parameters() {
@@ -149,8 +135,8 @@ TransformerBlock::TransformerBlock(int64_t dim, int64_t heads,
 
 DispatchTensor TransformerBlock::mlp(const DispatchTensor &x,
                                      const Substitutes *weights) const {
-  return linear(fc2, gelu(linear(fc, x, weights), /*tanhApprox=*/true),
-                weights);
+  return linearWith(fc2, gelu(linearWith(fc, x, weights), /*tanhApprox=*/true),
+                    weights);
 }
 
 DispatchTensor TransformerBlock::forward(const DispatchTensor &x) const {
@@ -225,7 +211,7 @@ DispatchTensor GPT::logits(const DispatchTensor &x,
                            const Substitutes *weights) const {
   if (config.tiedHead)
     return matmul(x, wte.weight.transpose(0, 1));
-  return linear(head, x, weights);
+  return linearWith(head, x, weights);
 }
 
 DispatchTensor GPT::loss(const DispatchTensor &tokens,
@@ -265,6 +251,40 @@ NamedParameters GPT::namedParameters() {
   return p;
 }
 
+DispatchTensor nn::linearWith(const Linear &l, const DispatchTensor &x,
+                              const Substitutes *weights) {
+  if (weights) {
+    auto it = weights->find(&l.weight);
+    if (it != weights->end()) {
+      DispatchTensor y = matmul(x, dequantize(it->second));
+      return l.bias ? y + *l.bias : y;
+    }
+  }
+  return l.forward(x);
+}
+
+const Substitutes &
+Q8Weights::refresh(const std::vector<const Linear *> &linears) {
+  // Every weight that changed since it was quantized, in one graph.
+  std::vector<DispatchTensor> made;
+  for (const Linear *l : linears) {
+    DispatchTensor w = l->outIn ? l->weight.transpose(0, 1) : l->weight;
+    if (w.shape()[1] % 32 != 0)
+      continue;
+    auto it = from_.find(&l->weight);
+    if (it != from_.end() && it->second.lock() == l->weight.kind.node)
+      continue;
+    DispatchTensor q =
+        quantize(w.detach(), QuantScheme::q8Block(32, DTypeKind::F32));
+    q8_[&l->weight] = q;
+    from_[&l->weight] = l->weight.kind.node;
+    made.push_back(q);
+  }
+  if (!made.empty())
+    kiln::sync(made);
+  return q8_;
+}
+
 const Substitutes &GPT::q8Weights() {
   std::vector<const Linear *> linears;
   for (const TransformerBlock &b : blocks)
@@ -272,24 +292,7 @@ const Substitutes &GPT::q8Weights() {
       linears.push_back(l);
   if (!config.tiedHead)
     linears.push_back(&head);
-  // Every weight that changed since it was quantized, in one graph. A
-  // weight whose rows are not whole blocks of 32 stays f32.
-  std::vector<DispatchTensor> made;
-  for (const Linear *l : linears) {
-    if (l->weight.shape()[1] % 32 != 0)
-      continue;
-    auto it = q8From_.find(&l->weight);
-    if (it != q8From_.end() && it->second.lock() == l->weight.kind.node)
-      continue;
-    DispatchTensor q =
-        quantize(l->weight.detach(), QuantScheme::q8Block(32, DTypeKind::F32));
-    q8_[&l->weight] = q;
-    q8From_[&l->weight] = l->weight.kind.node;
-    made.push_back(q);
-  }
-  if (!made.empty())
-    kiln::sync(made);
-  return q8_;
+  return q8_.refresh(linears);
 }
 
 std::vector<int64_t> GPT::generate(const std::vector<int64_t> &prompt,

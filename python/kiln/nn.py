@@ -382,15 +382,16 @@ class CausalLM:
         return self._model(ids)
 
     def generate(self, ids, max_new_tokens, temperature=1.0, top_k=0,
-                 top_p=1.0, seed=0):
+                 top_p=1.0, seed=0, q8=False):
         """The new token ids (an int64 numpy array) after the 1-D prompt
         `ids` (or [1, T]): temperature 0 is greedy, otherwise top-k, then
-        top-p (nucleus), then a draw seeded with `seed`."""
+        top-p (nucleus), then a draw seeded with `seed`; `q8` decodes with
+        q8 copies of the projections' weights."""
         import numpy as np
         prompt = np.asarray(ids).reshape(-1).astype(np.int64).tolist()
         return np.asarray(self._model.generate(
             prompt, int(max_new_tokens), float(temperature), int(top_k),
-            float(top_p), int(seed)), dtype=np.int64)
+            float(top_p), int(seed), bool(q8)), dtype=np.int64)
 
     @property
     def vocab(self):

@@ -429,14 +429,14 @@ void kiln::python::bindNN(nb::module_ &m) {
           "generate",
           [](knn::CausalLM &model, const std::vector<int64_t> &prompt,
              int64_t n, double temperature, int64_t topK, double topP,
-             uint64_t seed) {
-            knn::SampleOptions o{temperature, topK, seed, false, topP};
+             uint64_t seed, bool q8) {
+            knn::SampleOptions o{temperature, topK, seed, q8, topP};
             kiln::python::finishInterrupted();
             nb::gil_scoped_release release;
             return model.generate(prompt, n, o);
           },
           "prompt"_a, "n"_a, "temperature"_a = 1.0, "top_k"_a = 0,
-          "top_p"_a = 1.0, "seed"_a = 0)
+          "top_p"_a = 1.0, "seed"_a = 0, "q8"_a = false)
       .def_prop_ro("vocab", &knn::CausalLM::vocab);
   moduleMethods(lm,
                 [](knn::CausalLM &model) { return model.namedParameters(); });

@@ -222,6 +222,35 @@ TEST(CheckpointErrorTest, BrokenDirectoriesSayWhatIsWrong) {
   fs::remove_all(tmp);
 }
 
+TEST(LlamaTest, Q8DecodingStaysCloseAndCompilesLittle) {
+  nn::LlamaConfig c;
+  c.vocab = 64;
+  c.hidden = 64;
+  c.intermediate = 96;
+  c.layers = 2;
+  c.heads = 4;
+  c.kvHeads = 2;
+  c.maxPositions = 40;
+  DispatchDevice cpu = DispatchDevice::cpu();
+  nn::Llama model(c, cpu, 3);
+  std::vector<int64_t> f = model.generate({1, 2, 3}, 16, {0.0});
+  int64_t before = backendCounters(cpu).compiles;
+  nn::SampleOptions o{0.0};
+  o.q8 = true;
+  std::vector<int64_t> q = model.generate({1, 2, 3}, 16, o);
+  EXPECT_LE(backendCounters(cpu).compiles - before, 3);
+  // q8 weights change the logits by a little: greedy decoding mostly
+  // agrees with f32.
+  int same = 0;
+  for (size_t i = 0; i < f.size() && f[i] == q[i]; ++i)
+    ++same;
+  EXPECT_GE(same, 4);
+  // A second q8 call reuses the quantized weights and the executables.
+  before = backendCounters(cpu).compiles;
+  EXPECT_EQ(model.generate({1, 2, 3}, 16, o), q);
+  EXPECT_EQ(backendCounters(cpu).compiles, before);
+}
+
 TEST(CheckpointErrorTest, GenerateChecksItsArguments) {
   std::unique_ptr<nn::CausalLM> model =
       nn::fromPretrained(kHf + "llama-gqa", DispatchDevice::flex());

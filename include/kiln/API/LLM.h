@@ -32,7 +32,8 @@ public:
   /// Logits [B, T, vocab] of token ids [B, T] (i64 or i32).
   virtual DispatchTensor forward(const DispatchTensor &ids) const = 0;
   /// `n` new tokens after `prompt` (not the prompt itself). Temperature 0
-  /// is greedy; otherwise top-k, then top-p, then a draw with `seed`.
+  /// is greedy; otherwise top-k, then top-p, then a draw with `seed`; with
+  /// q8, the projections' weights are q8 (a tied head stays f32).
   virtual std::vector<int64_t> generate(const std::vector<int64_t> &prompt,
                                         int64_t n,
                                         const SampleOptions &options = {}) = 0;
@@ -70,7 +71,8 @@ public:
   /// writes its key and value into the caches [1, kvHeads, cap, headDim]
   /// (rebound to the updated ones) and attends over positions 0..pos.
   DispatchTensor decode(const DispatchTensor &x, const DispatchTensor &pos,
-                        DispatchTensor &keys, DispatchTensor &values) const;
+                        DispatchTensor &keys, DispatchTensor &values,
+                        const Substitutes *weights = nullptr) const;
   NamedParameters namedParameters(const std::string &prefix);
 
   Linear q, k, v, o;
@@ -84,7 +86,8 @@ public:
   LlamaBlock(const LlamaConfig &c, const DispatchDevice &device, uint64_t seed);
   DispatchTensor forward(const DispatchTensor &x) const;
   DispatchTensor decode(const DispatchTensor &x, const DispatchTensor &pos,
-                        DispatchTensor &keys, DispatchTensor &values) const;
+                        DispatchTensor &keys, DispatchTensor &values,
+                        const Substitutes *weights = nullptr) const;
   NamedParameters namedParameters(const std::string &prefix);
 
   RMSNorm inputNorm;
@@ -117,8 +120,10 @@ public:
   std::optional<Linear> head;
 
 private:
-  DispatchTensor logits(const DispatchTensor &x) const;
+  DispatchTensor logits(const DispatchTensor &x,
+                        const Substitutes *weights = nullptr) const;
   DispatchDevice device_;
+  Q8Weights q8_;
 };
 
 /// GPT-2 as Hugging Face lays it out: nn::GPT with a head tied to the token

@@ -29,6 +29,26 @@ namespace kiln::nn {
 /// decoding with q8 copies of the matmul weights.
 using Substitutes = std::map<const DispatchTensor *, DispatchTensor>;
 
+/// l's output for x, with l's weight replaced by its q8 substitute when
+/// `weights` has one (dequantized inside the matmul, which unpacks it while
+/// packing).
+DispatchTensor linearWith(const Linear &l, const DispatchTensor &x,
+                          const Substitutes *weights);
+
+/// q8 copies (blocks of 32 along the output dim, f32 scales) of the weights
+/// of linear layers, stored [in, out] whatever the layer's layout, each
+/// made again only when its weight was rebound (by training) since.
+class Q8Weights {
+public:
+  /// The substitutes of `linears`' weights; a weight whose output dim is
+  /// not whole blocks stays f32 (it has none).
+  const Substitutes &refresh(const std::vector<const Linear *> &linears);
+
+private:
+  std::map<const DispatchTensor *, std::weak_ptr<detail::Node>> from_;
+  Substitutes q8_;
+};
+
 /// Causal multi-head self-attention over x [B, T, dim]: one [dim, 3 dim]
 /// projection gives Q, K and V, softmax(Q K^T / sqrt(head_dim)) with the
 /// future masked weighs V, and a [dim, dim] projection merges the heads.
@@ -137,13 +157,11 @@ private:
   DispatchTensor logits(const DispatchTensor &x,
                         const Substitutes *weights) const;
 
-  /// q8 copies of the matmul weights for decoding, with the f32 weight they
-  /// were made from (a weight rebound by training is quantized again).
+  /// q8 copies of the matmul weights for decoding.
   const Substitutes &q8Weights();
 
   DispatchDevice device_;
-  std::map<const DispatchTensor *, std::weak_ptr<detail::Node>> q8From_;
-  Substitutes q8_;
+  Q8Weights q8_;
 };
 
 } // namespace kiln::nn
