@@ -15,7 +15,6 @@
 #include "Workloads.h"
 
 #include <cmath>
-#include <map>
 #include <random>
 
 using namespace bench;
@@ -137,7 +136,7 @@ void Suite::llamaDecode() {
   std::vector<int64_t> prompt;
   for (int64_t i = 0; i < s.llamaPrompt; ++i)
     prompt.push_back((i * 37 + 11) % c.vocab);
-  std::map<std::pair<std::string, int>, double> f32ms;
+  F32Times f32ms;
   for (bool q8 : {false, true})
     kilnRows("llama_decode", [&](Record &r, const DispatchDevice &dev, int t) {
       r.add("weights", std::string(q8 ? "q8" : "f32"));
@@ -148,32 +147,9 @@ void Suite::llamaDecode() {
       o.topP = 0.9;
       o.seed = 5;
       o.q8 = q8;
-      int64_t before = k::backendCounters(dev).compiles;
-      std::vector<int64_t> first =
-          model.generate(prompt, s.llamaDecodeTokens, o);
-      int64_t compiles = k::backendCounters(dev).compiles - before;
-      r.add("compiles", compiles);
-      if (!check(r, [&]() -> std::string {
-            if (static_cast<int64_t>(first.size()) != s.llamaDecodeTokens)
-              return "generate made " + std::to_string(first.size()) +
-                     " tokens";
-            return compiles <= 3 ? "" : "more than 3 executables";
-          }))
-        return;
-      int64_t c1 = k::backendCounters(dev).compiles;
-      time(r, [&] {
-        if (model.generate(prompt, s.llamaDecodeTokens, o) != first)
-          throw k::Error("a seeded generate call sampled other tokens");
-      });
-      double ms = r.stats.median();
-      r.add("tok/s", s.llamaDecodeTokens / (ms * 1e-3), "%.1f");
-      if (k::backendCounters(dev).compiles != c1)
-        r.status = "WRONG: a repeated generate call compiled";
-      if (!q8) {
-        f32ms[{r.backend, t}] = ms;
-      } else if (f32ms.count({r.backend, t})) {
-        r.ratio = f32ms[{r.backend, t}] / ms;
-        r.ratioOf = "f32 time / q8 time";
-      }
+      decodeRow(
+          r, dev, t, q8, s.llamaDecodeTokens,
+          [&] { return model.generate(prompt, s.llamaDecodeTokens, o); },
+          f32ms);
     });
 }

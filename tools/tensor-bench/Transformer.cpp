@@ -267,6 +267,37 @@ void Suite::gptDataParallel() {
   });
 }
 
+void Suite::decodeRow(Record &r, const DispatchDevice &backend, int t, bool q8,
+                      int64_t tokens,
+                      const std::function<std::vector<int64_t>()> &generate,
+                      F32Times &f32ms) {
+  int64_t before = k::backendCounters(backend).compiles;
+  std::vector<int64_t> first = generate();
+  int64_t compiles = k::backendCounters(backend).compiles - before;
+  r.add("compiles", compiles);
+  if (!check(r, [&]() -> std::string {
+        if (static_cast<int64_t>(first.size()) != tokens)
+          return "generate made " + std::to_string(first.size()) + " tokens";
+        return compiles <= 3 ? "" : "more than 3 executables";
+      }))
+    return;
+  int64_t c1 = k::backendCounters(backend).compiles;
+  time(r, [&] {
+    if (generate() != first)
+      throw k::Error("a seeded generate call sampled other tokens");
+  });
+  double ms = r.stats.median();
+  r.add("tok/s", tokens / (ms * 1e-3), "%.1f");
+  if (k::backendCounters(backend).compiles != c1)
+    r.status = "WRONG: a repeated generate call compiled";
+  if (!q8) {
+    f32ms[{r.backend, t}] = ms;
+  } else if (f32ms.count({r.backend, t})) {
+    r.ratio = f32ms[{r.backend, t}] / ms;
+    r.ratioOf = "f32 time / q8 time";
+  }
+}
+
 void Suite::gptDecode() {
   const Sizes &s = opts.sizes;
   k::nn::GPTConfig c = s.gpt;
@@ -282,40 +313,21 @@ void Suite::gptDecode() {
   std::vector<int64_t> prompt;
   for (int64_t i = 0; i < s.gptPrompt; ++i)
     prompt.push_back("DispatchTensor x = "[i % 19]);
-  std::map<std::pair<std::string, int>, double> f32ms;
+  F32Times f32ms;
   for (bool q8 : {false, true})
     kilnRows("gpt_decode", [&](Record &r, const DispatchDevice &dev, int t) {
       r.add("weights", std::string(q8 ? "q8" : "f32"));
       k::nn::GPT gpt(c, dev, 1);
       k::nn::SampleOptions o{0.8, 40, 5, q8};
-      DispatchDevice backend = dev.backend();
-      int64_t before = k::backendCounters(backend).compiles;
-      std::vector<int64_t> first = gpt.generate(prompt, s.gptDecodeTokens, o);
-      int64_t compiles = k::backendCounters(backend).compiles - before;
-      r.add("compiles", compiles);
-      if (!check(r, [&]() -> std::string {
-            if (first.size() != prompt.size() + s.gptDecodeTokens)
-              return "generate made " + std::to_string(first.size()) +
-                     " tokens";
-            return compiles <= 3 ? "" : "more than 3 executables";
-          }))
-        return;
-      int64_t c1 = k::backendCounters(backend).compiles;
-      time(r, [&] {
-        std::vector<int64_t> again = gpt.generate(prompt, s.gptDecodeTokens, o);
-        if (again != first)
-          throw k::Error("a seeded generate call sampled other tokens");
-      });
-      double ms = r.stats.median();
-      r.add("tok/s", s.gptDecodeTokens / (ms * 1e-3), "%.1f");
-      if (k::backendCounters(backend).compiles != c1)
-        r.status = "WRONG: a repeated generate call compiled";
-      if (!q8) {
-        f32ms[{r.backend, t}] = ms;
-      } else if (f32ms.count({r.backend, t})) {
-        r.ratio = f32ms[{r.backend, t}] / ms;
-        r.ratioOf = "f32 time / q8 time";
-      }
+      decodeRow(
+          r, dev.backend(), t, q8, s.gptDecodeTokens,
+          [&] {
+            std::vector<int64_t> all =
+                gpt.generate(prompt, s.gptDecodeTokens, o);
+            return std::vector<int64_t>(
+                all.begin() + static_cast<int64_t>(prompt.size()), all.end());
+          },
+          f32ms);
     });
 }
 

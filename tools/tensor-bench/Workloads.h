@@ -136,6 +136,16 @@ private:
                 const std::function<void(Record &, const kiln::DispatchDevice &,
                                          int)> &body,
                 const std::vector<std::string> &only = {});
+  /// The decode rows' q8 ratio: f32 ms per (backend, threads) so far.
+  using F32Times = std::map<std::pair<std::string, int>, double>;
+  /// One decode row: `generate` (returning the new tokens) runs once,
+  /// building at most 3 executables and making `tokens` tokens, then is
+  /// timed (a repeated call must give the same tokens and compile
+  /// nothing); q8 rows get f32 time / q8 time as their ratio.
+  void decodeRow(Record &r, const kiln::DispatchDevice &backend, int threads,
+                 bool q8, int64_t tokens,
+                 const std::function<std::vector<int64_t>()> &generate,
+                 F32Times &f32ms);
   /// What a training workload's Disabled and Balanced rows measured so far
   /// (0 until they have): their steps' peak bytes and median ms.
   struct StrategyBaseline {
