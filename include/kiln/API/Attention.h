@@ -31,7 +31,9 @@ struct AttentionOptions {
 /// Hkv divides H (Hkv < H): query head h reads key/value head h / (H / Hkv),
 /// as Hugging Face's repeat_kv, but K and V are never copied: the queries
 /// of a group are one matmul against their shared head. Cross attention
-/// when S != T. A row whose keys are all masked is NaN.
+/// when S != T. Masked scores become the dtype's lowest finite value, as
+/// in Hugging Face's models: a row whose keys are all masked weighs them
+/// uniformly.
 Tensor scaledDotProductAttention(const Tensor &q, const Tensor &k,
                                  const Tensor &v,
                                  const AttentionOptions &options = {});
