@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ErrorMessage.h"
 #include "Reference.h"
 
 using namespace kiln;
@@ -132,40 +133,32 @@ TEST(AttentionTest, ErrorsNameTheShapes) {
   auto t = [](Shape s, DType d = DType::F32) {
     return DispatchTensor::zeros(std::move(s), d, flexDevice());
   };
-  auto message = [](const std::function<void()> &f) -> std::string {
-    try {
-      f();
-    } catch (const Error &e) {
-      return e.what();
-    }
-    return "no error";
-  };
-  EXPECT_EQ(message([&] {
+  EXPECT_EQ(errorMessage([&] {
               (void)scaledDotProductAttention(t({1, 6, 2, 4}), t({1, 4, 3, 4}),
                                               t({1, 4, 3, 4}));
             }),
             "scaled_dot_product_attention: 4 key/value heads do not divide 6 "
             "query heads; q [1, 6, 2, 4], k [1, 4, 3, 4], v [1, 4, 3, 4]");
-  EXPECT_EQ(message([&] {
+  EXPECT_EQ(errorMessage([&] {
               (void)scaledDotProductAttention(t({1, 2, 2, 4}), t({1, 2, 3, 5}),
                                               t({1, 2, 3, 4}));
             }),
             "scaled_dot_product_attention: q and k differ in their last dim; "
             "q [1, 2, 2, 4], k [1, 2, 3, 5], v [1, 2, 3, 4]");
-  EXPECT_NE(message([&] {
+  EXPECT_NE(errorMessage([&] {
               (void)scaledDotProductAttention(t({2, 4}), t({1, 2, 3, 5}),
                                               t({1, 2, 3, 4}));
             }).find("must be [B, H, T, D]"),
             std::string::npos);
   AttentionOptions o;
   o.mask = t({1, 3, 2, 3}, DType::Bool);
-  EXPECT_NE(message([&] {
+  EXPECT_NE(errorMessage([&] {
               (void)scaledDotProductAttention(t({1, 2, 2, 4}), t({1, 2, 3, 4}),
                                               t({1, 2, 3, 4}), o);
             }).find("the mask's head dim 3 is neither 1 nor 2"),
             std::string::npos);
   o.mask = t({2, 3}, DType::F16);
-  EXPECT_NE(message([&] {
+  EXPECT_NE(errorMessage([&] {
               (void)scaledDotProductAttention(t({1, 2, 2, 4}), t({1, 2, 3, 4}),
                                               t({1, 2, 3, 4}), o);
             }).find("a float mask must have q's dtype f32, got f16"),

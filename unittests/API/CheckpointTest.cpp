@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ErrorMessage.h"
 #include "kiln/Kiln.h"
 
 #include <gtest/gtest.h>
@@ -27,6 +28,7 @@
 #include <unistd.h>
 
 using namespace kiln;
+using test::errorMessage;
 
 namespace {
 
@@ -77,15 +79,6 @@ Npy readNpy(const std::string &path) {
 
 std::vector<int64_t> asInts(const Npy &a) {
   return std::vector<int64_t>(a.values.begin(), a.values.end());
-}
-
-std::string message(const std::function<void()> &f) {
-  try {
-    f();
-  } catch (const Error &e) {
-    return e.what();
-  }
-  return "no error";
 }
 
 class CheckpointTest
@@ -158,13 +151,14 @@ TEST(CheckpointErrorTest, BrokenDirectoriesSayWhatIsWrong) {
     write(path, s);
   };
 
-  EXPECT_EQ(message([&] { nn::fromPretrained((tmp / "none").string(), flex); }),
-            "fromPretrained: cannot open the config " +
-                (tmp / "none").string() + "/config.json");
+  EXPECT_EQ(
+      errorMessage([&] { nn::fromPretrained((tmp / "none").string(), flex); }),
+      "fromPretrained: cannot open the config " + (tmp / "none").string() +
+          "/config.json");
 
   std::string unknown = copyOf("gpt2");
   replaceIn(unknown + "/config.json", "\"gpt2\"", "\"bert\"");
-  EXPECT_NE(message([&] {
+  EXPECT_NE(errorMessage([&] {
               nn::fromPretrained(unknown, flex);
             }).find("model_type \"bert\""),
             std::string::npos);
@@ -173,7 +167,7 @@ TEST(CheckpointErrorTest, BrokenDirectoriesSayWhatIsWrong) {
   std::string shapes = copyOf("llama-gqa");
   replaceIn(shapes + "/config.json", "\"intermediate_size\": 48",
             "\"intermediate_size\": 40");
-  EXPECT_EQ(message([&] { nn::fromPretrained(shapes, flex); }),
+  EXPECT_EQ(errorMessage([&] { nn::fromPretrained(shapes, flex); }),
             "fromPretrained: tensor 'model.layers.0.mlp.gate_proj.weight' of " +
                 shapes +
                 "/model.safetensors is [48, 32], the parameter is "
@@ -183,7 +177,7 @@ TEST(CheckpointErrorTest, BrokenDirectoriesSayWhatIsWrong) {
   std::string extra = copyOf("llama-gqa");
   replaceIn(extra + "/config.json", "\"num_hidden_layers\": 2",
             "\"num_hidden_layers\": 1");
-  EXPECT_NE(message([&] {
+  EXPECT_NE(errorMessage([&] {
               nn::fromPretrained(extra, flex);
             }).find("has tensor 'model.layers.1."),
             std::string::npos);
@@ -192,7 +186,7 @@ TEST(CheckpointErrorTest, BrokenDirectoriesSayWhatIsWrong) {
   std::string missing = copyOf("llama-gqa");
   replaceIn(missing + "/config.json", "\"num_hidden_layers\": 2",
             "\"num_hidden_layers\": 3");
-  EXPECT_NE(message([&] {
+  EXPECT_NE(errorMessage([&] {
               nn::fromPretrained(missing, flex);
             }).find("has no tensor 'model.layers.2."),
             std::string::npos);
@@ -201,21 +195,22 @@ TEST(CheckpointErrorTest, BrokenDirectoriesSayWhatIsWrong) {
   std::string cut = copyOf("llama-tied");
   fs::path shard = fs::path(cut) / "model-00002-of-00003.safetensors";
   fs::resize_file(shard, fs::file_size(shard) / 2);
-  EXPECT_NE(message([&] {
+  EXPECT_NE(errorMessage([&] {
               nn::fromPretrained(cut, flex);
             }).find("model-00002-of-00003.safetensors"),
             std::string::npos);
 
   std::string badJson = copyOf("gpt2");
   write(badJson + "/config.json", "{\"model_type\": \"gpt2\",");
-  EXPECT_NE(
-      message([&] { nn::fromPretrained(badJson, flex); }).find("is not JSON"),
-      std::string::npos);
+  EXPECT_NE(errorMessage([&] {
+              nn::fromPretrained(badJson, flex);
+            }).find("is not JSON"),
+            std::string::npos);
 
   std::string scaled = copyOf("llama-gqa");
   replaceIn(scaled + "/config.json", "\"rope_type\": \"default\"",
             "\"rope_type\": \"yarn\"");
-  EXPECT_NE(message([&] {
+  EXPECT_NE(errorMessage([&] {
               nn::fromPretrained(scaled, flex);
             }).find("rope_type \"yarn\""),
             std::string::npos);
@@ -254,19 +249,19 @@ TEST(LlamaTest, Q8DecodingStaysCloseAndCompilesLittle) {
 TEST(CheckpointErrorTest, GenerateChecksItsArguments) {
   std::unique_ptr<nn::CausalLM> model =
       nn::fromPretrained(kHf + "llama-gqa", DispatchDevice::flex());
-  EXPECT_EQ(message([&] { model->generate({}, 3); }),
+  EXPECT_EQ(errorMessage([&] { model->generate({}, 3); }),
             "Llama::generate: the prompt is empty");
-  EXPECT_EQ(message([&] { model->generate({96}, 3); }),
+  EXPECT_EQ(errorMessage([&] { model->generate({96}, 3); }),
             "Llama::generate: prompt token 96 is out of range for a vocabulary "
             "of 96");
-  EXPECT_EQ(message([&] {
+  EXPECT_EQ(errorMessage([&] {
               model->generate({1, 2}, 63);
             }),
             "Llama::generate: 2 + 63 tokens exceed the 64 positions of the "
             "model");
   nn::SampleOptions o;
   o.topP = 0;
-  EXPECT_EQ(message([&] { model->generate({1}, 3, o); }),
+  EXPECT_EQ(errorMessage([&] { model->generate({1}, 3, o); }),
             "Llama::generate: top_p must be in (0, 1], got 0.000000");
   // Sampling is seeded: the same seed, the same tokens; top_p keeps them
   // in the vocabulary.

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ErrorMessage.h"
 #include "HostDevices.h"
 
 #include "kiln/Kiln.h"
@@ -15,6 +16,7 @@
 #include <cmath>
 
 using namespace kiln;
+using test::errorMessage;
 
 namespace {
 
@@ -304,29 +306,19 @@ TEST(GPTTest, SamplingIsSeededAndQ8StaysClose) {
   EXPECT_GE(same, 4);
 }
 
-/// The message of the kiln::Error that `f` throws.
-std::string message(const std::function<void()> &f) {
-  try {
-    f();
-  } catch (const Error &e) {
-    return e.what();
-  }
-  return "no error";
-}
-
 TEST(GPTTest, BadInputsAreErrors) {
   nn::GPT gpt(kSmall, DispatchDevice::flex(), 2);
-  EXPECT_EQ(message([&] { gpt.generate({}, 3); }),
+  EXPECT_EQ(errorMessage([&] { gpt.generate({}, 3); }),
             "GPT::generate: the prompt is empty");
-  EXPECT_EQ(message([&] { gpt.generate({40}, 3); }),
+  EXPECT_EQ(errorMessage([&] { gpt.generate({40}, 3); }),
             "GPT::generate: prompt token 40 is out of range for a "
             "vocabulary of 32");
-  EXPECT_EQ(message([&] {
+  EXPECT_EQ(errorMessage([&] {
               gpt.forward(
                   tokens(sequence(9, 0, 32), 1, DispatchDevice::flex()));
             }),
             "GPT: 9 tokens are more than the context of 8");
-  EXPECT_EQ(message([&] {
+  EXPECT_EQ(errorMessage([&] {
               nn::MultiheadAttention(10, 3, DispatchDevice::flex(), 1);
             }),
             "MultiheadAttention: 3 heads do not divide dim 10");
@@ -354,15 +346,15 @@ TEST(ConvModuleTest, ShapesBoundsAndErrors) {
   EXPECT_EQ(
       c1.forward(DispatchTensor::zeros({2, 4, 10}, DType::F32, dev)).shape(),
       Shape({2, 5, 8}));
-  EXPECT_EQ(message([&] {
+  EXPECT_EQ(errorMessage([&] {
               nn::Conv(6, 8, {3, 3}, dev, 1, {{}, {}, {}, 4});
             }),
             "Conv: channels 6 -> 8 must be >= 1 and divisible by groups 4");
-  EXPECT_EQ(message([&] {
+  EXPECT_EQ(errorMessage([&] {
               nn::Conv(6, 8, {3, 3, 3}, dev, 1);
             }),
             "Conv: the kernel needs 1 or 2 sizes (conv1d or conv2d), got 3");
-  EXPECT_EQ(message([&] {
+  EXPECT_EQ(errorMessage([&] {
               nn::Conv(6, 8, {0, 3}, dev, 1);
             }),
             "Conv: kernel sizes must be >= 1, got 0");
@@ -397,7 +389,7 @@ TEST_P(OptimizerTest, SGDWithMomentumDecayAndNesterovMatchesItsFormula) {
     }
   }
   DispatchTensor w = DispatchTensor::fromVector<float>({1}, {1}, ad);
-  EXPECT_EQ(message([&] { optim::SGD({&w}, 0.1, 0.0, 0.0, true); }),
+  EXPECT_EQ(errorMessage([&] { optim::SGD({&w}, 0.1, 0.0, 0.0, true); }),
             "SGD: Nesterov momentum needs a momentum > 0");
 }
 
@@ -421,7 +413,7 @@ TEST(BatchNormModuleTest, TrainingUpdatesTheRunningStatisticsAndEvalUsesThem) {
               1e-5);
   // Evaluation leaves the statistics alone.
   expectClose(values(bn.runningMean), {1, 2}, 1e-6);
-  EXPECT_EQ(message([&] { nn::GroupNorm(3, 4, dev); }),
+  EXPECT_EQ(errorMessage([&] { nn::GroupNorm(3, 4, dev); }),
             "GroupNorm: 3 groups must be >= 1 and divide the 4 channels");
 }
 
@@ -447,7 +439,7 @@ TEST(DropoutModuleTest, EachTrainingCallDrawsTheNextMaskFromOneExecutable) {
   drop.train(false);
   EXPECT_EQ(values(drop.forward(x)), ones);
   EXPECT_EQ(drop.calls, 3);
-  EXPECT_EQ(message([] { nn::Dropout(1.0); }),
+  EXPECT_EQ(errorMessage([] { nn::Dropout(1.0); }),
             "Dropout: p must be in [0, 1), got 1.000000");
 }
 
@@ -506,7 +498,7 @@ TEST(ResNetTest, NamesShapesAndTrainingSteps) {
   std::remove(path.c_str());
   nn::ResNetConfig bad = tinyResNet();
   bad.blocks = {1, 1};
-  EXPECT_EQ(message([&] { nn::ResNet(bad, cpu, 1); }),
+  EXPECT_EQ(errorMessage([&] { nn::ResNet(bad, cpu, 1); }),
             "ResNet: needs blocks for 4 stages, got 2");
 }
 
