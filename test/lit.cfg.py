@@ -16,6 +16,10 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.kiln_tools_dir, config.llvm_tools_dir]
 tools = ["tensor-opt", "tensor-run", "FileCheck", "not", "count"]
+# The ONNX importer's tools, where it is built (libonnx-dev).
+if getattr(config, "kiln_onnx", False):
+    config.available_features.add("onnx")
+    tools.append("tensor-translate")
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # Scripts under utils/ (run with %python) and generated files in the build.

@@ -4,7 +4,7 @@
 usage: check-layering.py ROOT
 
 The areas of include/kiln/ and lib/, from the bottom up, are Support,
-Dialect, Transforms, Conversion, Runtime, Target, Engine and API. A file may
+Dialect, Transforms, Conversion, Runtime, Target, Engine, API and Import. A file may
 include the kiln headers of its own area and of the areas below it, with
 these limits:
   - Support includes nothing but the C++ standard library and itself;
@@ -15,6 +15,9 @@ these limits:
     compile them;
   - the API includes only the API, the Engine and Support, and its public
     headers include no MLIR or LLVM header;
+  - the importers (Import) build on the API as its users do: they include
+    the API, the Engine (to print a recorded graph) and Support, and their
+    public headers include no MLIR or LLVM header;
   - a private header (under lib/) is included only from its own directory,
     so that no backend reads another's internals.
 Prints one line per violation and exits 1 if there is any.
@@ -25,7 +28,7 @@ import re
 import sys
 
 AREAS = ["Support", "Dialect", "Transforms", "Conversion", "Runtime",
-         "Target", "Engine", "API"]
+         "Target", "Engine", "API", "Import"]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 
 
@@ -75,7 +78,7 @@ def check(rel, area, inc):
         return "Support depends on the C++ standard library only"
     if area == "Runtime" and inc.startswith("mlir/"):
         return "the Runtime includes no MLIR header"
-    if area == "API" and rel.startswith("include/") and (
+    if area in ("API", "Import") and rel.startswith("include/") and (
             inc.startswith("mlir/") or inc.startswith("llvm/")):
         return "a public header includes MLIR or LLVM"
     if not inc.startswith("kiln/"):
@@ -94,6 +97,8 @@ def check(rel, area, inc):
         return "the Runtime runs artifacts; compiling is the targets'"
     if area == "API" and dep not in ("API", "Engine", "Support"):
         return "the API depends on the Engine and Support only"
+    if area == "Import" and dep not in ("Import", "API", "Engine", "Support"):
+        return "an importer depends on the API, the Engine and Support only"
     return None
 
 

@@ -11,6 +11,7 @@ packages=(
   libhwy-dev libgtest-dev libbenchmark-dev
   libopenblas-dev
   openmpi-bin libopenmpi-dev
+  libonnx-dev libprotobuf-dev libonnx-testdata
 )
 
 # The Python package's build and tests: nanobind, numpy and pytest for the

@@ -326,8 +326,21 @@ std::unique_ptr<Executable> compileModuleNow(mlir::ModuleOp module,
 
 } // namespace
 
-std::string kiln::detail::printSubgraph(const Subgraph &g) {
-  auto module = buildModule(compileContext(), g);
+std::string kiln::detail::printSubgraph(const Subgraph &g,
+                                        const DynamicDims *dynamic) {
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  if (dynamic && !dynamic->empty()) {
+    std::vector<std::vector<int64_t>> leafShapes, nodeShapes;
+    for (size_t i = 0; i < g.leaves.size(); ++i) {
+      leafShapes.push_back(g.leaves[i]->shape);
+      for (size_t k = 0; k < leafShapes.back().size() && k < 64; ++k)
+        if (dynamic->leafDims[i] >> k & 1)
+          leafShapes.back()[k] = mlir::ShapedType::kDynamic;
+    }
+    module = buildModule(compileContext(), g, &leafShapes, &nodeShapes);
+  }
+  if (!module)
+    module = buildModule(compileContext(), g);
   std::string s;
   llvm::raw_string_ostream os(s);
   module->print(os);

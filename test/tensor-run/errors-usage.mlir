@@ -1,8 +1,8 @@
 // Command-line mistakes: a message, the usage line, and exit status 2,
 // before any file is read.
 // RUN: %python %kiln_src_root/utils/expect-exit.py 2 tensor-run 2>&1 | FileCheck %s --check-prefix=NOFILE
-// NOFILE: tensor-run: no .mlir file given
-// NOFILE-NEXT: usage: tensor-run FILE.mlir [--function NAME] [--device flex|cpu|cuda] [--input NAME=FILE.npy]... [FILE.npy]... [--output-dir DIR] [--repeat N] [--print]
+// NOFILE: tensor-run: no .mlir or .onnx file given
+// NOFILE-NEXT: usage: tensor-run FILE.mlir|MODEL.onnx [--function NAME] [--device flex|cpu|cuda] [--input NAME=FILE.npy]... [FILE.npy]... [--output-dir DIR] [--repeat N] [--print]
 
 // RUN: %python %kiln_src_root/utils/expect-exit.py 2 tensor-run %s --bogus 2>&1 | FileCheck %s --check-prefix=OPTION
 // OPTION: tensor-run: unknown option --bogus

@@ -5,18 +5,23 @@
 //
 //===----------------------------------------------------------------------===//
 //
-//   tensor-run FILE.mlir [--function NAME] [--device flex|cpu|cuda]
+//   tensor-run FILE.mlir|MODEL.onnx [--function NAME] [--device flex|cpu|cuda]
 //              [--input NAME=FILE.npy]... [FILE.npy]...
 //              [--output-dir DIR] [--repeat N] [--print]
 //
 // Inputs bind to the function's arguments by name (%arg0, or the argument's
 // position as a number) or, for positional files, in order. Each output is
-// written as DIR/<function>_<i>.npy. --repeat reports the median time of N
-// runs after one warm-up; --print prints small results.
+// written as DIR/<function>_<i>.npy. An .onnx model binds its inputs by
+// their ONNX names and writes each output as DIR/<output name>.npy. --repeat
+// reports the median time of N runs after one warm-up; --print prints small
+// results.
 //
 //===----------------------------------------------------------------------===//
 
 #include "kiln/API/Device.h"
+#ifdef KILN_HAVE_ONNX
+#include "RunOnnx.h"
+#endif
 #include "kiln/Dialect/Kiln/IR/KilnDTypes.h"
 #include "kiln/Engine/Compile.h"
 #include "kiln/Runtime/Backend.h"
@@ -56,7 +61,8 @@ struct Options {
 };
 
 constexpr const char *kUsage =
-    "usage: tensor-run FILE.mlir [--function NAME] [--device flex|cpu|cuda] "
+    "usage: tensor-run FILE.mlir|MODEL.onnx [--function NAME] "
+    "[--device flex|cpu|cuda] "
     "[--input NAME=FILE.npy]... [FILE.npy]... [--output-dir DIR] "
     "[--repeat N] [--print]\n";
 
@@ -72,7 +78,9 @@ constexpr const char *kUsage =
       "Runs function NAME (default: main) of FILE.mlir on .npy inputs and "
       "writes\n"
       "each result to DIR/NAME_<i>.npy (default DIR: the current "
-      "directory).\n\n"
+      "directory).\n"
+      "An ONNX model binds its inputs by their ONNX names and writes each\n"
+      "output to DIR/<output name>.npy.\n\n"
       "  --function NAME        the function to run\n"
       "  --device DEVICE        flex, cpu (default) or cuda\n"
       "  --input NAME=FILE.npy  binds an argument by name: %%arg0, arg0 or 0\n"
@@ -139,7 +147,7 @@ Options parseArgs(int argc, char **argv) {
     }
   }
   if (o.file.empty())
-    usage("no .mlir file given");
+    usage("no .mlir or .onnx file given");
   // A misspelt device is a usage error, found before anything is compiled;
   // a device that is known but missing (cuda) is a runtime error.
   if (o.device != "flex" && o.device != "cpu" && o.device != "cuda")
@@ -369,6 +377,18 @@ int run(const Options &o) {
 int main(int argc, char **argv) {
   Options o = parseArgs(argc, argv);
   try {
+    if (o.file.size() > 5 && o.file.substr(o.file.size() - 5) == ".onnx") {
+#ifdef KILN_HAVE_ONNX
+      if (o.function != "main")
+        usage("--function does not apply to an .onnx model");
+      tools::OnnxRun r{o.file,       o.device, o.outputDir, o.named,
+                       o.positional, o.repeat, o.print};
+      return tools::runOnnx(r);
+#else
+      throw Error(o.file + ": this tensor-run was built without ONNX "
+                           "(libonnx-dev)");
+#endif
+    }
     return run(o);
   } catch (const Error &e) {
     std::fprintf(stderr, "tensor-run: error: %s\n", e.what());

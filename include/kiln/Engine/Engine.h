@@ -70,8 +70,11 @@ structuralKey(const Subgraph &graph, bool withSizes = true,
 std::vector<bool> followedEntries(const Node &node, const NodeAttr &attr,
                                   int64_t size);
 
-/// The subgraph as a kiln-dialect module with function @main.
-std::string printSubgraph(const Subgraph &graph);
+/// The subgraph as a kiln-dialect module with function @main; with
+/// `dynamic`, its dynamic dims are `?` (static when some op cannot infer
+/// its shapes from them).
+std::string printSubgraph(const Subgraph &graph,
+                          const DynamicDims *dynamic = nullptr);
 
 /// Computes every pending target. After this, each target holds a buffer
 /// and no longer pins its inputs.
