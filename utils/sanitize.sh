@@ -15,9 +15,10 @@ if [ ! -f "$build/build.ninja" ]; then
 fi
 tests=(KilnSupportTests KilnAPITests KilnAPINumericTests KilnEngineTests
        KilnFlexIndexingTests KilnCpuCacheTests KilnTrainingTests
-       KilnGradCheckTests KilnCpuDiffTests KilnDistributedTests)
+       KilnGradCheckTests KilnCpuDiffTests KilnDistributedTests
+       KilnImportTests)
 fuzzers=(kiln-npy-fuzzer kiln-cache-fuzzer kiln-mlir-fuzzer kiln-api-fuzzer
-         kiln-safetensors-fuzzer)
+         kiln-safetensors-fuzzer kiln-onnx-fuzzer)
 if [ $# -gt 0 ]; then
   ninja -C "$build" "$@"
   exit 0
@@ -50,7 +51,7 @@ done
 seeds="$build/fuzz-seeds"
 rm -rf "$seeds"
 mkdir -p "$seeds/mlir" "$seeds/npy" "$seeds/cache" "$seeds/api" \
-  "$seeds/safetensors"
+  "$seeds/safetensors" "$seeds/onnx"
 python3 - "$root" "$seeds/mlir" <<'PY'
 import glob, os, sys
 root, out = sys.argv[1], sys.argv[2]
@@ -69,6 +70,16 @@ python3 "$npy" write "$seeds/npy/bool.npy" bool scalar
 python3 "$npy" write "$seeds/npy/v2.npy" f16 3 --version 2
 KILN_FUZZ_SEED_OUT="$seeds/cache/entry" "$build/bin/kiln-cache-fuzzer"
 cp "$root/unittests/API/Inputs/independent.safetensors" "$seeds/safetensors/"
+# The importer's test models, and every 8th model of the ONNX backend
+# suite's node tests (small graphs of one op each).
+cp "$root"/test/Import/Inputs/*.onnx "$root"/unittests/Import/Inputs/*.onnx \
+  "$seeds/onnx/"
+n=0
+for m in /usr/share/libonnx-testdata/data/node/*/model.onnx; do
+  if [ $((n++ % 8)) -eq 0 ]; then
+    cp "$m" "$seeds/onnx/node-$n.onnx"
+  fi
+done
 python3 - "$seeds/api" <<'PY'
 import os, random, sys
 rng = random.Random(1)

@@ -840,3 +840,5 @@ def adaptive_max_pool2d(x, output_size):
 
 
 from . import nn, optim  # noqa: E402  (they use the names above)
+if hasattr(_kiln, "onnx"):
+    from . import onnx  # noqa: E402,F401

@@ -31,6 +31,9 @@ void finishInterrupted();
 /// Python lists of tensors, safetensors files, autodiff devices.
 void bindNN(nanobind::module_ &m);
 
+/// kiln.onnx's model (where the ONNX importer is built).
+void bindOnnx(nanobind::module_ &m);
+
 } // namespace kiln::python
 
 #endif // KILN_PYTHON_BINDINGS_H

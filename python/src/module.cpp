@@ -731,5 +731,8 @@ NB_MODULE(_kiln, m) {
       noGradGuards().pop_back();
   });
   kiln::python::bindNN(m);
+#ifdef KILN_HAVE_ONNX
+  kiln::python::bindOnnx(m);
+#endif
   m.def("dump_graph", [](T t) { return kiln::dumpGraph(t); });
 }

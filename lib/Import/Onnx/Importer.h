@@ -29,6 +29,10 @@
 
 namespace kiln::onnx::detail {
 
+/// The most elements a mapping computes on the host (window coefficients,
+/// resize taps): larger counts are the file's error, not an allocation.
+constexpr int64_t kMaxHostElements = int64_t(1) << 24;
+
 /// A value of the graph: the tensor, and its integers when they are known
 /// on the host without running anything (shapes and the arithmetic on
 /// them), so that shape computations fold while importing.

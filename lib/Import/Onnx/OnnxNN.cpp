@@ -753,8 +753,10 @@ void resizeOp(NodeContext &c) {
   T y = dtype.isFloat() ? x : cast(x, DType::F32);
   for (size_t k = 0; k < na; ++k) {
     int64_t a = axes[k], in = x.shape()[a];
-    int64_t out =
-        sizes.empty() ? int64_t(std::floor(in * scales[k])) : sizes[k];
+    int64_t out = sizes.empty()
+                      ? int64_t(std::clamp<double>(std::floor(in * scales[k]),
+                                                   -1, kMaxHostElements + 1))
+                      : sizes[k];
     double scale = sizes.empty() ? scales[k] : double(out) / double(in);
     double r0 = roi.empty() ? 0 : roi[k], r1 = roi.empty() ? 1 : roi[na + k];
     std::string coord =
@@ -763,8 +765,9 @@ void resizeOp(NodeContext &c) {
             : c.attrString("coordinate_transformation_mode", "half_pixel");
     if (out == in && scale == 1 && coord != "tf_crop_and_resize")
       continue;
-    if (out < 1)
-      c.fail("an output size is under 1");
+    if (out < 1 || out > kMaxHostElements)
+      c.fail("an output size must be from 1 to " +
+             std::to_string(kMaxHostElements) + ", not " + std::to_string(out));
     double length = sizes.empty() ? in * scale : double(out);
     AxisTaps t = resizeTaps(c, in, out, length, scale, r0, r1);
     std::vector<int64_t> wshape(rank, 1);

@@ -422,8 +422,9 @@ void splitOp(NodeContext &c) {
   if (sizes.empty()) {
     int64_t parts = c.hasAttr("num_outputs") ? c.attrInt("num_outputs")
                                              : c.node.output_size();
-    if (parts < 1)
-      c.fail("needs at least one output");
+    if (parts < 1 || parts > std::max<int64_t>(n, 1))
+      c.fail("needs from 1 to " + std::to_string(std::max<int64_t>(n, 1)) +
+             " outputs, not " + std::to_string(parts));
     int64_t each = (n + parts - 1) / parts;
     for (int64_t i = 0; i < parts; ++i)
       sizes.push_back(std::max<int64_t>(0, std::min(each, n - i * each)));
@@ -589,8 +590,10 @@ void rangeOp(NodeContext &c) {
   double s = c.scalar(0), l = c.scalar(1), d = c.scalar(2);
   if (d == 0)
     c.fail("delta is 0");
-  int64_t n =
-      std::max<int64_t>(0, static_cast<int64_t>(std::ceil((l - s) / d)));
+  double count = std::ceil((l - s) / d);
+  if (!(count <= static_cast<double>(int64_t(1) << 40)))
+    c.fail("the range is too long");
+  int64_t n = std::max<int64_t>(0, static_cast<int64_t>(count));
   T idx = T::arange(n, start.dtype(), c.device);
   T out = idx * d + s;
   if (out.dtype() != start.dtype())
@@ -835,9 +838,11 @@ void eyeLikeOp(NodeContext &c) {
 OpEntry window(std::vector<double> a) {
   return {[a](NodeContext &c) {
             c.expectAttrs({"output_datatype", "periodic"});
-            int64_t n = static_cast<int64_t>(c.scalar(0));
-            if (n < 0)
-              c.fail("the size is negative");
+            double size = c.scalar(0);
+            if (!(size >= 0 && size <= kMaxHostElements))
+              c.fail("the size must be from 0 to " +
+                     std::to_string(kMaxHostElements));
+            int64_t n = static_cast<int64_t>(size);
             double denom = c.attrInt("periodic", 1) ? n : n - 1;
             std::vector<double> v(n);
             for (int64_t i = 0; i < n; ++i) {
