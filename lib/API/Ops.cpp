@@ -254,6 +254,21 @@ Tensor kiln::isNan(const Tensor &x) {
 }
 
 Tensor kiln::pow(const Tensor &x, double y) {
+  // Squares, cubes, square roots and reciprocals as the ops they are:
+  // exact where exp(y log x) is not, and cheap in a fused epilogue (GELU's
+  // x^3). Other exponents, and non-float x (pow's own error), go to pow.
+  if (x.dtype().isFloat()) {
+    if (y == 2)
+      return x * x;
+    if (y == 3)
+      return x * x * x;
+    if (y == 0.5)
+      return sqrt(x);
+    if (y == -1)
+      return recip(x);
+    if (y == -0.5)
+      return rsqrt(x);
+  }
   return pow(x, scalarLike(ops::Pow::name, x, y));
 }
 

@@ -91,6 +91,10 @@ const std::vector<std::string> &bench::allWorkloads() {
                                                  "gpt_decode",
                                                  "llama_train_step",
                                                  "llama_decode",
+#ifdef KILN_BENCH_ONNX
+                                                 "onnx_resnet18",
+                                                 "onnx_gpt2",
+#endif
                                                  "compile",
                                                  "dynamic",
                                                  "overhead",
@@ -526,6 +530,12 @@ void Suite::run(const std::string &w) {
     llamaTrainStep();
   else if (w == "llama_decode")
     llamaDecode();
+#ifdef KILN_BENCH_ONNX
+  else if (w == "onnx_resnet18")
+    onnxResnet18();
+  else if (w == "onnx_gpt2")
+    onnxGpt2();
+#endif
   else if (w == "compile")
     compile();
   else if (w == "dynamic")

@@ -62,6 +62,8 @@ struct Options {
   bool quick = false;
   int runs = 5, warmup = 1, compileRuns = 5;
   std::string json;
+  /// Where tools/peers/onnx_bench.py wrote the onnx_* rows' models.
+  std::string onnxDir;
   Sizes sizes;
 };
 
@@ -121,6 +123,12 @@ private:
   void gptDecode();
   void llamaTrainStep();
   void llamaDecode();
+  /// The imported models' rows (Onnx.cpp): `name`.onnx of --onnx-dir on
+  /// its input, `flops` of work per run (0: no peak ratio).
+  void onnxModel(const std::string &workload, const std::string &name,
+                 const std::string &what, double flops);
+  void onnxResnet18();
+  void onnxGpt2();
   void compile();
   void dynamic();
   /// Whether the cpu backend is selected; else notes that `rows` skip.

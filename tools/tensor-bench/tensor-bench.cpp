@@ -7,7 +7,7 @@
 //
 //   tensor-bench [--workloads a,b,...] [--backends flex,cpu,cuda]
 //                [--threads 1,2] [--runs N] [--warmup N] [--compile-runs N]
-//                [--quick] [--json FILE]
+//                [--quick] [--json FILE] [--onnx-dir DIR]
 //
 // Runs Kiln's benchmark workloads. It first measures the machine
 // (STREAM triad bandwidth and FMA peak, at each thread count), then prints
@@ -38,7 +38,8 @@ void usage(std::FILE *to) {
       "                    ew_chain reduce_sum softmax layernorm matmul\n"
       "                    matmul_bias_gelu mlp_train_step deep_mlp_memory\n"
       "                    gpt_train_step gpt_decode llama_train_step\n"
-      "                    llama_decode compile dynamic\n"
+      "                    llama_decode onnx_resnet18 onnx_gpt2 compile\n"
+      "                    dynamic\n"
       "                    overhead python ew_ops (Flex, each op alone)\n"
       "  --backends LIST   flex,cpu,cuda (default all; cuda rows are\n"
       "                    skipped, with the reason, when no GPU is there)\n"
@@ -49,7 +50,9 @@ void usage(std::FILE *to) {
       "  --compile-runs N  fresh processes per compile row (default 5,\n"
       "                    --quick: 1)\n"
       "  --quick           small sizes and one thread: a smoke test\n"
-      "  --json FILE       also write every row as a JSON array\n");
+      "  --json FILE       also write every row as a JSON array\n"
+      "  --onnx-dir DIR    the onnx_resnet18 and onnx_gpt2 rows' models\n"
+      "                    (tools/peers/onnx_bench.py --export DIR)\n");
 }
 
 std::vector<std::string> splitList(const std::string &s) {
@@ -112,6 +115,8 @@ Parsed parse(int argc, char **argv) {
       o.quick = true;
     else if (a == "--json")
       o.json = next();
+    else if (a == "--onnx-dir")
+      o.onnxDir = next();
     else if (a == "--compile-child") // hidden: see Suite::compile
       p.childMode = next();
     else if (a == "--child-out")

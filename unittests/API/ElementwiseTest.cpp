@@ -476,6 +476,24 @@ TEST(ElementwiseTest, DetachKeepsTheValuesOfEveryDType) {
   }
 }
 
+TEST(ElementwiseTest, PowOfSpecialExponents) {
+  // 2, 3, 0.5, -1 and -0.5 record products, roots and reciprocals: the
+  // values are pow's, and the graph has no kiln.pow.
+  DispatchDevice flex = DispatchDevice::flex();
+  std::vector<double> v{0.25, 1.5, 2.0, 7.0};
+  Tensor x = tensorOf(v, {4}, DType::F32, flex);
+  for (double e : {2.0, 3.0, 0.5, -1.0, -0.5, 2.5}) {
+    std::vector<double> want;
+    for (double a : v)
+      want.push_back(std::pow(static_cast<float>(a), e));
+    Tensor y = pow(x, e);
+    EXPECT_TRUE(allClose(valuesOf(y), want, Tolerance{1e-6, 1e-6})) << e;
+    bool generic =
+        dumpGraph(pow(x * 1.0, e)).find("kiln.pow") != std::string::npos;
+    EXPECT_EQ(generic, e == 2.5) << e;
+  }
+}
+
 TEST(ElementwiseTest, ScalarsTakeTheTensorDType) {
   DispatchDevice flex = DispatchDevice::flex();
   for (DType dtype : numericDTypes()) {

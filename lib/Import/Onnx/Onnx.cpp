@@ -267,7 +267,19 @@ double NodeContext::scalar(size_t i) const {
   if (t.numel() != 1)
     fail("input " + std::to_string(i) + " must hold one value, not " +
          std::to_string(t.numel()));
-  return cast(t, DType::F64).item<double>();
+  // Read in the tensor's own dtype: a cast would be a graph to compile.
+  switch (t.dtype().kind()) {
+  case DTypeKind::F32:
+    return t.item<float>();
+  case DTypeKind::F64:
+    return t.item<double>();
+  case DTypeKind::I64:
+    return static_cast<double>(t.item<int64_t>());
+  case DTypeKind::I32:
+    return t.item<int32_t>();
+  default:
+    return cast(t, DType::F64).reshape({}).item<double>();
+  }
 }
 
 static const ::onnx::AttributeProto *findAttr(const ::onnx::NodeProto &node,

@@ -152,6 +152,11 @@ void powOp(NodeContext &c) {
                   x.dtype()));
     return;
   }
+  if (!y.isPending() && y.numel() == 1) {
+    // A constant exponent (GELU's 3): Kiln's pow of a number.
+    c.set(0, pow(x, c.scalar(1)));
+    return;
+  }
   if (y.dtype() != x.dtype())
     y = cast(y, x.dtype());
   c.set(0, pow(x, y));
