@@ -91,6 +91,12 @@ public:
            std::optional<std::vector<int64_t>> dflt = {}) const;
   std::vector<double> attrFloats(const std::string &name) const;
   const ::onnx::TensorProto &attrTensor(const std::string &name) const;
+  /// Input i, required to have a rank in [lo, hi] (the node's error
+  /// otherwise).
+  const DispatchTensor &inRank(size_t i, int64_t lo, int64_t hi) const;
+  /// An ints attribute of exactly n entries, `fill` repeated when absent.
+  std::vector<int64_t> attrIntsOf(const std::string &name, size_t n,
+                                  int64_t fill) const;
   /// Fails on any attribute not in `known`: an attribute Kiln ignores
   /// would change the answer silently.
   void expectAttrs(std::initializer_list<const char *> known) const;

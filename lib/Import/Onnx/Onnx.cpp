@@ -240,6 +240,27 @@ const DispatchTensor &NodeContext::in(size_t i) const {
   return inputs_[i]->tensor;
 }
 
+const DispatchTensor &NodeContext::inRank(size_t i, int64_t lo,
+                                          int64_t hi) const {
+  const DispatchTensor &t = in(i);
+  int64_t r = t.rank();
+  if (r < lo || r > hi)
+    fail("input " + std::to_string(i) + " must have rank " +
+         (lo == hi ? std::to_string(lo)
+                   : std::to_string(lo) + " to " + std::to_string(hi)) +
+         ", not shape " + t.shape().str());
+  return t;
+}
+
+std::vector<int64_t> NodeContext::attrIntsOf(const std::string &name, size_t n,
+                                             int64_t fill) const {
+  std::vector<int64_t> v = attrInts(name, std::vector<int64_t>(n, fill));
+  if (v.size() != n)
+    fail("attribute '" + name + "' must have " + std::to_string(n) +
+         " entries, not " + std::to_string(v.size()));
+  return v;
+}
+
 std::optional<DispatchTensor> NodeContext::optIn(size_t i) const {
   if (!has(i))
     return std::nullopt;
@@ -575,6 +596,12 @@ static void runGraph(const ::onnx::GraphProto &g, int64_t opset,
       if (what.rfind("onnx: node ", 0) == 0)
         throw;
       ctx.fail(what);
+    } catch (const std::bad_alloc &) {
+      ctx.fail("out of memory");
+    } catch (const std::exception &e) {
+      // A value the mapping did not expect (an empty list, say): the
+      // file's error, reported as the node's.
+      ctx.fail(std::string("malformed node (") + e.what() + ")");
     }
     auto &outs = ctx.outputs();
     for (int i = 0; i < node.output_size(); ++i) {

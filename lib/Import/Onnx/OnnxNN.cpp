@@ -168,9 +168,9 @@ void convTransposeOp(NodeContext &c) {
   std::vector<int64_t> wd = w.shape().dims();
   std::vector<int64_t> kernel(wd.begin() + 2, wd.end());
   ConvTransposeOptions o;
-  o.stride = c.attrInts("strides", std::vector<int64_t>(n, 1));
-  o.dilation = c.attrInts("dilations", std::vector<int64_t>(n, 1));
-  o.outputPadding = c.attrInts("output_padding", std::vector<int64_t>(n, 0));
+  o.stride = c.attrIntsOf("strides", n, 1);
+  o.dilation = c.attrIntsOf("dilations", n, 1);
+  o.outputPadding = c.attrIntsOf("output_padding", n, 0);
   o.padding.assign(n, 0);
   o.groups = c.attrInt("group", 1);
   std::vector<int64_t> full(n);
@@ -551,7 +551,7 @@ void oneHotOp(NodeContext &c) {
 
 void triluOp(NodeContext &c) {
   c.expectAttrs({"upper"});
-  T x = c.in(0);
+  T x = c.inRank(0, 2, 64);
   int64_t k = c.has(1) ? c.ints(1).at(0) : 0;
   int64_t r = x.rank();
   int64_t rows = x.shape()[r - 2], cols = x.shape()[r - 1];
@@ -823,7 +823,7 @@ OpEntry recurrent(int gates) {
     if (c.hasAttr("activation_alpha") || c.hasAttr("activation_beta"))
       c.fail("activation_alpha and activation_beta are not supported");
     bool lstm = gates == 4, gru = gates == 3;
-    T x = c.in(0), w = c.in(1), r = c.in(2);
+    T x = c.inRank(0, 3, 3), w = c.inRank(1, 3, 3), r = c.inRank(2, 3, 3);
     bool batchFirst = c.attrInt("layout", 0);
     if (batchFirst)
       x = transpose(x, 0, 1);
@@ -833,6 +833,23 @@ OpEntry recurrent(int gates) {
     int64_t dirs = direction == "bidirectional" ? 2 : 1;
     if (direction != "forward" && direction != "reverse" && dirs != 2)
       c.fail("direction " + direction + " is not supported");
+    // W [dirs, g H, I], R [dirs, g H, H], B [dirs, 2 g H], initial states
+    // [dirs, batch, H], peepholes [dirs, 3 H].
+    auto expectShape = [&](size_t i, std::vector<int64_t> want) {
+      if (c.has(i) && c.in(i).shape().dims() != want)
+        c.fail("input " + std::to_string(i) + " must have shape " +
+               Shape(want).str() + ", not " + c.in(i).shape().str());
+    };
+    if (hidden < 1)
+      c.fail("hidden_size must be 1 or more");
+    expectShape(1, {dirs, gates * hidden, x.shape()[2]});
+    expectShape(2, {dirs, gates * hidden, hidden});
+    expectShape(3, {dirs, 2 * gates * hidden});
+    expectShape(5, {dirs, batch, hidden});
+    if (gates == 4) {
+      expectShape(6, {dirs, batch, hidden});
+      expectShape(7, {dirs, 3 * hidden});
+    }
     if (c.has(4)) {
       for (int64_t len : c.ints(4))
         if (len != seq)

@@ -26,7 +26,7 @@ using T = DispatchTensor;
 
 int64_t kiln::onnx::detail::normAxis(const NodeContext &c, int64_t axis,
                                      int64_t rank) {
-  if (axis < -rank || axis >= std::max<int64_t>(rank, 1))
+  if (axis < -rank || axis >= rank)
     c.fail("axis " + std::to_string(axis) + " is out of range for rank " +
            std::to_string(rank));
   return axis < 0 ? axis + rank : axis;
@@ -867,6 +867,8 @@ OpEntry window(std::vector<double> a) {
 /// [prod(dims from `first`, k of them), rest...], with batch dims before.
 T linearIndex(const NodeContext &c, const T &data, const T &indices,
               int64_t batchDims) {
+  if (indices.rank() < 1)
+    c.fail("the indices must have rank 1 or more");
   int64_t k = indices.shape()[indices.rank() - 1];
   if (batchDims + k > static_cast<int64_t>(data.rank()))
     c.fail("index tuples are longer than the data's rank");
@@ -903,8 +905,10 @@ T linearIndex(const NodeContext &c, const T &data, const T &indices,
 
 void gatherNDOp(NodeContext &c) {
   c.expectAttrs({"batch_dims"});
-  T data = c.in(0), idx = c.in(1);
+  T data = c.in(0), idx = c.inRank(1, 1, 64);
   int64_t b = c.attrInt("batch_dims", 0);
+  if (b < 0 || b >= static_cast<int64_t>(idx.rank()))
+    c.fail("batch_dims must be from 0 to the indices' rank - 1");
   int64_t k = idx.shape()[idx.rank() - 1];
   T lin = linearIndex(c, data, idx, b);
   int64_t rows = 1;
@@ -950,7 +954,7 @@ void scatterElementsOp(NodeContext &c) {
 
 void scatterNDOp(NodeContext &c) {
   c.expectAttrs({"reduction"});
-  T data = c.in(0), idx = c.in(1), updates = c.in(2);
+  T data = c.in(0), idx = c.inRank(1, 1, 64), updates = c.in(2);
   int64_t k = idx.shape()[idx.rank() - 1];
   T lin = reshape(linearIndex(c, data, idx, 0), {-1});
   int64_t rows = 1;
