@@ -127,20 +127,17 @@ T conv3d(T x, const T &w, const std::optional<T> &bias, ConvOptions o) {
   return y;
 }
 
-void convOp(NodeContext &c) {
-  c.expectAttrs(
-      {"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"});
-  T x = c.in(0), w = c.in(1);
+/// Conv's mapping on x and w (ConvInteger's and QLinearConv's too, on
+/// their real values).
+T convWith(NodeContext &c, T x, const T &w, const std::optional<T> &bias) {
   if (x.rank() < 3 || x.rank() > 5 || w.rank() != x.rank())
     c.fail("needs [N, C, spatial...] with 1 to 3 spatial dims, and a weight "
            "of the same rank");
   size_t n = x.rank() - 2;
   std::vector<int64_t> wd = w.shape().dims();
   std::vector<int64_t> kernel(wd.begin() + 2, wd.end());
-  std::vector<int64_t> strides =
-      c.attrInts("strides", std::vector<int64_t>(n, 1));
-  std::vector<int64_t> dil =
-      c.attrInts("dilations", std::vector<int64_t>(n, 1));
+  std::vector<int64_t> strides = c.attrIntsOf("strides", n, 1);
+  std::vector<int64_t> dil = c.attrIntsOf("dilations", n, 1);
   std::vector<int64_t> pads = windowPads(c, x, kernel, strides, dil);
   x = padForWindow(x, pads, std::vector<int64_t>(n, INT64_MAX / 4), 0.0);
   ConvOptions o;
@@ -148,11 +145,65 @@ void convOp(NodeContext &c) {
   o.padding = pads;
   o.dilation = dil;
   o.groups = c.attrInt("group", 1);
-  if (n == 3) {
-    c.set(0, conv3d(x, w, c.optIn(2), o));
-    return;
+  if (n == 3)
+    return conv3d(x, w, bias, o);
+  return n == 1 ? conv1d(x, w, bias, o) : conv2d(x, w, bias, o);
+}
+
+void convOp(NodeContext &c) {
+  c.expectAttrs(
+      {"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"});
+  c.set(0, convWith(c, c.in(0), c.in(1), c.optIn(2)));
+}
+
+/// x - zero point as f32, the zero point per tensor or per channel (dim 0
+/// of a weight, dim 1 of an input).
+T centeredAt(const T &x, const std::optional<T> &zp, int64_t channelDim) {
+  T v = cast(x, DType::F32);
+  if (!zp)
+    return v;
+  T z = cast(*zp, DType::F32);
+  if (z.numel() > 1) {
+    std::vector<int64_t> s(x.rank(), 1);
+    s[channelDim] = z.numel();
+    return v - reshape(z, Shape(s));
   }
-  c.set(0, n == 1 ? conv1d(x, w, c.optIn(2), o) : conv2d(x, w, c.optIn(2), o));
+  return v - reshape(z, {});
+}
+
+/// ConvInteger: the convolution of (x - x_zp) and (w - w_zp) as int32.
+void convIntegerOp(NodeContext &c) {
+  c.expectAttrs(
+      {"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"});
+  T x = centeredAt(c.in(0), c.optIn(2), 1);
+  T w = centeredAt(c.in(1), c.optIn(3), 0);
+  c.set(0, cast(round(convWith(c, x, w, std::nullopt)), DType::I32));
+}
+
+/// QLinearConv: the real convolution of two quantized operands (the
+/// weight's scale per tensor or per output channel, an int32 bias at
+/// x_scale * w_scale), requantized.
+void qLinearConvOp(NodeContext &c) {
+  c.expectAttrs(
+      {"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"});
+  T xs = reshape(cast(c.in(1), DType::F32), {});
+  T x = centeredAt(c.in(0), c.in(2), 1) * xs;
+  T wsc = cast(c.in(4), DType::F32);
+  T w = centeredAt(c.in(3), c.in(5), 0);
+  int64_t cout = w.shape()[0];
+  std::vector<int64_t> s(w.rank(), 1);
+  s[0] = wsc.numel() > 1 ? cout : 1;
+  w = w * reshape(wsc, Shape(s));
+  std::optional<T> bias;
+  if (c.has(8))
+    bias = cast(c.in(8), DType::F32) * reshape(wsc * xs, {-1});
+  T y = convWith(c, x, w, bias);
+  T yq = round(y / reshape(cast(c.in(6), DType::F32), {})) +
+         reshape(cast(c.in(7), DType::F32), {});
+  DType dtype = c.in(7).dtype();
+  double lo = dtype == DType::U8 ? 0 : -128,
+         hi = dtype == DType::U8 ? 255 : 127;
+  c.set(0, cast(clamp(yq, lo, hi), dtype));
 }
 
 /// Transposed convolution with no padding, then cropped by the pads
@@ -271,10 +322,8 @@ OpEntry pool(bool isMax) {
         c.fail(dtype.str() + " inputs are not supported");
       x = cast(x, DType::F32); // exact for 8-bit integers
     }
-    std::vector<int64_t> strides =
-        c.attrInts("strides", std::vector<int64_t>(n, 1));
-    std::vector<int64_t> dil =
-        c.attrInts("dilations", std::vector<int64_t>(n, 1));
+    std::vector<int64_t> strides = c.attrIntsOf("strides", n, 1);
+    std::vector<int64_t> dil = c.attrIntsOf("dilations", n, 1);
     std::vector<int64_t> pads = windowPads(c, x, kernel, strides, dil);
     bool includePad = c.attrInt("count_include_pad", 0);
     bool anyPad =
@@ -284,8 +333,7 @@ OpEntry pool(bool isMax) {
     x = padForWindow(x, pads, dilatedWindow(kernel, dil), fill);
     bool prePadded = anyPad && std::none_of(pads.begin(), pads.end(),
                                             [](int64_t p) { return p; });
-    if (c.attrInt("storage_order", 0))
-      c.fail("storage_order=1 is not supported");
+    bool columnMajor = c.attrInt("storage_order", 0);
     if (!isMax && c.opset >= 19 && dil != std::vector<int64_t>(n, 1))
       c.fail("dilated average pooling is not supported");
     PoolOptions o;
@@ -301,9 +349,15 @@ OpEntry pool(bool isMax) {
         c.fail("the indices output is supported for 2-D max pooling with "
                "symmetric pads of at most half the window");
       auto [y, idx] = maxPoolWithIndices(x, o);
-      // Kiln's indices count within each [H, W] plane; ONNX's within the
-      // whole tensor.
+      // Kiln's indices count within each [H, W] plane (h * W + w); ONNX's
+      // within the whole tensor, and column-major (w * H + h) with
+      // storage_order 1.
       auto xd = x.shape().dims();
+      if (columnMajor) {
+        T h = floor(cast(idx, DType::F64) / static_cast<double>(xd[3]));
+        T w = cast(idx, DType::F64) - h * static_cast<double>(xd[3]);
+        idx = cast(w * static_cast<double>(xd[2]) + h, DType::I64);
+      }
       T planes = reshape(T::arange(xd[0] * xd[1], DType::I64, x.device()),
                          {xd[0], xd[1], 1, 1});
       c.set(0, y.dtype() == dtype ? y : cast(y, dtype));
@@ -973,10 +1027,201 @@ OpEntry recurrent(int gates) {
   }};
 }
 
+/// MaxUnpool: zeros of the output's shape with X's values written at the
+/// flat indices I (MaxPool's second output).
+void maxUnpoolOp(NodeContext &c) {
+  c.expectAttrs({"kernel_shape", "pads", "strides"});
+  T x = c.inRank(0, 3, 4), idx = c.in(1);
+  size_t n = x.rank() - 2;
+  std::vector<int64_t> kernel = c.attrInts("kernel_shape");
+  if (kernel.size() != n)
+    c.fail("kernel_shape must have one entry per spatial dim");
+  std::vector<int64_t> strides = c.attrIntsOf("strides", n, 1);
+  std::vector<int64_t> pads = c.attrIntsOf("pads", 2 * n, 0);
+  // The indices count in the pooled input's shape (the default output);
+  // a larger output_shape pads it at the end.
+  std::vector<int64_t> dflt(x.shape().dims());
+  for (size_t i = 0; i < n; ++i)
+    dflt[2 + i] =
+        (x.shape()[2 + i] - 1) * strides[i] + kernel[i] - pads[i] - pads[n + i];
+  std::vector<int64_t> out = dflt;
+  if (c.has(2)) {
+    out = c.ints(2);
+    if (out.size() != x.rank())
+      c.fail("output_shape must have one entry per dim");
+    for (size_t i = 0; i < out.size(); ++i)
+      if (out[i] < dflt[i])
+        c.fail("output_shape " + Shape(out).str() +
+               " is smaller than the pooled input " + Shape(dflt).str());
+  }
+  if (idx.shape() != x.shape())
+    c.fail("the indices must have X's shape");
+  int64_t total = Shape(dflt).numel();
+  T flat = scatterAdd(T::zeros({total}, x.dtype(), x.device()), 0,
+                      reshape(cast(idx, DType::I64), {x.numel()}),
+                      reshape(x, {x.numel()}));
+  std::vector<int64_t> lo(out.size(), 0), hi(out.size());
+  for (size_t i = 0; i < out.size(); ++i)
+    hi[i] = out[i] - dflt[i];
+  T y = reshape(flat, Shape(dflt));
+  c.set(0, out == dflt ? y : pad(y, lo, hi, 0.0));
+}
+
+/// BitShift of 8-bit unsigned values (Kiln has no wider unsigned dtype).
+void bitShiftOp(NodeContext &c) {
+  c.expectAttrs({"direction"});
+  T x = c.in(0), y = c.in(1);
+  std::string dir = c.attrString("direction");
+  if (x.dtype() != DType::U8)
+    c.fail(x.dtype().str() + " is not supported (u8 is)");
+  if (dir != "LEFT" && dir != "RIGHT")
+    c.fail("direction must be LEFT or RIGHT, not " + dir);
+  T p = pow(T::full({}, 2.0, DType::F64, x.device()), cast(y, DType::F64));
+  T v = cast(x, DType::F64);
+  T r = dir == "LEFT" ? rem(v * p, T::full({}, 256.0, DType::F64, x.device()))
+                      : floor(v / p);
+  c.set(0, cast(r, DType::U8));
+}
+
+/// The discrete Fourier transform along `axis` of real [..., 1] or complex
+/// [..., 2] values, as products with cosine and sine matrices made on the
+/// host.
+void dftOp(NodeContext &c) {
+  c.expectAttrs({"axis", "inverse", "onesided"});
+  T x = c.inRank(0, 2, 64);
+  int64_t rank = x.rank();
+  int64_t comp = x.shape()[rank - 1];
+  if (comp != 1 && comp != 2)
+    c.fail("the last dim must be 1 (real) or 2 (complex), not " +
+           std::to_string(comp));
+  int64_t axis = normAxis(c, c.attrInt("axis", 1), rank - 1);
+  bool inverse = c.attrInt("inverse", 0), onesided = c.attrInt("onesided", 0);
+  int64_t n = x.shape()[axis];
+  int64_t len = c.has(1) ? static_cast<int64_t>(c.scalar(1)) : n;
+  if (len < 1 || len * len > kMaxHostElements)
+    c.fail("dft_length must be from 1 to 4096");
+  if (onesided && comp == 2)
+    c.fail("onesided needs real input");
+  // The axis last, then truncated or zero-padded to len.
+  std::vector<int64_t> perm;
+  for (int64_t i = 0; i < rank - 1; ++i)
+    if (i != axis)
+      perm.push_back(i);
+  perm.push_back(axis);
+  perm.push_back(rank - 1);
+  T v = permute(x, perm); // [..., n, comp]
+  if (len < n)
+    v = v.narrow(rank - 2, 0, len);
+  else if (len > n) {
+    std::vector<int64_t> lo(rank, 0), hi(rank, 0);
+    hi[rank - 2] = len - n;
+    v = pad(v, lo, hi, 0.0);
+  }
+  int64_t outLen = onesided ? len / 2 + 1 : len;
+  std::vector<double> cosv(len * outLen), sinv(len * outLen);
+  double sign = inverse ? 1.0 : -1.0, scale = inverse ? 1.0 / len : 1.0;
+  for (int64_t j = 0; j < len; ++j)
+    for (int64_t k = 0; k < outLen; ++k) {
+      double a = 2 * M_PI * static_cast<double>((j * k) % len) / len;
+      cosv[j * outLen + k] = std::cos(a) * scale;
+      sinv[j * outLen + k] = sign * std::sin(a) * scale;
+    }
+  DType dt = x.dtype();
+  T cm = cast(T::fromVector<double>(cosv, {len, outLen}, c.device), dt);
+  T sm = cast(T::fromVector<double>(sinv, {len, outLen}, c.device), dt);
+  T re = squeeze(v.narrow(rank - 1, 0, 1), {rank - 1});
+  // (re + i im)(cos + i sin) summed over j.
+  T yr = matmul(re, cm), yi = matmul(re, sm);
+  if (comp == 2) {
+    T im = squeeze(v.narrow(rank - 1, 1, 1), {rank - 1});
+    yr = yr - matmul(im, sm);
+    yi = yi + matmul(im, cm);
+  }
+  T y =
+      concat({unsqueeze(yr, {rank - 1}), unsqueeze(yi, {rank - 1})}, rank - 1);
+  std::vector<int64_t> back(rank);
+  for (int64_t i = 0; i < rank; ++i)
+    back[perm[i]] = i;
+  c.set(0, permute(y, back));
+}
+
+/// GridSample of [N, C, H, W] at the grid's [N, Ho, Wo, 2] coordinates
+/// (x, y in [-1, 1]): nearest or bilinear taps gathered from each plane,
+/// with zeros, border or reflection padding.
+void gridSampleOp(NodeContext &c) {
+  c.expectAttrs({"align_corners", "mode", "padding_mode"});
+  T x = c.inRank(0, 4, 4), grid = c.inRank(1, 4, 4);
+  std::string mode = c.attrString("mode", "bilinear");
+  std::string padding = c.attrString("padding_mode", "zeros");
+  bool align = c.attrInt("align_corners", 0);
+  if (mode != "bilinear" && mode != "nearest")
+    c.fail("mode " + mode + " is not supported (bilinear and nearest are)");
+  if (padding != "zeros" && padding != "border" && padding != "reflection")
+    c.fail("padding_mode " + padding + " is not supported");
+  auto xd = x.shape().dims(), gd = grid.shape().dims();
+  if (gd[0] != xd[0] || gd[3] != 2)
+    c.fail("the grid must be [N, Ho, Wo, 2] for X [N, C, H, W]");
+  int64_t nb = xd[0], ch = xd[1], h = xd[2], w = xd[3], pix = gd[1] * gd[2];
+  T g = reshape(grid, {nb, 1, pix, 2});
+  // Pixel coordinates of each output point.
+  auto unnormalize = [&](const T &v, int64_t size) {
+    return align ? (v + 1.0) * (0.5 * (size - 1))
+                 : ((v + 1.0) * static_cast<double>(size) - 1.0) * 0.5;
+  };
+  auto reflect = [&](T v, int64_t size) {
+    // Into [lo, hi] by reflections: [0, size-1] aligned, else [-0.5,
+    // size-0.5].
+    double lo = align ? 0 : -0.5, hi = align ? size - 1 : size - 0.5;
+    double span = hi - lo;
+    if (span <= 0)
+      return T::zeros(v.shape(), v.dtype(), v.device());
+    T d = abs(v - lo);
+    T flips = floor(d / span);
+    T extra = d - flips * span;
+    T even = eq(rem(flips, scalarLike(2, flips)), scalarLike(0, flips));
+    return where(even, extra + lo, hi - extra);
+  };
+  T gx = unnormalize(squeeze(g.narrow(3, 0, 1), {3}), w);
+  T gy = unnormalize(squeeze(g.narrow(3, 1, 1), {3}), h);
+  if (padding == "border") {
+    gx = clamp(gx, 0, w - 1);
+    gy = clamp(gy, 0, h - 1);
+  } else if (padding == "reflection") {
+    gx = clamp(reflect(gx, w), 0, w - 1);
+    gy = clamp(reflect(gy, h), 0, h - 1);
+  }
+  T planes = reshape(x, {nb, ch, h * w});
+  // The value at integer coordinates (ix, iy), zero outside the plane.
+  auto tap = [&](const T &ix, const T &iy) {
+    T inside = logicalAnd(
+        logicalAnd(ge(ix, scalarLike(0, ix)), le(ix, scalarLike(w - 1, ix))),
+        logicalAnd(ge(iy, scalarLike(0, iy)), le(iy, scalarLike(h - 1, iy))));
+    T idx =
+        cast(clamp(iy, 0, h - 1) * static_cast<double>(w) + clamp(ix, 0, w - 1),
+             DType::I64);
+    T v = gather(planes, 2, expand(idx, {nb, ch, pix}));
+    return where(inside, v, T::zeros({}, x.dtype(), x.device()));
+  };
+  T y;
+  if (mode == "nearest") {
+    y = tap(round(gx), round(gy));
+  } else {
+    T x0 = floor(gx), y0 = floor(gy);
+    T wx = gx - x0, wy = gy - y0;
+    y = tap(x0, y0) * ((1.0 - wx) * (1.0 - wy)) +
+        tap(x0 + 1.0, y0) * (wx * (1.0 - wy)) +
+        tap(x0, y0 + 1.0) * ((1.0 - wx) * wy) +
+        tap(x0 + 1.0, y0 + 1.0) * (wx * wy);
+  }
+  c.set(0, reshape(y, {nb, ch, gd[1], gd[2]}));
+}
+
 } // namespace
 
 void kiln::onnx::detail::addNNOps(OpTable &t) {
   t["Conv"] = {convOp};
+  t["ConvInteger"] = {convIntegerOp, 10};
+  t["QLinearConv"] = {qLinearConvOp, 10};
   t["ConvTranspose"] = {convTransposeOp};
   t["MaxPool"] = pool(true);
   t["AveragePool"] = pool(false);
@@ -998,4 +1243,8 @@ void kiln::onnx::detail::addNNOps(OpTable &t) {
   t["RNN"] = recurrent(1);
   t["GRU"] = recurrent(3);
   t["LSTM"] = recurrent(4);
+  t["MaxUnpool"] = {maxUnpoolOp, 9};
+  t["BitShift"] = {bitShiftOp, 11};
+  t["DFT"] = {dftOp, 17};
+  t["GridSample"] = {gridSampleOp, 16};
 }

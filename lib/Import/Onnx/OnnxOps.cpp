@@ -1169,6 +1169,45 @@ void einsumOp(NodeContext &c) {
   c.set(0, y);
 }
 
+/// A quantized operand's real values: (x - zero point) as f32, the zero
+/// point per tensor or along the operand's axis `axis`.
+T centered(const NodeContext &c, const T &x, std::optional<T> zp,
+           int64_t axis) {
+  T v = cast(x, DType::F32);
+  if (!zp)
+    return v;
+  T z = cast(*zp, DType::F32);
+  if (z.numel() > 1 && z.rank() == 1) {
+    std::vector<int64_t> s(x.rank(), 1);
+    s[normAxis(c, axis, x.rank())] = z.numel();
+    z = reshape(z, Shape(s));
+  } else {
+    z = reshape(z, {});
+  }
+  return v - z;
+}
+
+/// MatMulInteger: (A - a_zp) @ (B - b_zp) as int32 (exact in f32 while the
+/// sums stay under 2^24, as they do for 8-bit operands and K up to 256).
+void matMulIntegerOp(NodeContext &c) {
+  c.expectAttrs({});
+  T a = centered(c, c.in(0), c.optIn(2), -2);
+  T b = centered(c, c.in(1), c.optIn(3), -1);
+  c.set(0, cast(round(matmul(a, b)), DType::I32));
+}
+
+/// QLinearMatMul: the real product of two quantized operands, requantized.
+void qLinearMatMulOp(NodeContext &c) {
+  c.expectAttrs({});
+  T a = centered(c, c.in(0), c.in(2), -2) *
+        reshape(cast(c.in(1), DType::F32), {});
+  T b = centered(c, c.in(3), c.in(5), -1) *
+        reshape(cast(c.in(4), DType::F32), {});
+  T y = round(matmul(a, b) / reshape(cast(c.in(6), DType::F32), {})) +
+        reshape(cast(c.in(7), DType::F32), {});
+  c.set(0, saturate(y, c.in(7).dtype()));
+}
+
 void dataDependent(const NodeContext &c) {
   c.fail("its output shape depends on the data, which Kiln does not support");
 }
@@ -1295,6 +1334,8 @@ OpTable buildTable() {
   t["DynamicQuantizeLinear"] = {dynamicQuantizeLinearOp, 11};
   t["ReverseSequence"] = {reverseSequenceOp, 10};
   t["Einsum"] = {einsumOp, 12};
+  t["MatMulInteger"] = {matMulIntegerOp, 10};
+  t["QLinearMatMul"] = {qLinearMatMulOp, 10};
   // Constants, shapes and layout.
   t["Constant"] = {constantOp};
   t["ConstantOfShape"] = {constantOfShapeOp};
