@@ -326,17 +326,30 @@ std::unique_ptr<Executable> compileModuleNow(mlir::ModuleOp module,
 
 } // namespace
 
+namespace {
+
+/// The leaves' shapes with their dynamic dims `?`.
+std::vector<std::vector<int64_t>> dynamicLeafShapes(const Subgraph &g,
+                                                    const DynamicDims &dyn) {
+  std::vector<std::vector<int64_t>> shapes;
+  for (size_t i = 0; i < g.leaves.size(); ++i) {
+    shapes.push_back(g.leaves[i]->shape);
+    for (size_t k = 0; k < shapes.back().size() && k < 64; ++k)
+      if (dyn.leafDims[i] >> k & 1)
+        shapes.back()[k] = mlir::ShapedType::kDynamic;
+  }
+  return shapes;
+}
+
+} // namespace
+
 std::string kiln::detail::printSubgraph(const Subgraph &g,
                                         const DynamicDims *dynamic) {
   mlir::OwningOpRef<mlir::ModuleOp> module;
   if (dynamic && !dynamic->empty()) {
-    std::vector<std::vector<int64_t>> leafShapes, nodeShapes;
-    for (size_t i = 0; i < g.leaves.size(); ++i) {
-      leafShapes.push_back(g.leaves[i]->shape);
-      for (size_t k = 0; k < leafShapes.back().size() && k < 64; ++k)
-        if (dynamic->leafDims[i] >> k & 1)
-          leafShapes.back()[k] = mlir::ShapedType::kDynamic;
-    }
+    std::vector<std::vector<int64_t>> leafShapes =
+                                          dynamicLeafShapes(g, *dynamic),
+                                      nodeShapes;
     module = buildModule(compileContext(), g, &leafShapes, &nodeShapes);
   }
   if (!module)
@@ -401,13 +414,9 @@ std::unique_ptr<Executable> kiln::detail::compileSubgraph(
   DiagnosticCollector diags(ctx);
   mlir::OwningOpRef<mlir::ModuleOp> module;
   if (dynamic && !dynamic->empty()) {
-    std::vector<std::vector<int64_t>> leafShapes, nodeShapes;
-    for (size_t i = 0; i < g.leaves.size(); ++i) {
-      leafShapes.push_back(g.leaves[i]->shape);
-      for (size_t k = 0; k < leafShapes.back().size() && k < 64; ++k)
-        if (dynamic->leafDims[i] >> k & 1)
-          leafShapes.back()[k] = mlir::ShapedType::kDynamic;
-    }
+    std::vector<std::vector<int64_t>> leafShapes =
+                                          dynamicLeafShapes(g, *dynamic),
+                                      nodeShapes;
     std::vector<std::vector<bool>> marks(g.nodes.size());
     module = buildModule(ctx, g, &leafShapes, &nodeShapes, &marks);
     backend.counters.mlirModules.fetch_add(1);

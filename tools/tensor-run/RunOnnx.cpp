@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "RunOnnx.h"
+#include "Repeat.h"
 
 #include "kiln/Import/Onnx.h"
 #include "kiln/Runtime/Npy.h"
@@ -137,20 +138,8 @@ int kiln::tools::runOnnx(const OnnxRun &o) {
     return out;
   };
   std::vector<DispatchTensor> outputs = runOnce();
-  if (o.repeat > 0) {
-    std::vector<double> times;
-    for (int r = 0; r < o.repeat; ++r) {
-      auto t0 = std::chrono::steady_clock::now();
-      outputs = runOnce();
-      times.push_back(std::chrono::duration<double, std::milli>(
-                          std::chrono::steady_clock::now() - t0)
-                          .count());
-    }
-    std::sort(times.begin(), times.end());
-    std::printf("median %.4f ms over %d runs (min %.4f, max %.4f) on %s\n",
-                times[times.size() / 2], o.repeat, times.front(), times.back(),
-                device.str().c_str());
-  }
+  if (o.repeat > 0)
+    timeRepeats(o.repeat, device.str(), [&] { outputs = runOnce(); });
   std::error_code ec;
   std::filesystem::create_directories(o.outputDir, ec);
   if (ec)

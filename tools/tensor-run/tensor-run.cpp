@@ -18,6 +18,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Repeat.h"
+
 #include "kiln/API/Device.h"
 #ifdef KILN_HAVE_ONNX
 #include "RunOnnx.h"
@@ -338,20 +340,8 @@ int run(const Options &o) {
     return exe->run(copy, donated);
   };
   std::vector<Buffer> results = runOnce();
-  if (o.repeat > 0) {
-    std::vector<double> times;
-    for (int r = 0; r < o.repeat; ++r) {
-      auto t0 = std::chrono::steady_clock::now();
-      results = runOnce();
-      times.push_back(std::chrono::duration<double, std::milli>(
-                          std::chrono::steady_clock::now() - t0)
-                          .count());
-    }
-    std::sort(times.begin(), times.end());
-    std::printf("median %.4f ms over %d runs (min %.4f, max %.4f) on %s\n",
-                times[times.size() / 2], o.repeat, times.front(), times.back(),
-                device.str().c_str());
-  }
+  if (o.repeat > 0)
+    tools::timeRepeats(o.repeat, device.str(), [&] { results = runOnce(); });
 
   if (std::error_code ec = llvm::sys::fs::create_directories(o.outputDir))
     throw Error(o.outputDir + ": cannot create the output directory (" +
