@@ -32,6 +32,10 @@ namespace kiln::onnx::detail {
 /// The most elements a mapping computes on the host (window coefficients,
 /// resize taps): larger counts are the file's error, not an allocation.
 constexpr int64_t kMaxHostElements = int64_t(1) << 24;
+/// The largest stride, dilation, kernel size or pad a window takes: larger
+/// ones are the file's error, before any arithmetic on them could
+/// overflow.
+constexpr int64_t kMaxWindow = int64_t(1) << 24;
 
 /// A value of the graph: the tensor, and its integers when they are known
 /// on the host without running anything (shapes and the arithmetic on
@@ -94,9 +98,18 @@ public:
   /// Input i, required to have a rank in [lo, hi] (the node's error
   /// otherwise).
   const DispatchTensor &inRank(size_t i, int64_t lo, int64_t hi) const;
-  /// An ints attribute of exactly n entries, `fill` repeated when absent.
+  /// An ints attribute of exactly n entries, `fill` repeated when absent,
+  /// each at least `min`.
   std::vector<int64_t> attrIntsOf(const std::string &name, size_t n,
-                                  int64_t fill) const;
+                                  int64_t fill, int64_t min = INT64_MIN,
+                                  int64_t max = INT64_MAX) const;
+  /// A count or size read from the file as a double (a scalar input):
+  /// an integer in [lo, hi], else the node's error naming `what`.
+  int64_t countOf(double v, int64_t lo, int64_t hi,
+                  const std::string &what) const;
+  /// An int attribute of at least `min`.
+  int64_t attrIntAtLeast(const std::string &name, int64_t min,
+                         std::optional<int64_t> dflt = {}) const;
   /// Fails on any attribute not in `known`: an attribute Kiln ignores
   /// would change the answer silently.
   void expectAttrs(std::initializer_list<const char *> known) const;

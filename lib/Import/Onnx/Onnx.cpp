@@ -11,6 +11,7 @@
 
 #include <onnx/checker.h>
 
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <set>
@@ -123,7 +124,7 @@ static std::string externalBytes(const ::onnx::TensorProto &t,
                 path);
   f.seekg(0, std::ios::end);
   int64_t size = f.tellg();
-  if (offset < 0 || offset > size || (length >= 0 && offset + length > size))
+  if (offset < 0 || offset > size || (length >= 0 && length > size - offset))
     throw Error("onnx: tensor '" + t.name() + "': external data " + path +
                 " holds " + std::to_string(size) + " bytes, not offset " +
                 std::to_string(offset) + " + length " + std::to_string(length));
@@ -253,11 +254,35 @@ const DispatchTensor &NodeContext::inRank(size_t i, int64_t lo,
 }
 
 std::vector<int64_t> NodeContext::attrIntsOf(const std::string &name, size_t n,
-                                             int64_t fill) const {
+                                             int64_t fill, int64_t min,
+                                             int64_t max) const {
   std::vector<int64_t> v = attrInts(name, std::vector<int64_t>(n, fill));
   if (v.size() != n)
     fail("attribute '" + name + "' must have " + std::to_string(n) +
          " entries, not " + std::to_string(v.size()));
+  for (int64_t x : v)
+    if (x < min || x > max)
+      fail("attribute '" + name + "' must hold values from " +
+           std::to_string(min) + " to " + std::to_string(max) + ", not " +
+           std::to_string(x));
+  return v;
+}
+
+int64_t NodeContext::countOf(double v, int64_t lo, int64_t hi,
+                             const std::string &what) const {
+  if (!(v >= static_cast<double>(lo) && v <= static_cast<double>(hi)) ||
+      v != std::floor(v))
+    fail(what + " must be an integer from " + std::to_string(lo) + " to " +
+         std::to_string(hi));
+  return static_cast<int64_t>(v);
+}
+
+int64_t NodeContext::attrIntAtLeast(const std::string &name, int64_t min,
+                                    std::optional<int64_t> dflt) const {
+  int64_t v = attrInt(name, dflt);
+  if (v < min)
+    fail("attribute '" + name + "' must be " + std::to_string(min) +
+         " or more, not " + std::to_string(v));
   return v;
 }
 

@@ -35,8 +35,7 @@ std::vector<int64_t> windowPads(NodeContext &c, const T &x,
   size_t n = kernel.size();
   std::string autoPad = c.attrString("auto_pad", "NOTSET");
   if (autoPad == "NOTSET") {
-    std::vector<int64_t> pads =
-        c.attrInts("pads", std::vector<int64_t>(2 * n, 0));
+    std::vector<int64_t> pads = c.attrIntsOf("pads", 2 * n, 0, 0, kMaxWindow);
     if (pads.size() != 2 * n)
       c.fail("pads must have " + std::to_string(2 * n) + " entries");
     return pads;
@@ -136,15 +135,15 @@ T convWith(NodeContext &c, T x, const T &w, const std::optional<T> &bias) {
   size_t n = x.rank() - 2;
   std::vector<int64_t> wd = w.shape().dims();
   std::vector<int64_t> kernel(wd.begin() + 2, wd.end());
-  std::vector<int64_t> strides = c.attrIntsOf("strides", n, 1);
-  std::vector<int64_t> dil = c.attrIntsOf("dilations", n, 1);
+  std::vector<int64_t> strides = c.attrIntsOf("strides", n, 1, 1, kMaxWindow);
+  std::vector<int64_t> dil = c.attrIntsOf("dilations", n, 1, 1, kMaxWindow);
   std::vector<int64_t> pads = windowPads(c, x, kernel, strides, dil);
   x = padForWindow(x, pads, std::vector<int64_t>(n, INT64_MAX / 4), 0.0);
   ConvOptions o;
   o.stride = strides;
   o.padding = pads;
   o.dilation = dil;
-  o.groups = c.attrInt("group", 1);
+  o.groups = c.attrIntAtLeast("group", 1, 1);
   if (n == 3)
     return conv3d(x, w, bias, o);
   return n == 1 ? conv1d(x, w, bias, o) : conv2d(x, w, bias, o);
@@ -212,6 +211,8 @@ void convTransposeOp(NodeContext &c) {
   c.expectAttrs({"auto_pad", "dilations", "group", "kernel_shape", "pads",
                  "strides", "output_padding", "output_shape"});
   T x = c.in(0), w = c.in(1);
+  if (x.rank() < 3 || w.rank() != x.rank())
+    c.fail("needs [N, C, spatial...] and a weight of the same rank");
   size_t n = x.rank() - 2;
   if (n != 1 && n != 2)
     c.fail(std::to_string(n) + "-D transposed convolution is not supported "
@@ -219,18 +220,17 @@ void convTransposeOp(NodeContext &c) {
   std::vector<int64_t> wd = w.shape().dims();
   std::vector<int64_t> kernel(wd.begin() + 2, wd.end());
   ConvTransposeOptions o;
-  o.stride = c.attrIntsOf("strides", n, 1);
-  o.dilation = c.attrIntsOf("dilations", n, 1);
-  o.outputPadding = c.attrIntsOf("output_padding", n, 0);
+  o.stride = c.attrIntsOf("strides", n, 1, 1, kMaxWindow);
+  o.dilation = c.attrIntsOf("dilations", n, 1, 1, kMaxWindow);
+  o.outputPadding = c.attrIntsOf("output_padding", n, 0, 0, kMaxWindow);
   o.padding.assign(n, 0);
-  o.groups = c.attrInt("group", 1);
+  o.groups = c.attrIntAtLeast("group", 1, 1);
   std::vector<int64_t> full(n);
   for (size_t i = 0; i < n; ++i)
     full[i] = (x.shape()[2 + i] - 1) * o.stride[i] +
               (kernel[i] - 1) * o.dilation[i] + 1 + o.outputPadding[i];
   std::string autoPad = c.attrString("auto_pad", "NOTSET");
-  std::vector<int64_t> pads =
-      c.attrInts("pads", std::vector<int64_t>(2 * n, 0));
+  std::vector<int64_t> pads = c.attrIntsOf("pads", 2 * n, 0, 0, kMaxWindow);
   if (pads.size() != 2 * n)
     c.fail("pads must have " + std::to_string(2 * n) + " entries");
   std::vector<int64_t> outShape;
@@ -310,6 +310,10 @@ OpEntry pool(bool isMax) {
                    "kernel_shape", "pads", "strides", "storage_order"});
     T x = c.in(0);
     std::vector<int64_t> kernel = c.attrInts("kernel_shape");
+    for (int64_t k : kernel)
+      if (k < 1 || k > kMaxWindow)
+        c.fail("kernel_shape must hold sizes from 1 to " +
+               std::to_string(kMaxWindow));
     size_t n = kernel.size();
     if (n < 1 || n > 3)
       c.fail(std::to_string(n) +
@@ -322,8 +326,8 @@ OpEntry pool(bool isMax) {
         c.fail(dtype.str() + " inputs are not supported");
       x = cast(x, DType::F32); // exact for 8-bit integers
     }
-    std::vector<int64_t> strides = c.attrIntsOf("strides", n, 1);
-    std::vector<int64_t> dil = c.attrIntsOf("dilations", n, 1);
+    std::vector<int64_t> strides = c.attrIntsOf("strides", n, 1, 1, kMaxWindow);
+    std::vector<int64_t> dil = c.attrIntsOf("dilations", n, 1, 1, kMaxWindow);
     std::vector<int64_t> pads = windowPads(c, x, kernel, strides, dil);
     bool includePad = c.attrInt("count_include_pad", 0);
     bool anyPad =
@@ -507,6 +511,12 @@ void padOp(NodeContext &c) {
     lo[axes[i]] = pads[i];
     hi[axes[i]] = pads[axes.size() + i];
   }
+  for (int64_t i = 0; i < rank; ++i)
+    if (std::min(lo[i], hi[i]) < -x.shape()[i] ||
+        std::max(lo[i], hi[i]) > kMaxHostElements)
+      c.fail("a pad of axis " + std::to_string(i) +
+             " is out of range (from minus the axis to " +
+             std::to_string(kMaxHostElements) + ")");
   // Negative pads crop.
   std::vector<int64_t> s(rank, 0), e(x.shape().dims());
   bool crop = false;
@@ -562,7 +572,7 @@ void padOp(NodeContext &c) {
 void depthToSpaceOp(NodeContext &c) {
   c.expectAttrs({"blocksize", "mode"});
   T x = c.in(0);
-  int64_t b = c.attrInt("blocksize");
+  int64_t b = c.attrIntAtLeast("blocksize", 1);
   std::string mode = c.attrString("mode", "DCR");
   auto d = x.shape().dims();
   if (d.size() != 4 || d[1] % (b * b))
@@ -577,7 +587,7 @@ void depthToSpaceOp(NodeContext &c) {
 void spaceToDepthOp(NodeContext &c) {
   c.expectAttrs({"blocksize"});
   T x = c.in(0);
-  int64_t b = c.attrInt("blocksize");
+  int64_t b = c.attrIntAtLeast("blocksize", 1);
   auto d = x.shape().dims();
   if (d.size() != 4 || d[2] % b || d[3] % b)
     c.fail("needs [N, C, H, W] with H and W divisible by blocksize");
@@ -589,7 +599,7 @@ void spaceToDepthOp(NodeContext &c) {
 void oneHotOp(NodeContext &c) {
   c.expectAttrs({"axis"});
   T idx = c.in(0), values = c.in(2);
-  int64_t depth = static_cast<int64_t>(c.scalar(1));
+  int64_t depth = c.countOf(c.scalar(1), 0, kMaxHostElements, "depth");
   int64_t rank = idx.rank() + 1;
   int64_t axis = normAxis(c, c.attrInt("axis", -1), rank);
   T i = cast(idx, DType::I64);
@@ -622,6 +632,8 @@ void lrnOp(NodeContext &c) {
   c.expectAttrs({"alpha", "beta", "bias", "size"});
   T x = c.in(0);
   int64_t size = c.attrInt("size");
+  if (size > kMaxWindow)
+    c.fail("size must be at most " + std::to_string(kMaxWindow));
   double alpha = c.attrFloat("alpha", 1e-4), beta = c.attrFloat("beta", 0.75),
          bias = c.attrFloat("bias", 1.0);
   if (x.rank() < 3 || size < 1)
@@ -807,10 +819,9 @@ void resizeOp(NodeContext &c) {
   T y = dtype.isFloat() ? x : cast(x, DType::F32);
   for (size_t k = 0; k < na; ++k) {
     int64_t a = axes[k], in = x.shape()[a];
-    int64_t out = sizes.empty()
-                      ? int64_t(std::clamp<double>(std::floor(in * scales[k]),
-                                                   -1, kMaxHostElements + 1))
-                      : sizes[k];
+    int64_t out = sizes.empty() ? c.countOf(std::floor(in * scales[k]), 1,
+                                            kMaxHostElements, "an output size")
+                                : sizes[k];
     double scale = sizes.empty() ? scales[k] : double(out) / double(in);
     double r0 = roi.empty() ? 0 : roi[k], r1 = roi.empty() ? 1 : roi[na + k];
     std::string coord =
@@ -1034,10 +1045,14 @@ void maxUnpoolOp(NodeContext &c) {
   T x = c.inRank(0, 3, 4), idx = c.in(1);
   size_t n = x.rank() - 2;
   std::vector<int64_t> kernel = c.attrInts("kernel_shape");
+  for (int64_t k : kernel)
+    if (k < 1 || k > kMaxWindow)
+      c.fail("kernel_shape must hold sizes from 1 to " +
+             std::to_string(kMaxWindow));
   if (kernel.size() != n)
     c.fail("kernel_shape must have one entry per spatial dim");
-  std::vector<int64_t> strides = c.attrIntsOf("strides", n, 1);
-  std::vector<int64_t> pads = c.attrIntsOf("pads", 2 * n, 0);
+  std::vector<int64_t> strides = c.attrIntsOf("strides", n, 1, 1, kMaxWindow);
+  std::vector<int64_t> pads = c.attrIntsOf("pads", 2 * n, 0, 0, kMaxWindow);
   // The indices count in the pooled input's shape (the default output);
   // a larger output_shape pads it at the end.
   std::vector<int64_t> dflt(x.shape().dims());
@@ -1097,8 +1112,8 @@ void dftOp(NodeContext &c) {
   int64_t axis = normAxis(c, c.attrInt("axis", 1), rank - 1);
   bool inverse = c.attrInt("inverse", 0), onesided = c.attrInt("onesided", 0);
   int64_t n = x.shape()[axis];
-  int64_t len = c.has(1) ? static_cast<int64_t>(c.scalar(1)) : n;
-  if (len < 1 || len * len > kMaxHostElements)
+  int64_t len = c.has(1) ? c.countOf(c.scalar(1), 1, 4096, "dft_length") : n;
+  if (len < 1 || len > 4096)
     c.fail("dft_length must be from 1 to 4096");
   if (onesided && comp == 2)
     c.fail("onesided needs real input");

@@ -473,6 +473,8 @@ void sliceOp(NodeContext &c) {
   for (size_t i = 0; i < starts.size(); ++i) {
     int64_t a = normAxis(c, axes[i], rank);
     int64_t n = x.shape()[a], step = steps[i];
+    if (step == INT64_MIN)
+      c.fail("a step is out of range");
     if (step == 0)
       c.fail("a step is 0");
     int64_t b = starts[i], f = ends[i];
@@ -598,7 +600,7 @@ void rangeOp(NodeContext &c) {
   double count = std::ceil((l - s) / d);
   if (!(count <= static_cast<double>(int64_t(1) << 40)))
     c.fail("the range is too long");
-  int64_t n = std::max<int64_t>(0, static_cast<int64_t>(count));
+  int64_t n = static_cast<int64_t>(std::max(0.0, count));
   T idx = T::arange(n, start.dtype(), c.device);
   T out = idx * d + s;
   if (out.dtype() != start.dtype())
