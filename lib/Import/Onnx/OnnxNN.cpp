@@ -238,6 +238,10 @@ void convTransposeOp(NodeContext &c) {
     outShape = c.attrInts("output_shape");
     if (outShape.size() == n + 2)
       outShape.erase(outShape.begin(), outShape.begin() + 2);
+    for (int64_t d : outShape)
+      if (d < 1 || d > kMaxHostElements)
+        c.fail("output_shape must hold sizes from 1 to " +
+               std::to_string(kMaxHostElements));
   } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
     for (size_t i = 0; i < n; ++i)
       outShape.push_back(x.shape()[2 + i] * o.stride[i]);
@@ -905,8 +909,9 @@ OpEntry recurrent(int gates) {
         c.fail("input " + std::to_string(i) + " must have shape " +
                Shape(want).str() + ", not " + c.in(i).shape().str());
     };
-    if (hidden < 1)
-      c.fail("hidden_size must be 1 or more");
+    if (hidden < 1 || hidden > kMaxHostElements)
+      c.fail("hidden_size must be from 1 to " +
+             std::to_string(kMaxHostElements));
     expectShape(1, {dirs, gates * hidden, x.shape()[2]});
     expectShape(2, {dirs, gates * hidden, hidden});
     expectShape(3, {dirs, 2 * gates * hidden});

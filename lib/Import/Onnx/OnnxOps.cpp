@@ -473,10 +473,11 @@ void sliceOp(NodeContext &c) {
   for (size_t i = 0; i < starts.size(); ++i) {
     int64_t a = normAxis(c, axes[i], rank);
     int64_t n = x.shape()[a], step = steps[i];
-    if (step == INT64_MIN)
-      c.fail("a step is out of range");
     if (step == 0)
       c.fail("a step is 0");
+    // A step past the axis takes one element, as one of the axis' length
+    // does (and keeps the slice's arithmetic in range).
+    step = std::clamp<int64_t>(step, -(n + 1), n + 1);
     int64_t b = starts[i], f = ends[i];
     if (b < 0)
       b += n;
@@ -588,7 +589,11 @@ void expandOp(NodeContext &c) {
 
 void tileOp(NodeContext &c) {
   c.expectAttrs({});
-  c.set(0, repeat(c.in(0), c.ints(1)));
+  std::vector<int64_t> repeats = c.ints(1);
+  for (int64_t r : repeats)
+    if (r < 0 || r > kMaxHostElements)
+      c.fail("repeats must be from 0 to " + std::to_string(kMaxHostElements));
+  c.set(0, repeat(c.in(0), repeats));
 }
 
 void rangeOp(NodeContext &c) {
@@ -1083,6 +1088,9 @@ void einsumOp(NodeContext &c) {
     if (dots == std::string::npos)
       return term;
     int64_t n = rank - (static_cast<int64_t>(term.size()) - 3);
+    if (n < 0 || n > 26)
+      c.fail("'...' stands for " + std::to_string(n) +
+             " dims; from 0 to 26 are supported");
     ellipsisDims = std::max(ellipsisDims, n);
     std::string labels;
     for (int64_t i = 0; i < n; ++i)
