@@ -448,6 +448,45 @@ TEST(OnnxErrors, DataDependentShapesAndControlFlowAreRefused) {
             "shape depends on the data, which Kiln does not support");
 }
 
+TEST(OnnxErrors, MalformedNodesTheFuzzerFound) {
+  // Each of these once read past a shape or divided by zero.
+  Builder trilu(18, 10);
+  trilu.input("x", {4});
+  trilu.output("y", {4});
+  trilu.node("Trilu", {"x"}, {"y"}, "t");
+  EXPECT_EQ(loadError(trilu, "trilu_rank1.onnx"),
+            "onnx: node 't' (Trilu, domain ai.onnx, opset 18): input 0 must "
+            "have rank 2 to 64, not shape [4]");
+  Builder d2s(18, 10);
+  d2s.input("x", {1, 4, 2, 2});
+  d2s.output("y", {1, 1, 4, 4});
+  Builder::intAttr(d2s.node("DepthToSpace", {"x"}, {"y"}, "d"), "blocksize", 0);
+  EXPECT_EQ(loadError(d2s, "d2s_zero.onnx"),
+            "onnx: node 'd' (DepthToSpace, domain ai.onnx, opset 18): "
+            "attribute 'blocksize' must be 1 or more, not 0");
+  Builder ct(18, 10);
+  ct.input("x", {1, 2, 3, 3});
+  ct.input("w", {2, 2, 3});
+  ct.output("y", {1, 2, 5, 5});
+  ct.node("ConvTranspose", {"x", "w"}, {"y"}, "ct");
+  EXPECT_EQ(loadError(ct, "convtranspose_ranks.onnx"),
+            "onnx: node 'ct' (ConvTranspose, domain ai.onnx, opset 18): "
+            "needs [N, C, spatial...] and a weight of the same rank");
+  Builder conv(18, 10);
+  conv.input("x", {1, 1, 4, 4});
+  conv.input("w", {1, 1, 3, 3});
+  conv.output("y", {1, 1, 2, 2});
+  auto *n = conv.node("Conv", {"x", "w"}, {"y"}, "c");
+  auto *a = n->add_attribute();
+  a->set_name("strides");
+  a->set_type(::onnx::AttributeProto::INTS);
+  a->add_ints(0);
+  a->add_ints(1);
+  EXPECT_EQ(loadError(conv, "conv_stride0.onnx"),
+            "onnx: node 'c' (Conv, domain ai.onnx, opset 18): attribute "
+            "'strides' must hold values from 1 to 16777216, not 0");
+}
+
 TEST(OnnxErrors, InputsOfTheWrongKind) {
   std::string path = mlp().save("mlp_inputs.onnx");
   konnx::Model m = konnx::Model::load(path, DispatchDevice::flex());
