@@ -41,6 +41,10 @@ DispatchTensor scalarLike(const char *op, const DispatchTensor &x,
   if (n->dtype.isQuantized())
     throw Error(std::string(op) + ": cannot combine a scalar with quantized " +
                 describe(*n) + "; dequantize first");
+  std::string misfit = scalarMisfit(value, n->dtype);
+  if (!misfit.empty())
+    throw Error(std::string(op) + ": scalar " + misfit +
+                ", but the tensor is " + describe(*n));
   return DispatchTensor(
       scalarNode(value, n->dtype, DispatchDevice(n->device, n->deviceIndex)));
 }

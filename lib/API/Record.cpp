@@ -190,16 +190,46 @@ void storeScalar(DType dtype, double value, void *dst) {
 }
 } // namespace
 
+std::string kiln::detail::scalarMisfit(double value, DType dtype) {
+  if (dtype.isInteger() && (std::isnan(value) || value != std::trunc(value)))
+    return std::to_string(value) + " is not an integer";
+  if (dtype.isBool() && value != 0 && value != 1)
+    return std::to_string(value) + " is not a bool (0 or 1)";
+  double lo = 0, hi = 0;
+  switch (dtype.kind()) {
+  case DTypeKind::I64:
+    // 2^63 itself does not fit; every double below it does.
+    lo = -9223372036854775808.0, hi = 9223372036854774784.0;
+    break;
+  case DTypeKind::I32:
+    lo = -2147483648.0, hi = 2147483647.0;
+    break;
+  case DTypeKind::I16:
+    lo = -32768, hi = 32767;
+    break;
+  case DTypeKind::I8:
+    lo = -128, hi = 127;
+    break;
+  case DTypeKind::U8:
+    lo = 0, hi = 255;
+    break;
+  default:
+    return "";
+  }
+  if (value < lo || value > hi)
+    return std::to_string(static_cast<long long>(
+               std::max(std::min(value, 9.2e18), -9.2e18))) +
+           " is outside " + dtype.str() + "'s range";
+  return "";
+}
+
 NodePtr kiln::detail::scalarNode(double value, DType dtype,
                                  const DispatchDevice &device) {
   if (dtype.isQuantized())
     throw Error("scalar: a scalar cannot be quantized (" + dtype.str() + ")");
-  if (dtype.isInteger() && (std::isnan(value) || value != std::trunc(value)))
-    throw Error("scalar: " + std::to_string(value) +
-                " is not an integer, but the dtype is " + dtype.str());
-  if (dtype.isBool() && value != 0 && value != 1)
-    throw Error("scalar: " + std::to_string(value) +
-                " is not a bool (0 or 1)");
+  std::string misfit = scalarMisfit(value, dtype);
+  if (!misfit.empty())
+    throw Error("scalar: " + misfit + ", but the dtype is " + dtype.str());
   alignas(8) unsigned char bytes[8] = {};
   storeScalar(dtype, value, bytes);
   return leafFromHost(dtype, {}, device.kind(), device.index(), bytes);

@@ -84,6 +84,9 @@ private:
 
 /// A rank-0 tensor on `device` holding `value` converted to `dtype`.
 NodePtr scalarNode(double value, DType dtype, const DispatchDevice &device);
+/// "" when `value` is a value of `dtype` (an integer in its range, 0 or 1
+/// for bool; any number for a float dtype), else why not.
+std::string scalarMisfit(double value, DType dtype);
 
 /// "f32[2, 3]".
 std::string describe(const Node &n);

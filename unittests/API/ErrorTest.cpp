@@ -481,6 +481,19 @@ TEST(ErrorTest, NonIntegerValueForAnIntegerDType) {
                {"full", "bool"}));
 }
 
+TEST(ErrorTest, ScalarOutsideAnIntegerDType) {
+  // Converting 255 to i8 was undefined; it is the op's error.
+  Tensor b = pending({3}, DType::I8), u = pending({3}, DType::U8);
+  EXPECT_TRUE(throwsAt([&] { (void)(b / 255.0); },
+                       {"kiln.div", "255 is outside i8's range", "i8[3]"}));
+  EXPECT_TRUE(throwsAt([&] { (void)(u + -1.0); },
+                       {"kiln.add", "-1 is outside u8's range", "u8[3]"}));
+  EXPECT_TRUE(
+      throwsAt([] { (void)Tensor::scalar(1e19, DType::I64, flexDevice()); },
+               {"scalar", "outside i64's range"}));
+  EXPECT_EQ((b * 127.0).dtype(), DType::I8);
+}
+
 TEST(ErrorTest, ArangeStepZero) {
   EXPECT_TRUE(
       throwsAt([] { (void)Tensor::arange(0, 4, 0, DType::F32, flexDevice()); },

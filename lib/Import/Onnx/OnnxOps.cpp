@@ -1032,6 +1032,8 @@ void dequantizeLinearOp(NodeContext &c) {
 void dynamicQuantizeLinearOp(NodeContext &c) {
   c.expectAttrs({});
   T x = c.in(0);
+  if (!x.dtype().isFloat())
+    c.fail("the input must be float, not " + x.dtype().str());
   T zero = scalarLike(0, x);
   T lo = minimum(min(x), zero), hi = maximum(max(x), zero);
   T scale = (hi - lo) / 255.0;
