@@ -147,6 +147,14 @@ DispatchTensor scalarLike(double v, const DispatchTensor &like);
 /// The integers of a small materialized integer tensor (shapes and their
 /// arithmetic fold while importing); none for others.
 std::optional<std::vector<int64_t>> hostInts(const DispatchTensor &t);
+/// The saturating conversion of real values to a (u)int8 zero point's
+/// dtype.
+DispatchTensor saturate(const DispatchTensor &x, DType dtype);
+/// A quantized operand's real values: (x - zero point) as f32, the zero
+/// point per tensor, or per channel along `axis` when it is a vector (dim 0
+/// of a conv weight, dim 1 of its input, the last two of a matmul's).
+DispatchTensor centered(const NodeContext &c, const DispatchTensor &x,
+                        const std::optional<DispatchTensor> &zp, int64_t axis);
 /// An i64 vector (or rank-0 with `scalar`).
 DispatchTensor intsTensor(const std::vector<int64_t> &v,
                           const DispatchDevice &device, bool scalar = false);

@@ -155,27 +155,12 @@ void convOp(NodeContext &c) {
   c.set(0, convWith(c, c.in(0), c.in(1), c.optIn(2)));
 }
 
-/// x - zero point as f32, the zero point per tensor or per channel (dim 0
-/// of a weight, dim 1 of an input).
-T centeredAt(const T &x, const std::optional<T> &zp, int64_t channelDim) {
-  T v = cast(x, DType::F32);
-  if (!zp)
-    return v;
-  T z = cast(*zp, DType::F32);
-  if (z.numel() > 1) {
-    std::vector<int64_t> s(x.rank(), 1);
-    s[channelDim] = z.numel();
-    return v - reshape(z, Shape(s));
-  }
-  return v - reshape(z, {});
-}
-
 /// ConvInteger: the convolution of (x - x_zp) and (w - w_zp) as int32.
 void convIntegerOp(NodeContext &c) {
   c.expectAttrs(
       {"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"});
-  T x = centeredAt(c.in(0), c.optIn(2), 1);
-  T w = centeredAt(c.in(1), c.optIn(3), 0);
+  T x = centered(c, c.in(0), c.optIn(2), 1);
+  T w = centered(c, c.in(1), c.optIn(3), 0);
   c.set(0, cast(round(convWith(c, x, w, std::nullopt)), DType::I32));
 }
 
@@ -186,9 +171,9 @@ void qLinearConvOp(NodeContext &c) {
   c.expectAttrs(
       {"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"});
   T xs = reshape(cast(c.in(1), DType::F32), {});
-  T x = centeredAt(c.in(0), c.in(2), 1) * xs;
+  T x = centered(c, c.in(0), c.in(2), 1) * xs;
   T wsc = cast(c.in(4), DType::F32);
-  T w = centeredAt(c.in(3), c.in(5), 0);
+  T w = centered(c, c.in(3), c.in(5), 0);
   int64_t cout = w.shape()[0];
   std::vector<int64_t> s(w.rank(), 1);
   s[0] = wsc.numel() > 1 ? cout : 1;
@@ -199,10 +184,7 @@ void qLinearConvOp(NodeContext &c) {
   T y = convWith(c, x, w, bias);
   T yq = round(y / reshape(cast(c.in(6), DType::F32), {})) +
          reshape(cast(c.in(7), DType::F32), {});
-  DType dtype = c.in(7).dtype();
-  double lo = dtype == DType::U8 ? 0 : -128,
-         hi = dtype == DType::U8 ? 255 : 127;
-  c.set(0, cast(clamp(yq, lo, hi), dtype));
+  c.set(0, saturate(yq, c.in(7).dtype()));
 }
 
 /// Transposed convolution with no padding, then cropped by the pads

@@ -994,13 +994,6 @@ T alongAxis(const NodeContext &c, const T &p, const T &x) {
   return reshape(p, Shape(s));
 }
 
-/// The saturating conversion of real values to a (u)int8 zero point's dtype.
-T saturate(const T &x, DType dtype) {
-  double lo = dtype == DType::U8 ? 0 : -128,
-         hi = dtype == DType::U8 ? 255 : 127;
-  return cast(clamp(x, lo, hi), dtype);
-}
-
 void quantizeLinearOp(NodeContext &c) {
   c.expectAttrs({"axis", "saturate"});
   T x = c.in(0);
@@ -1179,24 +1172,6 @@ void einsumOp(NodeContext &c) {
   if (y.rank() != out.size()) // broadcast labels of size 1 in every operand
     c.fail("the output labels do not match the operands");
   c.set(0, y);
-}
-
-/// A quantized operand's real values: (x - zero point) as f32, the zero
-/// point per tensor or along the operand's axis `axis`.
-T centered(const NodeContext &c, const T &x, std::optional<T> zp,
-           int64_t axis) {
-  T v = cast(x, DType::F32);
-  if (!zp)
-    return v;
-  T z = cast(*zp, DType::F32);
-  if (z.numel() > 1 && z.rank() == 1) {
-    std::vector<int64_t> s(x.rank(), 1);
-    s[normAxis(c, axis, x.rank())] = z.numel();
-    z = reshape(z, Shape(s));
-  } else {
-    z = reshape(z, {});
-  }
-  return v - z;
 }
 
 /// MatMulInteger: (A - a_zp) @ (B - b_zp) as int32 (exact in f32 while the
@@ -1403,6 +1378,28 @@ OpTable buildTable() {
 }
 
 } // namespace
+
+T kiln::onnx::detail::saturate(const T &x, DType dtype) {
+  double lo = dtype == DType::U8 ? 0 : -128,
+         hi = dtype == DType::U8 ? 255 : 127;
+  return cast(clamp(x, lo, hi), dtype);
+}
+
+T kiln::onnx::detail::centered(const NodeContext &c, const T &x,
+                               const std::optional<T> &zp, int64_t axis) {
+  T v = cast(x, DType::F32);
+  if (!zp)
+    return v;
+  T z = cast(*zp, DType::F32);
+  if (z.numel() > 1 && z.rank() == 1) {
+    std::vector<int64_t> s(x.rank(), 1);
+    s[normAxis(c, axis, x.rank())] = z.numel();
+    z = reshape(z, Shape(s));
+  } else {
+    z = reshape(z, {});
+  }
+  return v - z;
+}
 
 const OpTable &kiln::onnx::detail::opTable() {
   static const OpTable table = buildTable();
