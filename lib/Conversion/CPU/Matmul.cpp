@@ -16,6 +16,9 @@
 // prologue evaluated) on vectors: along A's stored rows (2 MR lanes, two
 // panels at a time) when A is transposed, else on 8 consecutive k of each
 // row, each 8 x 8 block then transposed with shuffles.
+// A product of one or two column panels (attention's P @ V, a convolution
+// of a few pixels) skips phase 0: its micro-kernel reads A in place, MR
+// row streams, since A is read once either way.
 // Phase 1 gives each work unit a block of columns of C (and a group of row
 // panels when there are too few column blocks for the threads). For every
 // KC-deep slice of K it packs its columns of B into a cache-aligned buffer
@@ -79,6 +82,12 @@ constexpr double kMinTaskFlops = 4.0e6;
 constexpr int64_t kMinPanelsPerBlock = 4;
 /// Phase 0 packs this many row panels of A per work unit.
 constexpr int64_t kRowPanelGroup = 8;
+/// A product of at most this many column panels reads A where it is
+/// stored instead of packing it: each row panel of A is then read once
+/// (from memory, or from L2 for the second panel) either way, and packing
+/// would only add a write and a read of all of A (attention's P @ V, whose
+/// columns are one head; a convolution of a few output pixels).
+constexpr int64_t kInPlaceAPanels = 2;
 /// k steps per iteration of the micro-kernel's main loop.
 constexpr int64_t kUnroll = 4;
 /// How many k steps ahead the micro-kernel asks for its packed A (2 KiB
@@ -600,6 +609,9 @@ struct MatmulPlan {
   Value aValue;
   BlockArgument aArg, bArg;
   bool aT = false, bT = false;
+  /// A is read where it is stored, unpacked (kInPlaceAPanels): phase 0
+  /// is not made, and phase 1 is the kernel's only phase.
+  bool aInPlace = false;
   QuantSchemeAttr scheme; ///< B's, when B is dequantized
   /// B's, when B is the columns of a convolution's windows.
   UnfoldOp unfold;
@@ -875,7 +887,9 @@ void MatmulPlan::chooseTiling() {
   kSlices = dynamicK ? 0 : std::max<int64_t>((s.k + kKC - 1) / kKC, 1);
   panels = (s.n + kNR - 1) / kNR;
   mPanels = dynamicM ? 0 : (s.m + kMR - 1) / kMR;
-  packedAFloats = aBatches * kSlices * mPanels * kKC * kMR;
+  aInPlace = aArg && !aT && !dynamic && panels <= kInPlaceAPanels &&
+             aType.getElementType().isF32() && !getQuantScheme(aType);
+  packedAFloats = aInPlace ? 0 : aBatches * kSlices * mPanels * kKC * kMR;
   // The workspace runs on past packed A by as much as the micro-kernel
   // asks for ahead of what it reads, so that those addresses need no
   // clamp (integer ops on the FMA ports).
@@ -988,6 +1002,9 @@ struct KSlice {
 /// The MR x NR tile of C at row panel `ir` and panel `p`.
 struct Tile {
   Value p, n0, cols, colMask, fullPanel, bPanel, ir, aPanel;
+  /// With A in place: where each of the tile's rows of A starts in the k
+  /// slice (the last row of A for rows past M, whose sums are not stored).
+  SmallVector<Value> aRows;
   /// Per row r of the tile: its row of C, whether that is inside M, and
   /// where the tile's part of it starts in C.
   SmallVector<Value> rowOf, rowValid, rowOffset;
@@ -1049,7 +1066,7 @@ private:
   Block *entry = nullptr;
   RuntimeSizes mv;
   BSource src;
-  Value out, packedA, packedB;
+  Value out, packedA, packedB, aSrc;
   Value zero, one, zeroF, zeroVec;
 
   RuntimeSizes runtimeSizes(Block &entryBlock);
@@ -1244,7 +1261,8 @@ LogicalResult MatmulEmitter::multiplyBlocks() {
   TilePrefetch pf = planTilePrefetch(w, t, std::move(share));
   scf::ForOp kLoop = microKernel(t, ks, pf);
   if (failed(storeTile(w, ks, t, kLoop))) {
-    phase0.erase();
+    if (phase0)
+      phase0.erase();
     fn.erase();
     return failure();
   }
@@ -1255,7 +1273,8 @@ LogicalResult MatmulEmitter::multiplyBlocks() {
 
 /// Creates phase 1's function, and in it the buffers its stages share.
 void MatmulEmitter::beginPhase1() {
-  fn = createPhase(b, module, tmpl, 1, abi, plan.phaseUnits, plan.grain);
+  fn = createPhase(b, module, tmpl, plan.aInPlace ? 0 : 1, abi, plan.phaseUnits,
+                   plan.grain);
   if (plan.dynamicBatch)
     fn->setAttr(kUnitsPerAttr, b.getDenseI64ArrayAttr({plan.phaseUnits, 1}));
   // The micro-kernel and its epilogue are vector code as written; so is
@@ -1269,6 +1288,8 @@ void MatmulEmitter::beginPhase1() {
   unsigned bSlot = plan.slotOf[plan.bArg.getArgNumber()];
   src =
       BSource{arg(bSlot), plan.scheme ? arg(bSlot + 1) : Value(), plan.scheme};
+  if (plan.aInPlace)
+    aSrc = arg(plan.slotOf[plan.aArg.getArgNumber()]);
   out = arg(abi.numInputs);
   Value ws = workspaceArg(*entry, abi);
   setWorkspace(fn);
@@ -1349,7 +1370,8 @@ WorkUnit MatmulEmitter::splitWorkUnit(Value unit) {
                                                       l.strides.end() - 2));
   w.boffs = offsetsFromLinear(b, loc, w.bc, s.batch, batchStrides);
   w.aPackBase =
-      plan.dynamic
+      plan.aInPlace ? mul(b, loc, w.boffs[0], s.m * s.k)
+      : plan.dynamic
           ? Value(arith::MulIOp::create(
                 b, loc, w.boffs[0],
                 mul(b, loc,
@@ -1711,6 +1733,16 @@ Tile MatmulEmitter::openTile(const WorkUnit &w, const KSlice &ks) {
       scf::ForOp::create(b, loc, rbLoop.getInductionVar(), rbEnd, one);
   b.setInsertionPointToStart(irLoop.getBody());
   t.ir = irLoop.getInductionVar();
+  if (plan.aInPlace) {
+    for (int64_t r = 0; r < kMR; ++r) {
+      Value row =
+          minv(b, loc, add(b, loc, mul(b, loc, t.ir, kMR), cidx(b, loc, r)),
+               cidx(b, loc, s.m - 1));
+      t.aRows.push_back(
+          add(b, loc, add(b, loc, w.aPackBase, ks.kc), mul(b, loc, row, s.k)));
+    }
+    return t;
+  }
   t.aPanel =
       add(b, loc, w.aPackBase,
           mul(b, loc,
@@ -1916,7 +1948,7 @@ void MatmulEmitter::prefetchLines(const TilePrefetch &pf, const KSlice &ks,
 SmallVector<Value> MatmulEmitter::kSteps(const Tile &t, Value kk,
                                          ValueRange acc, int64_t steps) {
   SmallVector<Value> next(acc.begin(), acc.end());
-  if (steps == kUnroll) {
+  if (steps == kUnroll && !plan.aInPlace) {
     // Packed A streams from L2 (a tile reads its panel once): ask for it
     // into L1 kAPrefetchSteps ahead, one line per 16 floats this
     // iteration reads. The next panel follows this one, so the stream
@@ -1934,10 +1966,15 @@ SmallVector<Value> MatmulEmitter::kSteps(const Tile &t, Value kk,
     Value kj = add(b, loc, kk, cidx(b, loc, j));
     Value bIdx = add(b, loc, t.bPanel, mul(b, loc, kj, kNR));
     Value bv = vector::LoadOp::create(b, loc, vecT, packedB, ValueRange{bIdx});
-    Value aIdx = add(b, loc, t.aPanel, mul(b, loc, kj, kMR));
+    Value aIdx =
+        plan.aInPlace ? kj : add(b, loc, t.aPanel, mul(b, loc, kj, kMR));
     for (int64_t r = 0; r < kMR; ++r) {
-      Value a = memref::LoadOp::create(
-          b, loc, packedA, ValueRange{add(b, loc, aIdx, cidx(b, loc, r))});
+      Value a = plan.aInPlace
+                    ? memref::LoadOp::create(
+                          b, loc, aSrc, ValueRange{add(b, loc, t.aRows[r], kj)})
+                    : memref::LoadOp::create(
+                          b, loc, packedA,
+                          ValueRange{add(b, loc, aIdx, cidx(b, loc, r))});
       Value av = vector::BroadcastOp::create(b, loc, vecT, a);
       next[r] = vector::FMAOp::create(b, loc, vecT, av, bv, next[r]);
     }
@@ -2120,7 +2157,7 @@ LogicalResult kernelgen::generateMatmul(func::FuncOp tmpl, ModuleOp module,
     break;
   }
   MatmulEmitter emitter(tmpl, module, plan);
-  if (failed(emitter.packA()))
+  if (!plan.aInPlace && failed(emitter.packA()))
     return generateGeneric(tmpl, module);
   return emitter.multiplyBlocks();
 }

@@ -5,14 +5,15 @@
 // packs them from the input: with windows that step by 1 along a row,
 // each output row a panel spans is one masked load of the input (rows of
 // 8: up to 3 of them in 16 lanes, up to 5 in 32 lanes), and no column is
-// ever stored.
+// ever stored. (With 32 lanes the 64 columns are 2 panels, and the weight
+// is read in place: the kernel has one phase. So have the products below.)
 // CHECK-LABEL: func.func @conv__p1(
 // CHECK-SAME: %{{.*}}: index, %{{.*}}: index, %[[X:.*]]: memref<?xf32>, %{{.*}}: memref<?xf32>, %{{.*}}: memref<?xf32>
 // CHECK-COUNT-3: vector.maskedload %[[X]]
 // CHECK-NOT: vector.maskedload %[[X]]
 // CHECK-NOT: vector.gather
 // CHECK: return
-// AVX512-LABEL: func.func @conv__p1(
+// AVX512-LABEL: func.func @conv__p0(
 // AVX512-SAME: %{{.*}}: index, %{{.*}}: index, %[[X:.*]]: memref<?xf32>, %{{.*}}: memref<?xf32>, %{{.*}}: memref<?xf32>
 // AVX512-COUNT-5: vector.maskedload %[[X]]
 // AVX512-NOT: vector.maskedload %[[X]]
@@ -28,7 +29,7 @@ func.func @conv(%x: tensor<2x3x8x8xf32>, %w: tensor<4x27xf32>) -> tensor<2x4x64x
 // -----
 
 // Windows that step by 2 along a row: each lane is gathered.
-// CHECK-LABEL: func.func @strided__p1(
+// CHECK-LABEL: func.func @strided__p0(
 // CHECK-SAME: %{{.*}}: index, %{{.*}}: index, %[[X:.*]]: memref<?xf32>, %{{.*}}: memref<?xf32>, %{{.*}}: memref<?xf32>
 // CHECK-NOT: vector.maskedload %[[X]]
 // CHECK: vector.gather %[[X]]
@@ -45,7 +46,7 @@ func.func @strided(%x: tensor<2x3x8x8xf32>, %w: tensor<4x27xf32>) -> tensor<2x4x
 // The transposed columns (a weight's gradient): a row of a panel runs
 // across rows (c, i, j) of the columns at one pixel; its lanes are
 // gathered from the input.
-// CHECK-LABEL: func.func @transposed__p1(
+// CHECK-LABEL: func.func @transposed__p0(
 // CHECK-SAME: %{{.*}}: index, %{{.*}}: index, %[[X:.*]]: memref<?xf32>, %{{.*}}: memref<?xf32>, %{{.*}}: memref<?xf32>
 // CHECK: vector.gather %[[X]]
 // CHECK: return

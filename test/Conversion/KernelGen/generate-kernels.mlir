@@ -76,7 +76,9 @@ func.func private @softmax(%x: tensor<4x16xf32>) -> tensor<4x16xf32>
 // each of the 16 chunks (of 16 k steps) of its k loop, one prefetch per
 // line, none before the loop; the 12 lines of the tile's C are asked for
 // two per chunk in the first 6 chunks. Each 4-step iteration asks for the
-// packed A it reads 64 steps ahead (24 floats: 2 lines).
+// packed A it reads 64 steps ahead (24 floats: 2 lines). (A is given
+// transposed, so that it is packed: a plain A of a product this narrow is
+// read in place, below.)
 // CHECK-LABEL: func.func @mmk__p1(
 // CHECK: scf.for %[[UNIT:.*]] = %arg0 to %arg1
 // CHECK: scf.for %[[KS:.*]] = %c0{{[_0-9]*}} to %c3
@@ -100,10 +102,30 @@ func.func private @softmax(%x: tensor<4x16xf32>) -> tensor<4x16xf32>
 // CHECK: scf.for {{.*}} step %c4{{[_0-9]*}} iter_args
 // CHECK-COUNT-2: memref.prefetch %view[%{{.*}}], read, locality<3>, data
 // CHECK-COUNT-24: vector.fma
-func.func private @mmk(%a: tensor<12x600xf32>, %b: tensor<600x32xf32>) -> tensor<12x32xf32>
+func.func private @mmk(%at: tensor<600x12xf32>, %b: tensor<600x32xf32>) -> tensor<12x32xf32>
     attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
+  %a = kiln.permute %at [1, 0] : tensor<600x12xf32> -> tensor<12x600xf32>
   %0 = kiln.matmul %a, %b : (tensor<12x600xf32>, tensor<600x32xf32>) -> tensor<12x32xf32>
   return %0 : tensor<12x32xf32>
+}
+
+// -----
+
+// A product of one or two panels (32 columns: 2 panels of 16) reads A in
+// place: no phase packs it, and the micro-kernel's broadcasts load A's
+// rows (3 row panels of 6 rows, the last row repeated past M = 14).
+// CHECK-LABEL: func.func @inplace__p0(
+// CHECK-SAME: %{{.*}}: index, %{{.*}}: index, %[[A:arg[0-9]+]]: memref<?xf32>
+// CHECK: arith.minui %{{.*}}, %c13
+// CHECK: scf.for {{.*}} step %c4{{[_0-9]*}} iter_args
+// CHECK-NOT: memref.prefetch %view
+// CHECK: memref.load %[[A]]
+// CHECK: vector.fma
+// CHECK-NOT: func.func @inplace__p1(
+func.func private @inplace(%a: tensor<14x600xf32>, %b: tensor<600x32xf32>) -> tensor<14x32xf32>
+    attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
+  %0 = kiln.matmul %a, %b : (tensor<14x600xf32>, tensor<600x32xf32>) -> tensor<14x32xf32>
+  return %0 : tensor<14x32xf32>
 }
 
 // -----
@@ -300,7 +322,9 @@ func.func private @colsum(%x: tensor<8x16xf32>) -> tensor<16xf32>
 // CHECK: vector.store {{.*}} : memref<?xf32>, vector<16xf32>
 // CHECK: vector.maskedstore
 // CHECK: memref.dealloc
-// AVX512-LABEL: func.func @mm__p1(
+// On 512-bit vectors the 40 columns are 2 panels of 32: A is read in
+// place, and the one phase runs the 8x32 micro-kernel.
+// AVX512-LABEL: func.func @mm__p0(
 // AVX512: iter_args({{.*}}) -> (vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>)
 func.func private @mm(%a: tensor<64x32xf32>, %b: tensor<32x40xf32>, %bias: tensor<40xf32>) -> tensor<64x40xf32>
     attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
@@ -451,9 +475,10 @@ func.func private @mmpf(%a: tensor<16x128xf32>, %b: tensor<128x40xf32>, %r: tens
 // -----
 
 // An SGD update as epilogue (W - lr * (A @ B)) with K in one slice: W is
-// read only by the epilogue, at C's positions, so phase 1 tells the
+// read only by the epilogue, at C's positions, so the phase that
+// multiplies (the only one: A, of 2 panels, is read in place) tells the
 // runtime that C may take W's buffer (argument 2).
-// CHECK-LABEL: func.func @sgd__p1(
+// CHECK-LABEL: func.func @sgd__p0(
 // CHECK-SAME: kiln.in_place = 2 : i64
 func.func private @sgd(%a: tensor<16x64xf32>, %b: tensor<64x32xf32>, %w: tensor<16x32xf32>, %lr: tensor<f32>) -> tensor<16x32xf32>
     attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
@@ -468,9 +493,9 @@ func.func private @sgd(%a: tensor<16x64xf32>, %b: tensor<64x32xf32>, %w: tensor<
 // With K over more than one slice, C holds partial sums before the
 // epilogue reads W, so C may not take W's buffer; nor may it take a
 // bias's (not of C's type).
-// CHECK-LABEL: func.func @sgdk__p1(
+// CHECK-LABEL: func.func @sgdk__p0(
 // CHECK-NOT: kiln.in_place
-// CHECK-LABEL: func.func @bias__p1(
+// CHECK-LABEL: func.func @bias__p0(
 // CHECK-NOT: kiln.in_place
 // CHECK: return
 func.func private @sgdk(%a: tensor<16x300xf32>, %b: tensor<300x32xf32>, %w: tensor<16x32xf32>) -> tensor<16x32xf32>

@@ -53,6 +53,12 @@ TEST_P(MatmulDiffTest, Shapes) {
       check("[150,300] x [300,600]", matmul(in({150, 300}), in({300, 600})));
       check("batched [3,40,520] x [520,200]",
             matmul(in({3, 40, 520}), in({520, 200})));
+      // One or two column panels: A is read in place, unpacked (a partial
+      // last row panel, several K slices, A broadcast over the batch).
+      check("A in place, broadcast [45,700] x [3,700,20]",
+            matmul(in({45, 700}), in({3, 700, 20})));
+      check("A in place, batched [2,29,300] x [2,300,60]",
+            matmul(in({2, 29, 300}), in({2, 300, 60})));
     }
     check("batched [2,3,6,7] x [2,3,7,5]",
           matmul(in({2, 3, 6, 7}), in({2, 3, 7, 5})));
