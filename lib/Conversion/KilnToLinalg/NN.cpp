@@ -5,8 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Forward ops use linalg's named convolution and pooling ops on a
-// tensor.pad'ed input (grouped convolution through the ngchw/gfchw form).
+// Forward convolutions use linalg's named ops on a tensor.pad'ed input
+// (grouped convolution through the ngchw/gfchw form); pooling is a generic
+// whose innermost loop runs along an output row, so that it vectorizes.
 // The backward ops are generics over the tensor they produce, reducing over
 // the kernel window: each element gathers the contributions that reach it,
 // so no two iterations write one element and no scf loop is needed.
@@ -227,6 +228,35 @@ SmallVector<OpFoldResult> poolSizes(OpBuilder &b, Location loc, Value x,
   return sizes;
 }
 
+/// A window sweep over the padded NCHW input `xp` into `init` ([N, C, OH,
+/// OW]) as a generic whose loops run (n, c, oh, kh, kw, ow): the innermost
+/// loop walks a row of the output, and of the input at the stride, which
+/// LLVM vectorizes (linalg's named pooling ops walk the window innermost,
+/// a few scalar steps per output element). `combine(acc, x)` folds input
+/// element x into the accumulator.
+template <typename CombineFn>
+Value sweepWindowsByRow(OpBuilder &b, Location loc, Value xp, Value init,
+                        ArrayRef<int64_t> kernel, ArrayRef<int64_t> stride,
+                        CombineFn combine) {
+  MLIRContext *ctx = b.getContext();
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  Type e = llvm::cast<RankedTensorType>(xp.getType()).getElementType();
+  Value window = emptyTensor(b, loc, getAsIndexOpFoldResult(ctx, kernel), e);
+  AffineMap in = AffineMap::get(
+      6, 0, {d(0), d(1), d(2) * stride[0] + d(3), d(5) * stride[1] + d(4)},
+      ctx);
+  AffineMap win = AffineMap::get(6, 0, {d(3), d(4)}, ctx);
+  AffineMap out = AffineMap::get(6, 0, {d(0), d(1), d(2), d(5)}, ctx);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ValueRange{xp, window},
+             ValueRange{init}, ArrayRef<AffineMap>{in, win, out},
+             iteratorTypes(6, {3, 4}),
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               linalg::YieldOp::create(nb, l, combine(nb, l, args[2], args[0]));
+             })
+      .getResult(0);
+}
+
 struct ConvertMaxPool2d : OpConversionPattern<MaxPool2dOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -241,15 +271,12 @@ struct ConvertMaxPool2d : OpConversionPattern<MaxPool2dOp> {
         poolSizes(rewriter, loc, x, resultType, op.getKernel(), op.getStride(),
                   op.getPadding());
     Value xp = padSpatial(rewriter, loc, x, op.getPadding(), lowest);
-    Value window = emptyTensor(
-        rewriter, loc, getAsIndexOpFoldResult(getContext(), op.getKernel()), e);
     Value init = filledTensor(rewriter, loc, sizes, lowest);
-    Value result =
-        linalg::PoolingNchwMaxOp::create(
-            rewriter, loc, TypeRange{init.getType()}, ValueRange{xp, window},
-            ValueRange{init}, rewriter.getI64TensorAttr(op.getStride()),
-            rewriter.getI64TensorAttr({1, 1}))
-            .getResult(0);
+    Value result = sweepWindowsByRow(
+        rewriter, loc, xp, init, op.getKernel(), op.getStride(),
+        [](OpBuilder &b, Location l, Value acc, Value v) -> Value {
+          return arith::MaximumFOp::create(b, l, acc, v);
+        });
     if (result.getType() != resultType)
       result = tensor::CastOp::create(rewriter, loc, resultType, result);
     rewriter.replaceOp(op, result);
@@ -360,16 +387,14 @@ struct ConvertAvgPool2d : OpConversionPattern<AvgPool2dOp> {
         poolSizes(rewriter, loc, x, resultType, kernel, stride, pad);
     Value xp = padSpatial(rewriter, loc, x, pad,
                           constantOf(rewriter, loc, storage, 0));
-    Value window = emptyTensor(
-        rewriter, loc, getAsIndexOpFoldResult(getContext(), kernel), storage);
     Value init =
         filledTensor(rewriter, loc, sizes, constantOf(rewriter, loc, acc, 0));
-    Value sum =
-        linalg::PoolingNchwSumOp::create(
-            rewriter, loc, TypeRange{init.getType()}, ValueRange{xp, window},
-            ValueRange{init}, rewriter.getI64TensorAttr(stride),
-            rewriter.getI64TensorAttr({1, 1}))
-            .getResult(0);
+    Value sum = sweepWindowsByRow(
+        rewriter, loc, xp, init, kernel, stride,
+        [&](OpBuilder &b, Location l, Value sum, Value v) -> Value {
+          return arith::AddFOp::create(b, l, sum,
+                                       emitCast(b, l, v, kiln, b.getF64Type()));
+        });
     Value h = dimValue(rewriter, loc, x, 2), w = dimValue(rewriter, loc, x, 3);
     Value out = emptyTensor(rewriter, loc, sizes, storage);
     AffineMap id = rewriter.getMultiDimIdentityMap(4);

@@ -1,11 +1,17 @@
 // RUN: tensor-opt %s --convert-kiln-to-linalg | FileCheck %s
 // RUN: tensor-opt %s --convert-kiln-to-linalg %lower-to-llvm | FileCheck %s --check-prefix=LLVM %not-lowered
 
-// Forward convolution and pooling use linalg's named ops on a padded
-// input; the backward ops are generics reducing over the kernel window.
+// Forward convolution uses linalg's named ops on a padded input, pooling
+// generics that sweep each window row by row; the backward ops are
+// generics reducing over the kernel window.
 
 // CHECK-DAG: #[[NCHW:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 // CHECK-DAG: #[[BIAS:.+]] = affine_map<(d0, d1, d2, d3) -> (d1)>
+// CHECK-DAG: #[[IN2:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 * 2 + d3, d5 * 2 + d4)>
+// CHECK-DAG: #[[WIN6:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d3, d4)>
+// CHECK-DAG: #[[OUT6:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d5)>
+// CHECK-DAG: #[[IN1:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 + d3, d4 + d5)>
+// CHECK-DAG: #[[IN24:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 * 2 + d3, d5 * 4 + d4)>
 
 // CHECK-LABEL: func.func @conv2d(
 // CHECK-SAME: %[[X:.*]]: tensor<1x3x8x8xf32>, %[[W:.*]]: tensor<4x3x3x3xf32>, %[[B:.*]]: tensor<4xf32>)
@@ -52,25 +58,32 @@ func.func @conv1d(%x: tensor<2x4x10xf32>, %w: tensor<6x2x3xf32>, %b: tensor<6xf3
 }
 
 // Max pooling pads with -inf; average pooling sums in f64 and divides by
-// the window (count_include_pad) or by its in-bounds part.
+// the window (count_include_pad) or by its in-bounds part. Both sweep the
+// windows in a generic whose loops run (n, c, oh, kh, kw, ow): the
+// innermost loop walks an output row, and the input at the stride.
 // CHECK-LABEL: func.func @pool(
 // CHECK-SAME: %[[X:.*]]: tensor<1x3x8x8xf32>, %[[Y:.*]]: tensor<?x2x5x?xf64>)
 // CHECK: %[[NEG:.*]] = arith.constant 0xFF800000 : f32
-// CHECK: %[[WIN:.*]] = tensor.empty() : tensor<2x2xf32>
 // CHECK: %[[I:.*]] = linalg.fill ins(%[[NEG]] : f32) outs(%{{.*}} : tensor<1x3x4x4xf32>)
-// CHECK: linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%[[X]], %[[WIN]] : tensor<1x3x8x8xf32>, tensor<2x2xf32>) outs(%[[I]] : tensor<1x3x4x4xf32>)
+// CHECK: %[[WIN:.*]] = tensor.empty() : tensor<2x2xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[IN2]], #[[WIN6]], #[[OUT6]]], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "parallel"]} ins(%[[X]], %[[WIN]] : tensor<1x3x8x8xf32>, tensor<2x2xf32>) outs(%[[I]] : tensor<1x3x4x4xf32>)
+// CHECK: arith.maximumf
 // CHECK: %[[NEG64:.*]] = arith.constant 0xFFF0000000000000 : f64
 // CHECK: tensor.pad %[[Y]] low[0, 0, 1, 1] high[0, 0, 1, 1]
 // CHECK: tensor.yield %[[NEG64]] : f64
-// CHECK: linalg.pooling_nchw_max
+// CHECK: linalg.generic {indexing_maps = [#[[IN1]], #[[WIN6]], #[[OUT6]]]
 // CHECK-SAME: outs(%{{.*}} : tensor<?x2x5x?xf64>)
-// CHECK: %[[S:.*]] = linalg.pooling_nchw_sum {{.*}} outs(%{{.*}} : tensor<1x3x4x4xf64>)
+// CHECK: arith.maximumf %{{.*}} : f64
+// CHECK: %[[S:.*]] = linalg.generic {indexing_maps = [#[[IN2]], #[[WIN6]], #[[OUT6]]]
+// CHECK-SAME: outs(%{{.*}} : tensor<1x3x4x4xf64>)
+// CHECK: arith.extf %{{.*}} : f32 to f64
+// CHECK: arith.addf %{{.*}} : f64
 // CHECK: linalg.generic {{.*}} ins(%[[S]] : tensor<1x3x4x4xf64>) outs(%{{.*}} : tensor<1x3x4x4xf32>)
 // CHECK: arith.minsi
 // CHECK: arith.maxsi
 // CHECK: arith.divf %{{.*}} : f64
 // CHECK: arith.truncf %{{.*}} : f64 to f32
-// CHECK: linalg.pooling_nchw_sum {dilations = dense<1> : tensor<2xi64>, strides = dense<[2, 4]> : tensor<2xi64>}
+// CHECK: linalg.generic {indexing_maps = [#[[IN24]], #[[WIN6]], #[[OUT6]]]
 // CHECK: arith.divf
 // CHECK-NOT: kiln.
 func.func @pool(%x: tensor<1x3x8x8xf32>, %y: tensor<?x2x5x?xf64>) -> (tensor<1x3x4x4xf32>, tensor<?x2x5x?xf64>, tensor<1x3x4x4xf32>, tensor<1x3x5x3xf32>) {
