@@ -47,7 +47,7 @@ using namespace kiln::detail;
 using namespace kiln::detail::cuda;
 
 /// Bump when generated code changes, so that stale disk caches miss.
-static const char *const kCodegenVersion = "kiln-gpu-codegen-7";
+static const char *const kCodegenVersion = "kiln-gpu-codegen-8";
 
 namespace {
 
