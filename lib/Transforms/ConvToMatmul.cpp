@@ -15,8 +15,9 @@
 // result (an activation, a residual add) moves before the view back to
 // NCHW, onto the [N, O, OH * OW] product, so that it fuses into the
 // matmul's epilogue. The gradient with respect to the input of a
-// convolution whose windows step by 1 is itself such a convolution; the
-// gradient with respect to the weight is the product of the output's
+// convolution whose windows step by 1 is itself such a convolution (with
+// groups too, then a grouped convolution, which the generic path runs);
+// the gradient with respect to the weight is the product of the output's
 // gradient with the transposed columns, summed over the images.
 //
 //===----------------------------------------------------------------------===//
@@ -41,15 +42,20 @@ using namespace mlir::kiln;
 
 namespace {
 
-/// Whether `op` (a convolution or one of its gradients) has one group and
-/// only static f32 tensors, the form the rewrites take.
-bool oneGroupStaticF32(Operation *op, int64_t groups) {
+/// Whether `op` (a convolution or one of its gradients) has only static f32
+/// tensors, the form the rewrites take.
+bool staticF32(Operation *op) {
   auto plain = [](Type t) {
     auto r = llvm::dyn_cast<RankedTensorType>(t);
     return r && r.hasStaticShape() && r.getElementType().isF32();
   };
-  return groups == 1 && llvm::all_of(op->getOperandTypes(), plain) &&
+  return llvm::all_of(op->getOperandTypes(), plain) &&
          llvm::all_of(op->getResultTypes(), plain);
+}
+
+/// ... and one group, the form the products take.
+bool oneGroupStaticF32(Operation *op, int64_t groups) {
+  return groups == 1 && staticF32(op);
 }
 
 /// The columns of the windows of `x` for a weight of shape `ws`: the input
@@ -101,16 +107,20 @@ struct ConvAsMatmul : OpRewritePattern<Conv2dOp> {
 /// windows step by 1, is the convolution of the gradient with the weight
 /// flipped along both spatial dims and with its channels swapped,
 /// `[C, O, KH, KW]`, padded by `dilation * (kernel - 1) - padding` on
-/// each side; which then goes the way of every convolution.
+/// each side; which then goes the way of every convolution. With groups,
+/// the channels are swapped within each group (`[G, O/G, C/G, ...]` to
+/// `[G, C/G, O/G, ...]`) and the convolution keeps the groups (a
+/// depthwise one's gradient is a depthwise convolution).
 struct BackwardInputAsConv : OpRewritePattern<Conv2dBackwardInputOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(Conv2dBackwardInputOp op,
                                 PatternRewriter &b) const override {
     auto w = llvm::cast<RankedTensorType>(op.getWeight().getType());
     RankedTensorType x = op.getType();
-    if (!oneGroupStaticF32(op, op.getGroups()))
-      return b.notifyMatchFailure(op, "grouped, not f32, or dynamic");
+    if (!staticF32(op))
+      return b.notifyMatchFailure(op, "not f32, or dynamic");
     ArrayRef<int64_t> ws = w.getShape();
+    int64_t groups = op.getGroups();
     SmallVector<int64_t> pad;
     for (int d = 0; d < 2; ++d) {
       int64_t p = op.getDilation()[d] * (ws[2 + d] - 1) - op.getPadding()[d];
@@ -121,12 +131,25 @@ struct BackwardInputAsConv : OpRewritePattern<Conv2dBackwardInputOp> {
     Location loc = op.getLoc();
     Value flipped =
         FlipOp::create(b, loc, op.getWeight(), b.getDenseI64ArrayAttr({2, 3}));
-    Value swapped = PermuteOp::create(b, loc, flipped,
-                                      b.getDenseI64ArrayAttr({1, 0, 2, 3}));
-    auto conv = Conv2dOp::create(b, loc, op.getGrad(), swapped, Value(),
-                                 b.getDenseI64ArrayAttr({1, 1}),
-                                 b.getDenseI64ArrayAttr(pad),
-                                 op.getDilationAttr(), b.getI64IntegerAttr(1));
+    Value swapped;
+    if (groups == 1) {
+      swapped = PermuteOp::create(b, loc, flipped,
+                                  b.getDenseI64ArrayAttr({1, 0, 2, 3}));
+    } else {
+      int64_t perGroup = ws[0] / groups;
+      Value split = ReshapeOp::create(
+          b, loc, flipped,
+          b.getDenseI64ArrayAttr({groups, perGroup, ws[1], ws[2], ws[3]}));
+      Value within = PermuteOp::create(b, loc, split,
+                                       b.getDenseI64ArrayAttr({0, 2, 1, 3, 4}));
+      swapped = ReshapeOp::create(
+          b, loc, within,
+          b.getDenseI64ArrayAttr({groups * ws[1], perGroup, ws[2], ws[3]}));
+    }
+    auto conv = Conv2dOp::create(
+        b, loc, op.getGrad(), swapped, Value(), b.getDenseI64ArrayAttr({1, 1}),
+        b.getDenseI64ArrayAttr(pad), op.getDilationAttr(),
+        b.getI64IntegerAttr(groups));
     if (conv.getType() != x) {
       b.eraseOp(conv);
       return b.notifyMatchFailure(op, "the output is not the input's shape");

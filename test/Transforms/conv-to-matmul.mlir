@@ -106,6 +106,25 @@ func.func @grad_input(%g: tensor<2x4x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tenso
 
 // -----
 
+// With groups, the channels are swapped within each group: the weight
+// [O = 6, C/G = 2, 3, 3] of 3 groups, flipped, as [3, 2, 2, 3, 3] with its
+// two channel dims swapped, is [C = 6, O/G = 2, 3, 3]; the gradient is a
+// convolution of 3 groups (left to the generic path).
+// CHECK-LABEL: func.func @grad_input_grouped(
+// CHECK-SAME: %[[G:.*]]: tensor<2x6x8x8xf32>, %[[W:.*]]: tensor<6x2x3x3xf32>)
+// CHECK: %[[F:.*]] = kiln.flip %[[W]] [2, 3] : tensor<6x2x3x3xf32>
+// CHECK: %[[S:.*]] = kiln.reshape %[[F]] [3, 2, 2, 3, 3]
+// CHECK: %[[T:.*]] = kiln.permute %[[S]] [0, 2, 1, 3, 4]
+// CHECK: %[[K:.*]] = kiln.reshape %[[T]] [6, 2, 3, 3]
+// CHECK: kiln.conv2d %[[G]], %[[K]] stride [1, 1] padding [1, 1] dilation [1, 1] groups 3 : (tensor<2x6x8x8xf32>, tensor<6x2x3x3xf32>) -> tensor<2x6x8x8xf32>
+// CHECK-NOT: kiln.conv2d_backward_input
+func.func @grad_input_grouped(%g: tensor<2x6x8x8xf32>, %w: tensor<6x2x3x3xf32>) -> tensor<2x6x8x8xf32> {
+  %0 = kiln.conv2d_backward_input %g, %w stride [1, 1] padding [1, 1] dilation [1, 1] groups 3 : (tensor<2x6x8x8xf32>, tensor<6x2x3x3xf32>) -> tensor<2x6x8x8xf32>
+  return %0 : tensor<2x6x8x8xf32>
+}
+
+// -----
+
 // With stride 2, each of the 4 phases of input rows and columns is a
 // stride-1 convolution of the gradient with the taps that reach it (a
 // 3 x 3 kernel with padding 1 gives 1 x 1, 1 x 2, 2 x 1 and 2 x 2 taps),

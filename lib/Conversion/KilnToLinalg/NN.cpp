@@ -739,21 +739,25 @@ struct ConvertConv2dBackwardWeight
           }));
     Value cg = toIndexValue(rewriter, loc, sizes[1]);
 
-    // Loops: o, ci, kh, kw (the result), then n, oh, ow (reduced); the
-    // gradient is read with a plain map, the padded input at a computed
-    // (always in-bounds) position.
+    // Loops: o, ci, kh, kw (the result), then n, oh (reduced), then ow,
+    // whose partial sums stay apart (a [O, C/G, KH, KW, OW] tensor) so that
+    // the innermost loop has no reduction and LLVM vectorizes it; a second
+    // generic sums them. The gradient is read with a plain map, the padded
+    // input at a computed (always in-bounds) position.
     MLIRContext *ctx = getContext();
     auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
-    Value init =
-        filledTensor(rewriter, loc, sizes, constantOf(rewriter, loc, acc, 0));
-    Value sum =
+    SmallVector<OpFoldResult> partialSizes(sizes);
+    partialSizes.push_back(sizeOf(rewriter, loc, grad, 3));
+    Value partialInit = filledTensor(rewriter, loc, partialSizes,
+                                     constantOf(rewriter, loc, acc, 0));
+    Value partial =
         linalg::GenericOp::create(
-            rewriter, loc, TypeRange{init.getType()}, ValueRange{grad},
-            ValueRange{init},
+            rewriter, loc, TypeRange{partialInit.getType()}, ValueRange{grad},
+            ValueRange{partialInit},
             ArrayRef<AffineMap>{
                 AffineMap::get(7, 0, {d(4), d(0), d(5), d(6)}, ctx),
-                AffineMap::get(7, 0, {d(0), d(1), d(2), d(3)}, ctx)},
-            iteratorTypes(7, {4, 5, 6}),
+                AffineMap::get(7, 0, {d(0), d(1), d(2), d(3), d(6)}, ctx)},
+            iteratorTypes(7, {4, 5}),
             [&](OpBuilder &b, Location l, ValueRange args) {
               IndexMath im{b, l};
               SmallVector<Value> ivs = loopIndices(b, l, 7);
@@ -768,6 +772,20 @@ struct ConvertConv2dBackwardWeight
               Value gv = emitCast(b, l, args[0], kiln, accKiln);
               linalg::YieldOp::create(
                   b, l, addScalars(b, l, args[1], mulScalars(b, l, gv, xv)));
+            })
+            .getResult(0);
+    Value init =
+        filledTensor(rewriter, loc, sizes, constantOf(rewriter, loc, acc, 0));
+    Value sum =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{init.getType()}, ValueRange{partial},
+            ValueRange{init},
+            ArrayRef<AffineMap>{
+                rewriter.getMultiDimIdentityMap(5),
+                AffineMap::get(5, 0, {d(0), d(1), d(2), d(3)}, ctx)},
+            iteratorTypes(5, {4}),
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              linalg::YieldOp::create(b, l, addScalars(b, l, args[1], args[0]));
             })
             .getResult(0);
     Value result = castTensor(rewriter, loc, sum, accKiln, kiln);

@@ -100,6 +100,46 @@ TEST_P(NNDiffTest, NormAndLoss) {
   });
 }
 
+// The gradients of grouped and depthwise convolutions: with windows that
+// step by 1 the input's is a grouped convolution of the output's gradient
+// (the channels swapped within each group), and the weight's sums partial
+// products along output rows; with stride 2 both take the generic path.
+TEST_P(NNDiffTest, GroupedConvGradients) {
+  DType dtype = GetParam();
+  compareOnDevices([&](Side &s) {
+    Rng rng(43);
+    auto tracked = [&](Shape shape) {
+      Tensor t =
+          s.input(randomValues(rng, shape.numel(), dtype, -1, 1), shape, dtype);
+      t.requireGrad(CheckpointingStrategy::Disabled);
+      return t;
+    };
+    struct Case {
+      std::string label;
+      Shape weight;
+      ConvOptions options;
+    };
+    std::vector<Case> cases = {
+        {"groups 3, 2 channels per group",
+         {6, 2, 3, 3},
+         {{1, 1}, {1, 1}, {1, 1}, 3}},
+        {"depthwise, multiplier 2", {12, 1, 3, 3}, {{1, 1}, {1, 0}, {1, 1}, 6}},
+        {"depthwise, dilation 2", {6, 1, 3, 3}, {{1, 1}, {2, 2}, {2, 2}, 6}},
+        {"depthwise, stride 2", {6, 1, 3, 3}, {{2, 2}, {1, 1}, {1, 1}, 6}}};
+    for (const Case &c : cases) {
+      Tensor x = tracked({2, 6, 9, 11}), w = tracked(c.weight);
+      Tensor y = conv2d(x, w, std::nullopt, c.options);
+      std::string label = "kiln.conv2d " + c.label;
+      s.check("kiln.conv2d", dtype, label, y);
+      Tensor dy = s.input(randomValues(rng, y.shape().numel(), dtype, -1, 1),
+                          y.shape(), dtype);
+      Gradients g = backward(sum(y * dy));
+      s.check("kiln.conv2d", dtype, label + ", input gradient", g.get(x));
+      s.check("kiln.conv2d", dtype, label + ", weight gradient", g.get(w));
+    }
+  });
+}
+
 // Batch norm (with given statistics, and in training mode with the running
 // statistics' update), group and instance norm, and adaptive pooling to
 // sizes that divide the input and sizes that do not; each forward, and the
