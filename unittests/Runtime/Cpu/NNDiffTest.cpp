@@ -20,6 +20,14 @@ namespace {
 
 class NNDiffTest : public ::testing::TestWithParam<DType> {};
 
+/// An input of values in [-1, 1) whose gradients are tracked.
+Tensor trackedInput(Side &s, Rng &rng, Shape shape, DType dtype) {
+  Tensor t =
+      s.input(randomValues(rng, shape.numel(), dtype, -1, 1), shape, dtype);
+  t.requireGrad(CheckpointingStrategy::Disabled);
+  return t;
+}
+
 TEST_P(NNDiffTest, ConvAndPool) {
   DType dtype = GetParam();
   compareOnDevices([&](Side &s) {
@@ -109,10 +117,7 @@ TEST_P(NNDiffTest, GroupedConvGradients) {
   compareOnDevices([&](Side &s) {
     Rng rng(43);
     auto tracked = [&](Shape shape) {
-      Tensor t =
-          s.input(randomValues(rng, shape.numel(), dtype, -1, 1), shape, dtype);
-      t.requireGrad(CheckpointingStrategy::Disabled);
-      return t;
+      return trackedInput(s, rng, std::move(shape), dtype);
     };
     struct Case {
       std::string label;
@@ -252,10 +257,7 @@ TEST_P(NNDiffTest, ConvTranspose) {
   compareOnDevices([&](Side &s) {
     Rng rng(43);
     auto tracked = [&](Shape shape) {
-      Tensor t =
-          s.input(randomValues(rng, shape.numel(), dtype, -1, 1), shape, dtype);
-      t.requireGrad(CheckpointingStrategy::Disabled);
-      return t;
+      return trackedInput(s, rng, std::move(shape), dtype);
     };
     auto check = [&](const std::string &op, const std::string &label,
                      const Tensor &y, std::vector<Tensor> leaves) {
