@@ -990,6 +990,8 @@ struct WorkUnit {
   /// The batch's offsets in A and B (in whole matrices), then in each
   /// argument.
   SmallVector<Value> boffs;
+  /// Where the batch's A starts: in packed A, or in A itself when it is
+  /// read in place.
   Value aPackBase, bSrcBase, cBase;
 };
 
@@ -1271,7 +1273,8 @@ LogicalResult MatmulEmitter::multiplyBlocks() {
   return success();
 }
 
-/// Creates phase 1's function, and in it the buffers its stages share.
+/// Creates phase 1's function (phase 0 when A is read in place), and in it
+/// the buffers its stages share.
 void MatmulEmitter::beginPhase1() {
   fn = createPhase(b, module, tmpl, plan.aInPlace ? 0 : 1, abi, plan.phaseUnits,
                    plan.grain);
@@ -1966,15 +1969,15 @@ SmallVector<Value> MatmulEmitter::kSteps(const Tile &t, Value kk,
     Value kj = add(b, loc, kk, cidx(b, loc, j));
     Value bIdx = add(b, loc, t.bPanel, mul(b, loc, kj, kNR));
     Value bv = vector::LoadOp::create(b, loc, vecT, packedB, ValueRange{bIdx});
+    // Row r of the tile at kj: in place, on row r's stream of A; packed,
+    // lane r of the panel's MR values at kj.
     Value aIdx =
-        plan.aInPlace ? kj : add(b, loc, t.aPanel, mul(b, loc, kj, kMR));
+        plan.aInPlace ? Value() : add(b, loc, t.aPanel, mul(b, loc, kj, kMR));
     for (int64_t r = 0; r < kMR; ++r) {
-      Value a = plan.aInPlace
-                    ? memref::LoadOp::create(
-                          b, loc, aSrc, ValueRange{add(b, loc, t.aRows[r], kj)})
-                    : memref::LoadOp::create(
-                          b, loc, packedA,
-                          ValueRange{add(b, loc, aIdx, cidx(b, loc, r))});
+      Value a = memref::LoadOp::create(
+          b, loc, plan.aInPlace ? aSrc : packedA,
+          ValueRange{plan.aInPlace ? add(b, loc, t.aRows[r], kj)
+                                   : add(b, loc, aIdx, cidx(b, loc, r))});
       Value av = vector::BroadcastOp::create(b, loc, vecT, a);
       next[r] = vector::FMAOp::create(b, loc, vecT, av, bv, next[r]);
     }
