@@ -269,13 +269,16 @@ Q8Weights::refresh(const std::vector<const Linear *> &linears) {
   std::vector<DispatchTensor> made;
   for (const Linear *l : linears) {
     DispatchTensor w = l->outIn ? l->weight.transpose(0, 1) : l->weight;
-    if (w.shape()[1] % 32 != 0)
+    // Blocks of 16 take the output dims of 16 multiples that 32 does not
+    // divide (Llama's SwiGLU 688), which decode reads as whole vectors too.
+    int64_t block = w.shape()[1] % 32 == 0 ? 32 : 16;
+    if (w.shape()[1] % block != 0)
       continue;
     auto it = from_.find(&l->weight);
     if (it != from_.end() && it->second.lock() == l->weight.kind.node)
       continue;
     DispatchTensor q =
-        quantize(w.detach(), QuantScheme::q8Block(32, DTypeKind::F32));
+        quantize(w.detach(), QuantScheme::q8Block(block, DTypeKind::F32));
     q8_[&l->weight] = q;
     from_[&l->weight] = l->weight.kind.node;
     made.push_back(q);

@@ -35,13 +35,14 @@ using Substitutes = std::map<const DispatchTensor *, DispatchTensor>;
 DispatchTensor linearWith(const Linear &l, const DispatchTensor &x,
                           const Substitutes *weights);
 
-/// q8 copies (blocks of 32 along the output dim, f32 scales) of the weights
-/// of linear layers, stored [in, out] whatever the layer's layout, each
-/// made again only when its weight was rebound (by training) since.
+/// q8 copies (blocks of 32 along the output dim, or of 16 when the output
+/// dim is not whole blocks of 32; f32 scales) of the weights of linear
+/// layers, stored [in, out] whatever the layer's layout, each made again
+/// only when its weight was rebound (by training) since.
 class Q8Weights {
 public:
   /// The substitutes of `linears`' weights; a weight whose output dim is
-  /// not whole blocks stays f32 (it has none).
+  /// not whole blocks of 16 stays f32 (it has none).
   const Substitutes &refresh(const std::vector<const Linear *> &linears);
 
 private:

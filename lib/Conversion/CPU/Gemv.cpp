@@ -7,13 +7,25 @@
 //
 // C = A x B (+ epilogue) when A has a few rows (at most kGemvRows, as when a
 // model decodes one token): the packed matmul would spend more on packing
-// B, a pass that reads and writes all of it, than on the product. Here each
-// work unit owns a block of 4 vectors of columns and walks K once, each
-// step loading those vectors of B's row k (dequantizing q8 on the fly, a
-// vector of bytes times its block's scale) and adding them, times A[r, k],
-// into R x 4 vector accumulators; the epilogue is applied in registers and
-// C is stored. B is read once, as stored, so an f32 weight costs its bytes
-// and a q8 one a quarter of them.
+// B, a pass that reads and writes all of it, than on the product. B is
+// read once, as stored, so an f32 weight costs its bytes and a q8 one a
+// quarter of them.
+//
+// A row-major B ([K, N]): each work unit owns a block of 4 vectors of
+// columns (16 for a q8 B of one row; the last unit fewer, when N is not a
+// whole number of blocks) and
+// walks K once, each step loading those vectors of B's row k (dequantizing
+// q8 on the fly, a vector of bytes times its block's scale) and adding
+// them, times A[r, k], into R x 4 vector accumulators.
+//
+// A transposed B ([N, K] as stored, a Linear's [out, in] weight): each
+// unit owns one vector's worth of columns, W stored rows of B, and walks K
+// a vector at a time, multiplying A's vector of k into one accumulator per
+// column; a tree of shuffles then sums the W accumulators' lanes into one
+// vector, column j in lane j.
+//
+// Either way the epilogue is applied to C's vectors in registers and C is
+// stored.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,13 +57,54 @@ Value toF32(OpBuilder &b, Location loc, Value v) {
   return arith::ExtFOp::create(b, loc, f32, v);
 }
 
-} // namespace
+/// The sums of the lanes of W vectors of W lanes each, as one vector whose
+/// lane j is the sum of vector j's lanes. Each level of the tree halves the
+/// number of vectors: a pair (p, q) whose vectors hold m slots of g lanes
+/// (each slot summing to one column) becomes one vector of 2m slots of g/2
+/// lanes, the first halves of every slot of p then q, plus the second
+/// halves; p's columns come first, so the order of the columns is kept.
+Value sumLanes(OpBuilder &b, Location loc, SmallVector<Value> v) {
+  const int64_t w =
+      llvm::cast<VectorType>(v.front().getType()).getNumElements();
+  for (int64_t g = w; v.size() > 1; g /= 2) {
+    SmallVector<int64_t> first, second;
+    for (int64_t from : {int64_t(0), w})
+      for (int64_t slot = 0; slot < w; slot += g)
+        for (int64_t l = 0; l < g / 2; ++l) {
+          first.push_back(from + slot + l);
+          second.push_back(from + slot + g / 2 + l);
+        }
+    SmallVector<Value> next;
+    for (size_t i = 0; i < v.size(); i += 2)
+      next.push_back(arith::AddFOp::create(
+          b, loc, vector::ShuffleOp::create(b, loc, v[i], v[i + 1], first),
+          vector::ShuffleOp::create(b, loc, v[i], v[i + 1], second)));
+    v = std::move(next);
+  }
+  return v.front();
+}
 
-LogicalResult kernelgen::generateGemv(func::FuncOp tmpl, ModuleOp module,
-                                      int64_t vectorBits) {
-  const int64_t width = std::max<int64_t>(vectorBits / 32, 4);
-  const int64_t cols = width * kGemvVectors;
+/// What the generator reads from a template it takes: the matmul, its
+/// operands' arguments, and where the epilogue's arguments lie.
+struct GemvPlan {
   MatmulOp mm;
+  Value root;
+  BlockArgument aArg, bArg;
+  QuantSchemeAttr scheme;          ///< B's, when B is dequantized
+  Operation *dequantize = nullptr; ///< B's dequantize, if any
+  Operation *transpose = nullptr;  ///< B's transpose, if any
+  bool bT = false;                 ///< B is stored [N, K]
+  int64_t k = 0, n = 0, rows = 0;
+  SmallVector<unsigned> slotOf; ///< each argument's first ABI slot
+  SmallVector<Layout> layouts;  ///< the epilogue's arguments against C
+  SmallVector<SmallVector<int64_t>> rowOffsets; ///< their offset per row
+
+  /// Fails when the template is not a matmul of a few rows this generator
+  /// takes (on vectors of `width` lanes).
+  LogicalResult match(func::FuncOp tmpl, int64_t width);
+};
+
+LogicalResult GemvPlan::match(func::FuncOp tmpl, int64_t width) {
   int matmuls = 0;
   tmpl.walk([&](MatmulOp op) {
     mm = op;
@@ -60,7 +113,7 @@ LogicalResult kernelgen::generateGemv(func::FuncOp tmpl, ModuleOp module,
   auto ret = llvm::cast<func::ReturnOp>(tmpl.getBody().front().getTerminator());
   if (matmuls != 1 || ret.getNumOperands() != 1)
     return failure();
-  Value root = ret.getOperand(0);
+  root = ret.getOperand(0);
   auto cType = llvm::cast<RankedTensorType>(mm.getType());
   auto aType = llvm::cast<RankedTensorType>(mm.getLhs().getType());
   if (!cType.hasStaticShape() || !aType.hasStaticShape() ||
@@ -68,20 +121,22 @@ LogicalResult kernelgen::generateGemv(func::FuncOp tmpl, ModuleOp module,
       cType.getRank() < 2)
     return failure();
   // A: an argument of C's rows (no transpose, no prologue, no broadcast).
-  auto aArg = llvm::dyn_cast<BlockArgument>(mm.getLhs());
+  aArg = llvm::dyn_cast<BlockArgument>(mm.getLhs());
   if (!aArg || aType.getShape().drop_back() != cType.getShape().drop_back())
     return failure();
-  const int64_t k = aType.getShape().back(), n = cType.getShape().back();
-  int64_t rows = 1;
+  k = aType.getShape().back();
+  n = cType.getShape().back();
+  rows = 1;
   for (int64_t d : cType.getShape().drop_back())
     rows *= d;
-  if (rows < 1 || rows > kGemvRows || n % cols != 0 || k < 1)
+  if (rows < 1 || rows > kGemvRows || n % width != 0 || k < 1)
     return failure();
   // B: a [K, N] argument, or one dequantized from q8 blocks that lie along
-  // its rows in whole vectors.
-  BlockArgument bArg;
-  QuantSchemeAttr scheme;
-  Operation *dequantize = nullptr;
+  // its rows in whole vectors; or the transpose of an f32 [N, K] argument.
+  transpose = mm.getRhs().getDefiningOp();
+  bT = isMatrixTranspose(transpose);
+  if (!bT)
+    transpose = nullptr;
   if (auto deq = mm.getRhs().getDefiningOp<DequantizeOp>()) {
     bArg = llvm::dyn_cast<BlockArgument>(deq.getInput());
     scheme = getQuantScheme(deq.getInput().getType());
@@ -90,29 +145,34 @@ LogicalResult kernelgen::generateGemv(func::FuncOp tmpl, ModuleOp module,
         (!scheme.isPerTensor() && scheme.getBlockSize() % width != 0))
       return failure();
   } else {
-    bArg = llvm::dyn_cast<BlockArgument>(mm.getRhs());
+    bArg = llvm::dyn_cast<BlockArgument>(bT ? transpose->getOperand(0)
+                                            : mm.getRhs());
   }
   if (!bArg)
     return failure();
   auto bType = llvm::cast<RankedTensorType>(bArg.getType());
-  if (bType.getShape() != ArrayRef<int64_t>({k, n}) ||
+  if (bType.getShape() !=
+          (bT ? ArrayRef<int64_t>({n, k}) : ArrayRef<int64_t>({k, n})) ||
       (!scheme && !bType.getElementType().isF32()))
+    return failure();
+  // A transposed B takes one accumulator per row and column of a vector's
+  // worth of columns: they must fit in the registers, with A's vectors.
+  if (bT && (k % width != 0 || rows * width > 16))
     return failure();
 
   // Arguments the epilogue reads: f32, laid out against C with their last
   // dim whole or broadcast; each row's offset is static.
-  SmallVector<unsigned> slotOf;
   unsigned slot = 0;
   for (BlockArgument a : tmpl.getArguments()) {
     slotOf.push_back(slot);
     slot += getQuantScheme(a.getType()) ? 2 : 1;
   }
   ArrayRef<int64_t> cs = cType.getShape();
-  SmallVector<Layout> layouts(tmpl.getNumArguments());
-  SmallVector<SmallVector<int64_t>> rowOffsets(tmpl.getNumArguments());
+  layouts.assign(tmpl.getNumArguments(), Layout());
+  rowOffsets.assign(tmpl.getNumArguments(), {});
   for (BlockArgument a : tmpl.getArguments()) {
     bool epilogue = llvm::any_of(a.getUsers(), [&](Operation *u) {
-      return u != mm.getOperation() && u != dequantize;
+      return u != mm.getOperation() && u != dequantize && u != transpose;
     });
     if (!epilogue)
       continue;
@@ -133,12 +193,29 @@ LogicalResult kernelgen::generateGemv(func::FuncOp tmpl, ModuleOp module,
     }
     layouts[a.getArgNumber()] = l;
   }
+  return success();
+}
 
+} // namespace
+
+LogicalResult kernelgen::generateGemv(func::FuncOp tmpl, ModuleOp module,
+                                      int64_t vectorBits) {
+  const int64_t width = std::max<int64_t>(vectorBits / 32, 4);
+  GemvPlan p;
+  if (failed(p.match(tmpl, width)))
+    return failure();
   OpBuilder b(tmpl.getContext());
   Location loc = tmpl.getLoc();
   Abi abi = abiOf(tmpl, /*workspace=*/false);
-  const int64_t units = n / cols;
-  const int64_t unitBytes = k * cols * (scheme ? 1 : 4);
+  // Columns per unit; the last unit of a row-major B may have fewer. A q8
+  // B of one row takes 16 vectors: each row of B it reads is then 256
+  // bytes in a row, as many lines as f32's 4 vectors (it measured 25%
+  // faster than 4 vectors on Llama's decode).
+  const int64_t perUnit =
+      p.scheme && p.rows == 1 ? 4 * kGemvVectors : kGemvVectors;
+  const int64_t cols = p.bT ? width : width * perUnit;
+  const int64_t fullUnits = p.n / cols, units = (p.n + cols - 1) / cols;
+  const int64_t unitBytes = p.k * cols * (p.scheme ? 1 : 4);
   const int64_t grain =
       std::max<int64_t>(1, (kGemvTaskBytes + unitBytes - 1) / unitBytes);
   func::FuncOp fn = createPhase(b, module, tmpl, 0, abi, units, grain);
@@ -146,22 +223,22 @@ LogicalResult kernelgen::generateGemv(func::FuncOp tmpl, ModuleOp module,
   Block &entry = fn.getBody().front();
   b.setInsertionPoint(entry.getTerminator());
   auto arg = [&](unsigned i) { return entry.getArgument(2 + i); };
-  Value aBuf = arg(slotOf[aArg.getArgNumber()]);
-  Value bBuf = arg(slotOf[bArg.getArgNumber()]);
-  Value scales = scheme ? arg(slotOf[bArg.getArgNumber()] + 1) : Value();
+  Value aBuf = arg(p.slotOf[p.aArg.getArgNumber()]);
+  Value bBuf = arg(p.slotOf[p.bArg.getArgNumber()]);
+  Value scales = p.scheme ? arg(p.slotOf[p.bArg.getArgNumber()] + 1) : Value();
   Value out = arg(abi.numInputs);
   Type f32 = b.getF32Type();
   auto vecT = VectorType::get({width}, f32);
   Value zero = constantOf(b, loc, vecT, 0.0);
   Value perTensorScale;
-  if (scheme && scheme.isPerTensor())
+  if (p.scheme && p.scheme.isPerTensor())
     perTensorScale = vector::BroadcastOp::create(
         b, loc, vecT,
         toF32(b, loc, memref::LoadOp::create(b, loc, scales, cidx(b, loc, 0))));
 
   // B's vector at element `idx` (a multiple of the vector width).
   auto loadB = [&](Value idx) -> Value {
-    if (!scheme)
+    if (!p.scheme)
       return vector::LoadOp::create(b, loc, vecT, bBuf, ValueRange{idx});
     Value bytes = vector::LoadOp::create(
         b, loc, VectorType::get({width}, b.getI8Type()), bBuf, ValueRange{idx});
@@ -169,73 +246,131 @@ LogicalResult kernelgen::generateGemv(func::FuncOp tmpl, ModuleOp module,
     Value scale = perTensorScale;
     if (!scale) {
       Value at = arith::DivUIOp::create(b, loc, idx,
-                                        cidx(b, loc, scheme.getBlockSize()));
+                                        cidx(b, loc, p.scheme.getBlockSize()));
       scale = vector::BroadcastOp::create(
           b, loc, vecT,
           toF32(b, loc, memref::LoadOp::create(b, loc, scales, at)));
     }
     return arith::MulFOp::create(b, loc, q, scale);
   };
+  auto add = [&](Value x, int64_t c) -> Value {
+    return arith::AddIOp::create(b, loc, x, cidx(b, loc, c));
+  };
+  auto mulc = [&](Value x, int64_t c) -> Value {
+    return arith::MulIOp::create(b, loc, x, cidx(b, loc, c));
+  };
 
-  Value one = cidx(b, loc, 1);
-  auto unitLoop = scf::ForOp::create(b, loc, entry.getArgument(0),
-                                     entry.getArgument(1), one);
-  b.setInsertionPointToStart(unitLoop.getBody());
-  Value n0 = arith::MulIOp::create(b, loc, unitLoop.getInductionVar(),
-                                   cidx(b, loc, cols));
-  SmallVector<Value> init(rows * kGemvVectors, zero);
-  auto kLoop =
-      scf::ForOp::create(b, loc, cidx(b, loc, 0), cidx(b, loc, k), one, init);
-  {
-    OpBuilder::InsertionGuard g(b);
-    b.setInsertionPointToStart(kLoop.getBody());
-    Value kk = kLoop.getInductionVar();
-    Value rowStart = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, kk, cidx(b, loc, n)), n0);
-    SmallVector<Value> bs;
-    for (int64_t j = 0; j < kGemvVectors; ++j)
-      bs.push_back(loadB(
-          arith::AddIOp::create(b, loc, rowStart, cidx(b, loc, j * width))));
-    SmallVector<Value> next;
-    for (int64_t r = 0; r < rows; ++r) {
-      Value a = memref::LoadOp::create(
-          b, loc, aBuf,
-          ValueRange{arith::AddIOp::create(b, loc, kk, cidx(b, loc, r * k))});
-      Value av = vector::BroadcastOp::create(b, loc, vecT, a);
-      for (int64_t j = 0; j < kGemvVectors; ++j)
-        next.push_back(vector::FMAOp::create(
-            b, loc, av, bs[j],
-            kLoop.getRegionIterArgs()[r * kGemvVectors + j]));
-    }
-    scf::YieldOp::create(b, loc, next);
-  }
+  // Row r of C's vector at column `col`, through the epilogue, stored.
+  auto store = [&](int64_t r, Value col, Value sum) -> LogicalResult {
+    Evaluator ev(b, loc, [&](BlockArgument a) -> Value {
+      unsigned i = a.getArgNumber();
+      const Layout &l = p.layouts[i];
+      Value base = cidx(b, loc, p.rowOffsets[i][r]);
+      if (l.strides.back() == 0)
+        return vector::BroadcastOp::create(
+            b, loc, vecT,
+            memref::LoadOp::create(b, loc, arg(p.slotOf[i]), base));
+      return vector::LoadOp::create(
+          b, loc, vecT, arg(p.slotOf[i]),
+          ValueRange{arith::AddIOp::create(b, loc, base, col)});
+    });
+    ev.setVectorWidth(width);
+    ev.bind(p.mm.getResult(), sum);
+    FailureOr<Value> v = ev.eval(p.root);
+    if (failed(v))
+      return failure();
+    vector::StoreOp::create(b, loc, *v, out, ValueRange{add(col, r * p.n)});
+    return success();
+  };
 
-  // The epilogue in registers, then C's vectors.
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t j = 0; j < kGemvVectors; ++j) {
-      Value col = arith::AddIOp::create(b, loc, n0, cidx(b, loc, j * width));
-      Evaluator ev(b, loc, [&](BlockArgument a) -> Value {
-        unsigned i = a.getArgNumber();
-        const Layout &l = layouts[i];
-        Value base = cidx(b, loc, rowOffsets[i][r]);
-        if (l.strides.back() == 0)
-          return vector::BroadcastOp::create(
-              b, loc, vecT,
-              memref::LoadOp::create(b, loc, arg(slotOf[i]), base));
-        return vector::LoadOp::create(
-            b, loc, vecT, arg(slotOf[i]),
-            ValueRange{arith::AddIOp::create(b, loc, base, col)});
-      });
-      ev.setVectorWidth(width);
-      ev.bind(mm.getResult(), kLoop.getResult(r * kGemvVectors + j));
-      FailureOr<Value> v = ev.eval(root);
-      if (failed(v)) {
-        fn.erase();
-        return failure();
+  // A row-major B: `vectors` vectors of columns from n0.
+  auto rowMajorUnit = [&](Value n0, int64_t vectors) -> LogicalResult {
+    SmallVector<Value> init(p.rows * vectors, zero);
+    auto kLoop = scf::ForOp::create(b, loc, cidx(b, loc, 0), cidx(b, loc, p.k),
+                                    cidx(b, loc, 1), init);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(kLoop.getBody());
+      Value kk = kLoop.getInductionVar();
+      Value rowStart = arith::AddIOp::create(b, loc, mulc(kk, p.n), n0);
+      SmallVector<Value> bs;
+      for (int64_t j = 0; j < vectors; ++j)
+        bs.push_back(loadB(add(rowStart, j * width)));
+      SmallVector<Value> next;
+      for (int64_t r = 0; r < p.rows; ++r) {
+        Value a =
+            memref::LoadOp::create(b, loc, aBuf, ValueRange{add(kk, r * p.k)});
+        Value av = vector::BroadcastOp::create(b, loc, vecT, a);
+        for (int64_t j = 0; j < vectors; ++j)
+          next.push_back(vector::FMAOp::create(
+              b, loc, av, bs[j], kLoop.getRegionIterArgs()[r * vectors + j]));
       }
-      vector::StoreOp::create(
-          b, loc, *v, out,
-          ValueRange{arith::AddIOp::create(b, loc, cidx(b, loc, r * n), col)});
+      scf::YieldOp::create(b, loc, next);
     }
+    for (int64_t r = 0; r < p.rows; ++r)
+      for (int64_t j = 0; j < vectors; ++j)
+        if (failed(
+                store(r, add(n0, j * width), kLoop.getResult(r * vectors + j))))
+          return failure();
+    return success();
+  };
+
+  // A transposed B: the `width` columns from n0, one stored row each.
+  auto transposedUnit = [&](Value n0) -> LogicalResult {
+    SmallVector<Value> init(p.rows * width, zero);
+    auto kLoop = scf::ForOp::create(b, loc, cidx(b, loc, 0), cidx(b, loc, p.k),
+                                    cidx(b, loc, width), init);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(kLoop.getBody());
+      Value kk = kLoop.getInductionVar();
+      SmallVector<Value> as;
+      for (int64_t r = 0; r < p.rows; ++r)
+        as.push_back(vector::LoadOp::create(b, loc, vecT, aBuf,
+                                            ValueRange{add(kk, r * p.k)}));
+      SmallVector<Value> next(p.rows * width);
+      for (int64_t j = 0; j < width; ++j) {
+        Value bv =
+            loadB(arith::AddIOp::create(b, loc, mulc(add(n0, j), p.k), kk));
+        for (int64_t r = 0; r < p.rows; ++r)
+          next[r * width + j] = vector::FMAOp::create(
+              b, loc, as[r], bv, kLoop.getRegionIterArgs()[r * width + j]);
+      }
+      scf::YieldOp::create(b, loc, next);
+    }
+    for (int64_t r = 0; r < p.rows; ++r) {
+      SmallVector<Value> acc(kLoop.getResults().begin() + r * width,
+                             kLoop.getResults().begin() + (r + 1) * width);
+      if (failed(store(r, n0, sumLanes(b, loc, acc))))
+        return failure();
+    }
+    return success();
+  };
+
+  auto unitLoop = scf::ForOp::create(b, loc, entry.getArgument(0),
+                                     entry.getArgument(1), cidx(b, loc, 1));
+  b.setInsertionPointToStart(unitLoop.getBody());
+  Value unit = unitLoop.getInductionVar();
+  Value n0 = mulc(unit, cols);
+  LogicalResult built = success();
+  if (p.bT) {
+    built = transposedUnit(n0);
+  } else if (fullUnits == units) {
+    built = rowMajorUnit(n0, perUnit);
+  } else {
+    // The last unit has the vectors of columns past the whole units'.
+    Value whole = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, unit,
+                                        cidx(b, loc, fullUnits));
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, whole, true);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    built = rowMajorUnit(n0, perUnit);
+    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+    if (succeeded(built))
+      built = rowMajorUnit(n0, (p.n - fullUnits * cols) / width);
+  }
+  if (failed(built)) {
+    fn.erase();
+    return failure();
+  }
   return success();
 }

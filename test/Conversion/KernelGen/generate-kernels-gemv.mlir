@@ -80,3 +80,71 @@ func.func private @prefill_q8(%a: tensor<16x256xf32>, %q: tensor<256x256xi8, #ki
   %0 = kiln.matmul %a, %w : (tensor<16x256xf32>, tensor<256x256xf32>) -> tensor<16x256xf32>
   return %0 : tensor<16x256xf32>
 }
+
+// -----
+
+// A transposed B (a Linear's [out, in] weight, stored rows of K): each unit
+// owns one vector of columns, W stored rows (688 / 16 = 43 units on 512-bit
+// vectors, 86 on 256-bit), and walks K a vector at a time: A's vector
+// times each stored row's vector into one accumulator per column. A tree
+// of shuffles sums each accumulator's lanes into lane j of one vector (15
+// adds of 16 accumulators), the epilogue runs on it and C is stored once.
+// CHECK-LABEL: func.func @decode_t__p0(
+// CHECK-SAME: %[[A:[^:]+]]: memref<?xf32>, %[[B:[^:]+]]: memref<?xf32>, %[[C:[^:]+]]: memref<?xf32>)
+// CHECK-SAME: kiln.units = 43 : i64, kiln.vector_code
+// CHECK-NOT: kiln.workspace
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c16{{.*}} iter_args(
+// CHECK: vector.load %[[A]]
+// CHECK-COUNT-16: vector.fma
+// CHECK: scf.yield
+// CHECK-COUNT-15: arith.addf %{{.*}} : vector<16xf32>
+// CHECK: math.exp
+// CHECK: vector.store %{{.*}}, %[[C]]
+// CHECK-NOT: vector.store
+// CHECK-NOT: func.func @decode_t__p1
+// AVX2-LABEL: func.func @decode_t__p0(
+// AVX2-SAME: kiln.units = 86 : i64
+// AVX2-COUNT-8: vector.fma %{{.*}} : vector<8xf32>
+// AVX2-COUNT-7: arith.addf %{{.*}} : vector<8xf32>
+func.func private @decode_t(%a: tensor<1x1x256xf32>, %b: tensor<688x256xf32>) -> tensor<1x1x688xf32>
+    attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
+  %t = kiln.permute %b [1, 0] : tensor<688x256xf32> -> tensor<256x688xf32>
+  %0 = kiln.matmul %a, %t : (tensor<1x1x256xf32>, tensor<256x688xf32>) -> tensor<1x1x688xf32>
+  %1 = kiln.exp %0 : tensor<1x1x688xf32>
+  return %1 : tensor<1x1x688xf32>
+}
+
+// -----
+
+// A row-major B whose columns are not a whole number of units: 688 columns
+// are 10 units of 4 vectors and a last unit of 3 (on 512-bit vectors).
+// CHECK-LABEL: func.func @decode_tail__p0(
+// CHECK-SAME: kiln.units = 11 : i64
+// CHECK: %[[WHOLE:.*]] = arith.cmpi ult, %{{.*}}, %c10
+// CHECK: scf.if %[[WHOLE]]
+// CHECK-COUNT-4: vector.fma
+// CHECK: } else {
+// CHECK-COUNT-3: vector.fma
+// CHECK-NOT: vector.fma
+// CHECK: }
+func.func private @decode_tail(%a: tensor<1x256xf32>, %b: tensor<256x688xf32>) -> tensor<1x688xf32>
+    attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
+  %0 = kiln.matmul %a, %b : (tensor<1x256xf32>, tensor<256x688xf32>) -> tensor<1x688xf32>
+  return %0 : tensor<1x688xf32>
+}
+
+// -----
+
+// A q8 B of one row: units of 16 vectors (512 / 256 = 2 units on 512-bit
+// vectors), so that each row of B a unit reads is 256 bytes in a row.
+// CHECK-LABEL: func.func @decode_q8_row__p0(
+// CHECK-SAME: kiln.units = 2 : i64
+// CHECK-COUNT-16: vector.fma
+// CHECK-NOT: vector.fma
+// CHECK: scf.yield
+func.func private @decode_q8_row(%a: tensor<1x256xf32>, %q: tensor<256x512xi8, #kiln.quant<q8, symmetric, block = 16, scale = f32>>) -> tensor<1x512xf32>
+    attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
+  %w = kiln.dequantize %q : tensor<256x512xi8, #kiln.quant<q8, symmetric, block = 16, scale = f32>> -> tensor<256x512xf32>
+  %0 = kiln.matmul %a, %w : (tensor<1x256xf32>, tensor<256x512xf32>) -> tensor<1x512xf32>
+  return %0 : tensor<1x512xf32>
+}

@@ -59,6 +59,17 @@ TEST_P(MatmulDiffTest, Shapes) {
             matmul(in({45, 700}), in({3, 700, 20})));
       check("A in place, batched [2,29,300] x [2,300,60]",
             matmul(in({2, 29, 300}), in({2, 300, 60})));
+      // A few rows: B streamed, not packed. Row-major B whose columns end
+      // in a partial unit of vectors; a transposed B (a Linear's [out, in]
+      // weight), one or two rows, with a bias and an activation after.
+      check("few rows [3,100] x [100,80]", matmul(in({3, 100}), in({100, 80})));
+      check("few rows [1,64] x [64,688]", matmul(in({1, 64}), in({64, 688})));
+      check("few rows, transposed [1,256] x [688,256]^T",
+            matmul(in({1, 256}), in({688, 256}).transpose()));
+      check("few rows, transposed [1,1,96] x [48,96]^T + bias, silu",
+            silu(matmul(in({1, 1, 96}), in({48, 96}).transpose()) + in({48})));
+      check("few rows, transposed [2,64] x [40,64]^T",
+            matmul(in({2, 64}), in({40, 64}).transpose()));
     }
     check("batched [2,3,6,7] x [2,3,7,5]",
           matmul(in({2, 3, 6, 7}), in({2, 3, 7, 5})));
@@ -200,7 +211,18 @@ TEST(MatmulDiffTest, DequantizeFeedsMatmul) {
               matmul(a.reshape({1, 11, 64}).expand({2, 11, 64}) * 0.5,
                      dequantize(wq)),
               tolerance("kiln.matmul", DType::F32));
+      // One row (decoding): B streamed in units of vectors, the last unit
+      // partial.
+      s.check("one row " + label,
+              matmul(a.slice({0, 0}, {1, 64}), dequantize(wq)) + bias,
+              tolerance("kiln.matmul", DType::F32));
     }
+    // Blocks of 16 over 80 columns: 5 vectors of one unit.
+    Tensor w80 = quantize(w.slice({0, 0}, {64, 80}), QuantScheme::q8Block(16));
+    w80.sync();
+    s.check("one row, q8 blocks of 16, 80 columns",
+            matmul(a.slice({2, 0}, {3, 64}), dequantize(w80)),
+            tolerance("kiln.matmul", DType::F32));
   });
 }
 
