@@ -136,9 +136,11 @@ func.func private @decode_tail(%a: tensor<1x256xf32>, %b: tensor<256x688xf32>) -
 // -----
 
 // A q8 B of one row: units of 16 vectors (512 / 256 = 2 units on 512-bit
-// vectors), so that each row of B a unit reads is 256 bytes in a row.
+// vectors), so that each row of B a unit reads is 256 bytes in a row; the
+// unit asks for the 4 lines of row k + 8 as it reads row k.
 // CHECK-LABEL: func.func @decode_q8_row__p0(
 // CHECK-SAME: kiln.units = 2 : i64
+// CHECK-COUNT-4: memref.prefetch %{{.*}}, read, locality<3>, data
 // CHECK-COUNT-16: vector.fma
 // CHECK-NOT: vector.fma
 // CHECK: scf.yield
