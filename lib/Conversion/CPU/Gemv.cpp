@@ -25,7 +25,9 @@
 // vector, column j in lane j.
 //
 // Either way the epilogue is applied to C's vectors in registers and C is
-// stored.
+// stored. A batch of such matmuls (C [..., R, N] with B [..., K, N], as in
+// attention's P @ V when one token is decoded) takes a unit per matmul and
+// block of columns.
 //
 //===----------------------------------------------------------------------===//
 
@@ -84,6 +86,33 @@ Value sumLanes(OpBuilder &b, Location loc, SmallVector<Value> v) {
   return v.front();
 }
 
+/// B's vectors: f32 as stored, or q8 bytes times their block's scale.
+struct BVectors {
+  Value values, scales; ///< scales null for an f32 B
+  QuantSchemeAttr scheme;
+  VectorType vecT;
+  Value perTensorScale; ///< broadcast once, for a per-tensor scheme
+
+  /// The vector at element `idx` (a multiple of the vector width).
+  Value load(OpBuilder &b, Location loc, Value idx) const {
+    if (!scheme)
+      return vector::LoadOp::create(b, loc, vecT, values, ValueRange{idx});
+    Value bytes = vector::LoadOp::create(
+        b, loc, VectorType::get(vecT.getShape(), b.getI8Type()), values,
+        ValueRange{idx});
+    Value q = arith::SIToFPOp::create(b, loc, vecT, bytes);
+    Value scale = perTensorScale;
+    if (!scale) {
+      Value at = arith::DivUIOp::create(b, loc, idx,
+                                        cidx(b, loc, scheme.getBlockSize()));
+      scale = vector::BroadcastOp::create(
+          b, loc, vecT,
+          toF32(b, loc, memref::LoadOp::create(b, loc, scales, at)));
+    }
+    return arith::MulFOp::create(b, loc, q, scale);
+  }
+};
+
 /// What the generator reads from a template it takes: the matmul, its
 /// operands' arguments, and where the epilogue's arguments lie.
 struct GemvPlan {
@@ -95,9 +124,14 @@ struct GemvPlan {
   Operation *transpose = nullptr;  ///< B's transpose, if any
   bool bT = false;                 ///< B is stored [N, K]
   int64_t k = 0, n = 0, rows = 0;
+  /// Matmuls of a few rows each (C [..., R, N] with B [..., K, N]): their
+  /// count, and whether B has them (or is one [K, N] for all rows).
+  int64_t batches = 1;
+  bool bBatched = false;
   SmallVector<unsigned> slotOf; ///< each argument's first ABI slot
   SmallVector<Layout> layouts;  ///< the epilogue's arguments against C
   SmallVector<SmallVector<int64_t>> rowOffsets; ///< their offset per row
+  SmallVector<int64_t> batchStrides;            ///< and per matmul of the batch
 
   /// Fails when the template is not a matmul of a few rows this generator
   /// takes (on vectors of `width` lanes).
@@ -126,11 +160,6 @@ LogicalResult GemvPlan::match(func::FuncOp tmpl, int64_t width) {
     return failure();
   k = aType.getShape().back();
   n = cType.getShape().back();
-  rows = 1;
-  for (int64_t d : cType.getShape().drop_back())
-    rows *= d;
-  if (rows < 1 || rows > kGemvRows || n % width != 0 || k < 1)
-    return failure();
   // B: a [K, N] argument, or one dequantized from q8 blocks that lie along
   // its rows in whole vectors; or the transpose of an f32 [N, K] argument.
   transpose = mm.getRhs().getDefiningOp();
@@ -151,9 +180,25 @@ LogicalResult GemvPlan::match(func::FuncOp tmpl, int64_t width) {
   if (!bArg)
     return failure();
   auto bType = llvm::cast<RankedTensorType>(bArg.getType());
-  if (bType.getShape() !=
+  ArrayRef<int64_t> bs = bType.getShape(), cs = cType.getShape();
+  if (bs.take_back(2) !=
           (bT ? ArrayRef<int64_t>({n, k}) : ArrayRef<int64_t>({k, n})) ||
       (!scheme && !bType.getElementType().isF32()))
+    return failure();
+  // One B for every row, or one per matmul of C's batch dims.
+  bBatched = bs.size() > 2;
+  if (bBatched &&
+      (bs.size() != cs.size() || bs.drop_back(2) != cs.drop_back(2)))
+    return failure();
+  rows = 1;
+  for (int64_t d : cs.drop_back(bBatched ? 2 : 1))
+    rows *= d;
+  if (bBatched) {
+    batches = rows;
+    rows = cs[cs.size() - 2];
+  }
+  if (rows < 1 || rows > kGemvRows || n % width != 0 || k < 1 || batches < 1 ||
+      batches * rows > (1 << 16))
     return failure();
   // A transposed B takes one accumulator per row and column of a vector's
   // worth of columns: they must fit in the registers, with A's vectors.
@@ -167,9 +212,9 @@ LogicalResult GemvPlan::match(func::FuncOp tmpl, int64_t width) {
     slotOf.push_back(slot);
     slot += getQuantScheme(a.getType()) ? 2 : 1;
   }
-  ArrayRef<int64_t> cs = cType.getShape();
   layouts.assign(tmpl.getNumArguments(), Layout());
   rowOffsets.assign(tmpl.getNumArguments(), {});
+  batchStrides.assign(tmpl.getNumArguments(), 0);
   for (BlockArgument a : tmpl.getArguments()) {
     bool epilogue = llvm::any_of(a.getUsers(), [&](Operation *u) {
       return u != mm.getOperation() && u != dequantize && u != transpose;
@@ -183,15 +228,25 @@ LogicalResult GemvPlan::match(func::FuncOp tmpl, int64_t width) {
     Layout l = layoutOf(t.getShape(), cs);
     if (l.strides.back() != 0 && l.strides.back() != 1)
       return failure();
-    for (int64_t r = 0; r < rows; ++r) {
-      int64_t off = 0, rest = r;
+    // The offset of each row of C (over the batch too) in the argument:
+    // a row's offset within its matmul plus a stride per matmul.
+    auto offsetOf = [&](int64_t row) {
+      int64_t off = 0;
       for (int64_t d = cType.getRank() - 2; d >= 0; --d) {
-        off += (rest % cs[d]) * l.strides[d];
-        rest /= cs[d];
+        off += (row % cs[d]) * l.strides[d];
+        row /= cs[d];
       }
-      rowOffsets[a.getArgNumber()].push_back(off);
-    }
-    layouts[a.getArgNumber()] = l;
+      return off;
+    };
+    unsigned i = a.getArgNumber();
+    for (int64_t r = 0; r < rows; ++r)
+      rowOffsets[i].push_back(offsetOf(r));
+    batchStrides[i] = batches > 1 ? offsetOf(rows) - offsetOf(0) : 0;
+    for (int64_t m = 1; m < batches; ++m)
+      for (int64_t r = 0; r < rows; ++r)
+        if (offsetOf(m * rows + r) != m * batchStrides[i] + rowOffsets[i][r])
+          return failure();
+    layouts[i] = l;
   }
   return success();
 }
@@ -214,7 +269,8 @@ LogicalResult kernelgen::generateGemv(func::FuncOp tmpl, ModuleOp module,
   const int64_t perUnit =
       p.scheme && p.rows == 1 ? 4 * kGemvVectors : kGemvVectors;
   const int64_t cols = p.bT ? width : width * perUnit;
-  const int64_t fullUnits = p.n / cols, units = (p.n + cols - 1) / cols;
+  const int64_t fullUnits = p.n / cols, colUnits = (p.n + cols - 1) / cols;
+  const int64_t units = p.batches * colUnits;
   const int64_t unitBytes = p.k * cols * (p.scheme ? 1 : 4);
   const int64_t grain =
       std::max<int64_t>(1, (kGemvTaskBytes + unitBytes - 1) / unitBytes);
@@ -230,29 +286,12 @@ LogicalResult kernelgen::generateGemv(func::FuncOp tmpl, ModuleOp module,
   Type f32 = b.getF32Type();
   auto vecT = VectorType::get({width}, f32);
   Value zero = constantOf(b, loc, vecT, 0.0);
-  Value perTensorScale;
+  BVectors bv{bBuf, scales, p.scheme, vecT};
   if (p.scheme && p.scheme.isPerTensor())
-    perTensorScale = vector::BroadcastOp::create(
+    bv.perTensorScale = vector::BroadcastOp::create(
         b, loc, vecT,
         toF32(b, loc, memref::LoadOp::create(b, loc, scales, cidx(b, loc, 0))));
-
-  // B's vector at element `idx` (a multiple of the vector width).
-  auto loadB = [&](Value idx) -> Value {
-    if (!p.scheme)
-      return vector::LoadOp::create(b, loc, vecT, bBuf, ValueRange{idx});
-    Value bytes = vector::LoadOp::create(
-        b, loc, VectorType::get({width}, b.getI8Type()), bBuf, ValueRange{idx});
-    Value q = arith::SIToFPOp::create(b, loc, vecT, bytes);
-    Value scale = perTensorScale;
-    if (!scale) {
-      Value at = arith::DivUIOp::create(b, loc, idx,
-                                        cidx(b, loc, p.scheme.getBlockSize()));
-      scale = vector::BroadcastOp::create(
-          b, loc, vecT,
-          toF32(b, loc, memref::LoadOp::create(b, loc, scales, at)));
-    }
-    return arith::MulFOp::create(b, loc, q, scale);
-  };
+  auto loadB = [&](Value idx) { return bv.load(b, loc, idx); };
   auto add = [&](Value x, int64_t c) -> Value {
     return arith::AddIOp::create(b, loc, x, cidx(b, loc, c));
   };
@@ -260,12 +299,20 @@ LogicalResult kernelgen::generateGemv(func::FuncOp tmpl, ModuleOp module,
     return arith::MulIOp::create(b, loc, x, cidx(b, loc, c));
   };
 
+  // The unit's matmul of the batch, and where its A, B and C start (set
+  // at the top of the unit loop, read by the emitters below).
+  Value batch, aBase, bBase, cBase;
+  // A[r, k] of the unit's matmul.
+  auto aAt = [&](Value kk, int64_t r) -> Value {
+    return arith::AddIOp::create(b, loc, aBase, add(kk, r * p.k));
+  };
+
   // Row r of C's vector at column `col`, through the epilogue, stored.
   auto store = [&](int64_t r, Value col, Value sum) -> LogicalResult {
     Evaluator ev(b, loc, [&](BlockArgument a) -> Value {
       unsigned i = a.getArgNumber();
       const Layout &l = p.layouts[i];
-      Value base = cidx(b, loc, p.rowOffsets[i][r]);
+      Value base = add(mulc(batch, p.batchStrides[i]), p.rowOffsets[i][r]);
       if (l.strides.back() == 0)
         return vector::BroadcastOp::create(
             b, loc, vecT,
@@ -279,7 +326,9 @@ LogicalResult kernelgen::generateGemv(func::FuncOp tmpl, ModuleOp module,
     FailureOr<Value> v = ev.eval(p.root);
     if (failed(v))
       return failure();
-    vector::StoreOp::create(b, loc, *v, out, ValueRange{add(col, r * p.n)});
+    vector::StoreOp::create(
+        b, loc, *v, out,
+        ValueRange{add(arith::AddIOp::create(b, loc, cBase, col), r * p.n)});
     return success();
   };
 
@@ -292,7 +341,8 @@ LogicalResult kernelgen::generateGemv(func::FuncOp tmpl, ModuleOp module,
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(kLoop.getBody());
       Value kk = kLoop.getInductionVar();
-      Value rowStart = arith::AddIOp::create(b, loc, mulc(kk, p.n), n0);
+      Value rowStart = arith::AddIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, mulc(kk, p.n), n0), bBase);
       SmallVector<Value> bs;
       for (int64_t j = 0; j < vectors; ++j)
         bs.push_back(loadB(add(rowStart, j * width)));
@@ -305,13 +355,12 @@ LogicalResult kernelgen::generateGemv(func::FuncOp tmpl, ModuleOp module,
           memref::PrefetchOp::create(
               b, loc, bBuf,
               ValueRange{arith::MinUIOp::create(b, loc, add(ahead, j),
-                                                cidx(b, loc, p.k * p.n - 1))},
+                                                add(bBase, p.k * p.n - 1))},
               /*isWrite=*/false, /*localityHint=*/3, /*isDataCache=*/true);
       }
       SmallVector<Value> next;
       for (int64_t r = 0; r < p.rows; ++r) {
-        Value a =
-            memref::LoadOp::create(b, loc, aBuf, ValueRange{add(kk, r * p.k)});
+        Value a = memref::LoadOp::create(b, loc, aBuf, ValueRange{aAt(kk, r)});
         Value av = vector::BroadcastOp::create(b, loc, vecT, a);
         for (int64_t j = 0; j < vectors; ++j)
           next.push_back(vector::FMAOp::create(
@@ -338,12 +387,13 @@ LogicalResult kernelgen::generateGemv(func::FuncOp tmpl, ModuleOp module,
       Value kk = kLoop.getInductionVar();
       SmallVector<Value> as;
       for (int64_t r = 0; r < p.rows; ++r)
-        as.push_back(vector::LoadOp::create(b, loc, vecT, aBuf,
-                                            ValueRange{add(kk, r * p.k)}));
+        as.push_back(
+            vector::LoadOp::create(b, loc, vecT, aBuf, ValueRange{aAt(kk, r)}));
       SmallVector<Value> next(p.rows * width);
       for (int64_t j = 0; j < width; ++j) {
-        Value bv =
-            loadB(arith::AddIOp::create(b, loc, mulc(add(n0, j), p.k), kk));
+        Value bv = loadB(arith::AddIOp::create(
+            b, loc, arith::AddIOp::create(b, loc, mulc(add(n0, j), p.k), kk),
+            bBase));
         for (int64_t r = 0; r < p.rows; ++r)
           next[r * width + j] = vector::FMAOp::create(
               b, loc, as[r], bv, kLoop.getRegionIterArgs()[r * width + j]);
@@ -363,16 +413,23 @@ LogicalResult kernelgen::generateGemv(func::FuncOp tmpl, ModuleOp module,
                                      entry.getArgument(1), cidx(b, loc, 1));
   b.setInsertionPointToStart(unitLoop.getBody());
   Value unit = unitLoop.getInductionVar();
-  Value n0 = mulc(unit, cols);
+  batch = arith::DivUIOp::create(b, loc, unit, cidx(b, loc, colUnits));
+  Value colUnit = arith::RemUIOp::create(b, loc, unit, cidx(b, loc, colUnits));
+  aBase = mulc(batch, p.rows * p.k);
+  bBase = mulc(batch, p.bBatched ? p.k * p.n : 0);
+  cBase = mulc(batch, p.rows * p.n);
+  Value n0 = mulc(colUnit, cols);
   LogicalResult built = success();
   if (p.bT) {
     built = transposedUnit(n0);
-  } else if (fullUnits == units) {
+  } else if (fullUnits == colUnits) {
     built = rowMajorUnit(n0, perUnit);
+  } else if (fullUnits == 0) {
+    built = rowMajorUnit(n0, p.n / width);
   } else {
     // The last unit has the vectors of columns past the whole units'.
-    Value whole = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, unit,
-                                        cidx(b, loc, fullUnits));
+    Value whole = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                        colUnit, cidx(b, loc, fullUnits));
     auto ifOp = scf::IfOp::create(b, loc, TypeRange{}, whole, true);
     b.setInsertionPointToStart(&ifOp.getThenRegion().front());
     built = rowMajorUnit(n0, perUnit);

@@ -150,3 +150,26 @@ func.func private @decode_q8_row(%a: tensor<1x256xf32>, %q: tensor<256x512xi8, #
   %0 = kiln.matmul %a, %w : (tensor<1x256xf32>, tensor<256x512xf32>) -> tensor<1x512xf32>
   return %0 : tensor<1x512xf32>
 }
+
+// -----
+
+// A batch of matmuls of a few rows (P @ V when one token is decoded, two
+// key/value heads of 4 query heads each): a unit per matmul and block of
+// columns, its A, B and C offset by its matmul's index.
+// CHECK-LABEL: func.func @decode_pv__p0(
+// CHECK-SAME: %[[A:[^:]+]]: memref<?xf32>, %[[B:[^:]+]]: memref<?xf32>, %[[C:[^:]+]]: memref<?xf32>)
+// CHECK-SAME: kiln.units = 2 : i64
+// CHECK-NOT: kiln.workspace
+// CHECK: scf.for %[[U:.*]] = %{{.*}} to
+// CHECK: %[[BATCH:.*]] = arith.divui %[[U]], %c1
+// CHECK: arith.muli %[[BATCH]], %c2048
+// CHECK: arith.muli %[[BATCH]], %c16384
+// CHECK: arith.muli %[[BATCH]], %c128
+// CHECK-COUNT-8: vector.fma
+// CHECK-NOT: vector.fma
+// CHECK: scf.yield
+func.func private @decode_pv(%p: tensor<1x2x4x512xf32>, %v: tensor<1x2x512x32xf32>) -> tensor<1x2x4x32xf32>
+    attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
+  %0 = kiln.matmul %p, %v : (tensor<1x2x4x512xf32>, tensor<1x2x512x32xf32>) -> tensor<1x2x4x32xf32>
+  return %0 : tensor<1x2x4x32xf32>
+}

@@ -70,6 +70,16 @@ TEST_P(MatmulDiffTest, Shapes) {
             silu(matmul(in({1, 1, 96}), in({48, 96}).transpose()) + in({48})));
       check("few rows, transposed [2,64] x [40,64]^T",
             matmul(in({2, 64}), in({40, 64}).transpose()));
+      // Batches of matmuls of a few rows (attention's products when one
+      // token is decoded): B per matmul, row-major or transposed, and an
+      // epilogue operand that varies along the batch.
+      check("few rows, batched [1,2,4,300] x [1,2,300,32]",
+            matmul(in({1, 2, 4, 300}), in({1, 2, 300, 32})));
+      check("few rows, batched transposed [2,1,64] x [2,48,64]^T",
+            matmul(in({2, 1, 64}), in({2, 48, 64}).transpose()));
+      check("few rows, batched [3,2,40] x [3,40,80] + [3,2,80] + [80]",
+            matmul(in({3, 2, 40}), in({3, 40, 80})) + in({3, 2, 80}) +
+                in({80}));
     }
     check("batched [2,3,6,7] x [2,3,7,5]",
           matmul(in({2, 3, 6, 7}), in({2, 3, 7, 5})));
