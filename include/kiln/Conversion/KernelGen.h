@@ -25,6 +25,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
 
 #include <functional>
 
@@ -136,6 +137,13 @@ LogicalResult emitOutputStores(OpBuilder &b, Location loc, func::FuncOp fn,
                                bool mayStream,
                                function_ref<FailureOr<Value>(Value)> value);
 
+/// The ops of A's prologue: the elementwise ops (and splat constants) that
+/// compute `root` from the template's arguments, defs before uses. Fails
+/// when another kind of op is among them, when one of them has a shape
+/// other than `root`'s, or when a value of theirs other than `root` is read
+/// outside them (the epilogue would then need it too).
+LogicalResult collectPrologue(Value root, llvm::SetVector<Operation *> &ops);
+
 /// Emits the kiln ops of a template at one position. Block arguments are
 /// read through `load`; values bound with `bind` are taken as they are.
 /// Results are memoized, so each op is emitted once per evaluator.
@@ -194,9 +202,11 @@ struct MatmulTiling {
 LogicalResult generateMatmul(func::FuncOp tmpl, ModuleOp module,
                              const MatmulTiling &tiling);
 LogicalResult generateGeneric(func::FuncOp tmpl, ModuleOp module);
-/// A matmul whose C has at most 4 rows (decoding one token) with A an
-/// argument and B a plain or q8 [K, N] argument: B streamed once, not
-/// packed (Gemv.cpp). Fails, creating nothing, for any other matmul.
+/// A matmul (or a batch of them) whose C has at most 4 rows per matmul
+/// (decoding one token) with A an argument and B a plain or q8 [K, N]
+/// argument, or B the transpose of an f32 [N, K] one and A an argument or
+/// elementwise ops on arguments: B streamed once, not packed (Gemv.cpp).
+/// Fails, creating nothing, for any other matmul.
 LogicalResult generateGemv(func::FuncOp tmpl, ModuleOp module,
                            int64_t vectorBits);
 

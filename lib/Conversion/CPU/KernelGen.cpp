@@ -25,6 +25,47 @@ Value kernelgen::cidx(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
+LogicalResult kernelgen::collectPrologue(Value root,
+                                         llvm::SetVector<Operation *> &ops) {
+  auto rootType = llvm::cast<RankedTensorType>(root.getType());
+  if (!rootType.getElementType().isF32())
+    return failure();
+  SmallVector<std::pair<Operation *, bool>> stack;
+  stack.push_back({root.getDefiningOp(), false});
+  while (!stack.empty()) {
+    auto [op, visited] = stack.pop_back_val();
+    if (ops.contains(op))
+      continue;
+    if (visited) {
+      ops.insert(op);
+      continue;
+    }
+    if (llvm::isa<ConstantOp>(op)) {
+      auto c = llvm::cast<ConstantOp>(op);
+      auto dense = llvm::dyn_cast<DenseElementsAttr>(c.getValue());
+      if (!dense || !dense.isSplat())
+        return failure();
+      ops.insert(op);
+      continue;
+    }
+    if (!isFusibleElementwise(op) || op->getNumResults() != 1 ||
+        llvm::cast<RankedTensorType>(op->getResult(0).getType()).getShape() !=
+            rootType.getShape())
+      return failure();
+    stack.push_back({op, true});
+    for (Value v : op->getOperands())
+      if (Operation *def = v.getDefiningOp())
+        stack.push_back({def, false});
+  }
+  for (Operation *op : ops)
+    for (Operation *u : op->getResult(0).getUsers())
+      if (!ops.contains(u) &&
+          !(op->getResult(0) == root &&
+            (llvm::isa<MatmulOp>(u) || isMatrixTranspose(u))))
+        return failure();
+  return success();
+}
+
 Type kernelgen::storageElementOf(Type tensorType) {
   return storageTypeOf(llvm::cast<ShapedType>(tensorType).getElementType());
 }

@@ -218,52 +218,6 @@ static Value untransposed(Value operand, bool &transposed) {
   return transposed ? def->getOperand(0) : operand;
 }
 
-/// The ops of A's prologue: the elementwise ops (and splat constants) that
-/// compute `root` from the template's arguments, defs before uses. Fails
-/// when another kind of op is among them, when one of them has a shape
-/// other than `root`'s, or when a value of theirs other than `root` is read
-/// outside them (the epilogue would then need it too).
-static LogicalResult collectPrologue(Value root,
-                                     llvm::SetVector<Operation *> &ops) {
-  auto rootType = llvm::cast<RankedTensorType>(root.getType());
-  if (!rootType.getElementType().isF32())
-    return failure();
-  SmallVector<std::pair<Operation *, bool>> stack;
-  stack.push_back({root.getDefiningOp(), false});
-  while (!stack.empty()) {
-    auto [op, visited] = stack.pop_back_val();
-    if (ops.contains(op))
-      continue;
-    if (visited) {
-      ops.insert(op);
-      continue;
-    }
-    if (llvm::isa<ConstantOp>(op)) {
-      auto c = llvm::cast<ConstantOp>(op);
-      auto dense = llvm::dyn_cast<DenseElementsAttr>(c.getValue());
-      if (!dense || !dense.isSplat())
-        return failure();
-      ops.insert(op);
-      continue;
-    }
-    if (!isFusibleElementwise(op) || op->getNumResults() != 1 ||
-        llvm::cast<RankedTensorType>(op->getResult(0).getType()).getShape() !=
-            rootType.getShape())
-      return failure();
-    stack.push_back({op, true});
-    for (Value v : op->getOperands())
-      if (Operation *def = v.getDefiningOp())
-        stack.push_back({def, false});
-  }
-  for (Operation *op : ops)
-    for (Operation *u : op->getResult(0).getUsers())
-      if (!ops.contains(u) &&
-          !(op->getResult(0) == root &&
-            (llvm::isa<MatmulOp>(u) || isMatrixTranspose(u))))
-        return failure();
-  return success();
-}
-
 /// Phase 0's body for a prologue: packs row panels [rpFrom, rpTo) of A
 /// (batch `ab`) by evaluating `root` on vectors of the prologue's arguments
 /// instead of loading A. A transposed A ([K, M] as stored) is walked along

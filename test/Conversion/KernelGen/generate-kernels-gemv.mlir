@@ -173,3 +173,27 @@ func.func private @decode_pv(%p: tensor<1x2x4x512xf32>, %v: tensor<1x2x512x32xf3
   %0 = kiln.matmul %p, %v : (tensor<1x2x4x512xf32>, tensor<1x2x512x32xf32>) -> tensor<1x2x4x32xf32>
   return %0 : tensor<1x2x4x32xf32>
 }
+
+// -----
+
+// Q K^T when one token is decoded: a batch of two matmuls of 4 rows against
+// transposed keys, A the sum of two arguments (rope's last add), evaluated
+// on their vectors as A is read: 2 x 512 / 16 = 64 units, 4 row loops of
+// 16 accumulators each.
+// CHECK-LABEL: func.func @decode_qk__p0(
+// CHECK-SAME: %[[X:[^:]+]]: memref<?xf32>, %[[Y:[^:]+]]: memref<?xf32>, %[[K:[^:]+]]: memref<?xf32>, %[[C:[^:]+]]: memref<?xf32>)
+// CHECK-SAME: kiln.units = 64 : i64
+// CHECK-NOT: kiln.workspace
+// CHECK: %[[XV:.*]] = vector.load %[[X]]
+// CHECK: %[[YV:.*]] = vector.load %[[Y]]
+// CHECK: arith.addf %[[XV]], %[[YV]] : vector<16xf32>
+// CHECK-COUNT-16: vector.fma
+// CHECK-COUNT-3: vector.load %[[X]]
+// CHECK-NOT: vector.load %[[X]]
+func.func private @decode_qk(%x: tensor<1x2x4x32xf32>, %y: tensor<1x2x4x32xf32>, %k: tensor<1x2x512x32xf32>) -> tensor<1x2x4x512xf32>
+    attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
+  %q = kiln.add %x, %y : (tensor<1x2x4x32xf32>, tensor<1x2x4x32xf32>) -> tensor<1x2x4x32xf32>
+  %t = kiln.permute %k [0, 1, 3, 2] : tensor<1x2x512x32xf32> -> tensor<1x2x32x512xf32>
+  %0 = kiln.matmul %q, %t : (tensor<1x2x4x32xf32>, tensor<1x2x32x512xf32>) -> tensor<1x2x4x512xf32>
+  return %0 : tensor<1x2x4x512xf32>
+}

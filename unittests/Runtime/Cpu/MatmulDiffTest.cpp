@@ -80,6 +80,15 @@ TEST_P(MatmulDiffTest, Shapes) {
       check("few rows, batched [3,2,40] x [3,40,80] + [3,2,80] + [80]",
             matmul(in({3, 2, 40}), in({3, 40, 80})) + in({3, 2, 80}) +
                 in({80}));
+      // Q K^T when one token is decoded: 4 rows per matmul against a
+      // transposed B, A computed by elementwise ops while it is read.
+      check("few rows, batched transposed with a prologue "
+            "([1,2,4,32] + [1,2,4,32]) x [1,2,512,32]^T",
+            matmul(in({1, 2, 4, 32}) + in({1, 2, 4, 32}),
+                   in({1, 2, 512, 32}).transpose()));
+      check("few rows, transposed with a scalar prologue [3,64] * 0.5 x "
+            "[40,64]^T",
+            matmul(in({3, 64}) * 0.5, in({48, 64}).transpose()));
     }
     check("batched [2,3,6,7] x [2,3,7,5]",
           matmul(in({2, 3, 6, 7}), in({2, 3, 7, 5})));
