@@ -7,6 +7,7 @@
 
 #include "kiln/API/LLM.h"
 
+#include "DecodeStep.h"
 #include "Safetensors.h"
 #include "Sampling.h"
 
@@ -237,33 +238,33 @@ std::vector<int64_t> Llama::generate(const std::vector<int64_t> &prompt,
     weights = &q8_.refresh(linears);
   }
   int64_t cap = config.maxPositions;
-  std::vector<DispatchTensor> keys, values, all;
-  for (size_t l = 0; l < layers.size(); ++l) {
-    keys.push_back(DispatchTensor::zeros(
+  size_t depth = layers.size();
+  std::vector<DispatchTensor> caches; // every layer's keys, then values
+  for (size_t i = 0; i < 2 * depth; ++i)
+    caches.push_back(DispatchTensor::zeros(
         {1, config.kvHeads, cap, headDimOf(config)}, DType::F32, dev));
-    values.push_back(DispatchTensor::zeros(
-        {1, config.kvHeads, cap, headDimOf(config)}, DType::F32, dev));
-    all.push_back(keys.back());
-    all.push_back(values.back());
-  }
-  kiln::sync(all);
+  // One token at a position, and the caches, in; the logits after it and
+  // the caches with its key and value out: the same graph at every
+  // position, recorded once.
+  detail::DecodeStep step([&](const std::vector<DispatchTensor> &in) {
+    std::vector<DispatchTensor> out(1 + 2 * depth);
+    std::copy(in.begin() + 2, in.end(), out.begin() + 1);
+    DispatchTensor x = embed.forward(in[0]);
+    for (size_t l = 0; l < depth; ++l)
+      x = layers[l].decode(x, in[1], out[1 + l], out[1 + depth + l], weights);
+    out[0] = logits(x, weights);
+    return out;
+  });
   int64_t position = 0;
-  // Feeds one token at the next position and returns the logits after it:
-  // the same graph at every position.
   auto feed = [&](int64_t token) {
-    DispatchTensor t =
-        DispatchTensor::fromVector<int64_t>({token}, {1, 1}, dev);
-    DispatchTensor p =
-        DispatchTensor::fromVector<int64_t>({position++}, Shape{}, dev);
-    DispatchTensor x = embed.forward(t);
-    for (size_t l = 0; l < layers.size(); ++l)
-      x = layers[l].decode(x, p, keys[l], values[l], weights);
-    DispatchTensor out = logits(x, weights);
-    std::vector<DispatchTensor> step = {out};
-    step.insert(step.end(), keys.begin(), keys.end());
-    step.insert(step.end(), values.begin(), values.end());
-    kiln::sync(step);
-    return out.toVector<float>();
+    std::vector<DispatchTensor> in = {
+        DispatchTensor::fromVector<int64_t>({token}, {1, 1}, dev),
+        DispatchTensor::fromVector<int64_t>({position++}, Shape{}, dev)};
+    for (DispatchTensor &c : caches)
+      in.push_back(std::move(c));
+    std::vector<DispatchTensor> out = step(std::move(in));
+    std::move(out.begin() + 1, out.end(), caches.begin());
+    return out[0].toVector<float>();
   };
   std::mt19937_64 rng(options.seed);
   std::vector<float> next;

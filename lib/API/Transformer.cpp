@@ -7,6 +7,7 @@
 
 #include "kiln/API/Transformer.h"
 
+#include "DecodeStep.h"
 #include "Sampling.h"
 
 #include <algorithm>
@@ -315,38 +316,38 @@ std::vector<int64_t> GPT::generate(const std::vector<int64_t> &prompt,
   DispatchDevice dev = device_.backend();
   const Substitutes *weights = options.q8 ? &q8Weights() : nullptr;
   int64_t cap = config.context, hd = config.dim / config.heads;
-  std::vector<DispatchTensor> keys(blocks.size()), values(blocks.size());
+  size_t depth = blocks.size();
+  std::vector<DispatchTensor> caches(2 * depth); // keys, then values
   auto resetCaches = [&] {
-    std::vector<DispatchTensor> all;
-    for (size_t l = 0; l < blocks.size(); ++l) {
-      keys[l] =
-          DispatchTensor::zeros({1, config.heads, cap, hd}, DType::F32, dev);
-      values[l] =
-          DispatchTensor::zeros({1, config.heads, cap, hd}, DType::F32, dev);
-      all.push_back(keys[l]);
-      all.push_back(values[l]);
-    }
-    kiln::sync(all);
+    for (DispatchTensor &c : caches)
+      c = DispatchTensor::zeros({1, config.heads, cap, hd}, DType::F32, dev);
   };
   resetCaches();
+  // The token and its position, and the caches, in; the logits after it
+  // and the caches with its key and value out: recorded once.
+  detail::DecodeStep step([&](const std::vector<DispatchTensor> &in) {
+    std::vector<DispatchTensor> out(1 + 2 * depth);
+    std::copy(in.begin() + 2, in.end(), out.begin() + 1);
+    DispatchTensor x = wte.forward(in[0]) + embedding(wpe.weight, in[1]);
+    for (size_t l = 0; l < depth; ++l)
+      x = blocks[l].decode(x, in[1], out[1 + l], out[1 + depth + l], weights);
+    out[0] = this->logits(lnf.forward(x), weights);
+    return out;
+  });
 
   std::vector<int64_t> fed; // the tokens in the caches, in order
   // Feeds one token at the next position and returns the logits after it.
   auto feedOne = [&](int64_t token) {
     auto pos = static_cast<int64_t>(fed.size());
-    DispatchTensor t =
-        DispatchTensor::fromVector<int64_t>({token}, {1, 1}, dev);
-    DispatchTensor p = DispatchTensor::fromVector<int64_t>({pos}, {1}, dev);
-    DispatchTensor x = wte.forward(t) + embedding(wpe.weight, p);
-    for (size_t l = 0; l < blocks.size(); ++l)
-      x = blocks[l].decode(x, p, keys[l], values[l], weights);
-    DispatchTensor logits = this->logits(lnf.forward(x), weights);
-    std::vector<DispatchTensor> all = {logits};
-    all.insert(all.end(), keys.begin(), keys.end());
-    all.insert(all.end(), values.begin(), values.end());
-    kiln::sync(all);
+    std::vector<DispatchTensor> in = {
+        DispatchTensor::fromVector<int64_t>({token}, {1, 1}, dev),
+        DispatchTensor::fromVector<int64_t>({pos}, {1}, dev)};
+    for (DispatchTensor &c : caches)
+      in.push_back(std::move(c));
+    std::vector<DispatchTensor> out = step(std::move(in));
+    std::move(out.begin() + 1, out.end(), caches.begin());
     fed.push_back(token);
-    return logits.toVector<float>();
+    return out[0].toVector<float>();
   };
   // Past the context, the caches restart from the last context / 2 tokens
   // (positions count from 0 again, as in training).

@@ -293,71 +293,10 @@ Donation donatableLeaves(const Subgraph &g) {
   return d;
 }
 
-} // namespace
-
-namespace {
-
-/// Pending nodes, for DispatchDevice::sync(): an intrusive list through
-/// the nodes, which a node leaves when it is materialized or destroyed (a
-/// list of weak references kept every dead node's memory until a sweep).
-/// Its mutex also guards every pending -> materialized transition:
-/// heldPending() looks at nodes that other threads are materializing.
-struct PendingRegistry {
-  std::mutex mu;
-  Node *head = nullptr;
-
-  void unlink(Node &n) {
-    if (!n.onPendingList)
-      return;
-    (n.pendingPrev ? n.pendingPrev->pendingNext : head) = n.pendingNext;
-    if (n.pendingNext)
-      n.pendingNext->pendingPrev = n.pendingPrev;
-    n.pendingPrev = n.pendingNext = nullptr;
-    n.onPendingList = false;
-  }
-};
-
-PendingRegistry &registry() {
-  static PendingRegistry r;
-  return r;
-}
-
-} // namespace
-
-void kiln::detail::materialize(const std::vector<NodePtr> &requested) {
-  std::vector<NodePtr> targets;
-  llvm::SmallDenseSet<Node *, 8> seen;
-  for (const NodePtr &t : requested)
-    if (t && t->isPending() && seen.insert(t.get()).second)
-      targets.push_back(t);
-  if (targets.empty())
-    return;
-  for (const NodePtr &t : targets)
-    if (t->device != targets.front()->device ||
-        t->deviceIndex != targets.front()->deviceIndex)
-      throw Error(
-          "sync: tensors live on two devices (" +
-          deviceName(t->device, t->deviceIndex) + " and " +
-          deviceName(targets.front()->device, targets.front()->deviceIndex) +
-          "); sync them separately");
-
-  Subgraph g = collectSubgraph(targets);
-  if (std::any_of(g.nodes.begin(), g.nodes.end(), [](const NodePtr &n) {
-        return n->op && std::strcmp(n->op, ops::Grad::name) == 0;
-      }))
-    g = collectSubgraph(targets, /*throughTracked=*/true);
-  Backend &backend = getBackend(g.device, g.deviceIndex);
-  Donation donation = donatableLeaves(g);
-  // A kernel that meets a bad index makes the run throw (Flex and Cpu), and
-  // the graph must then lose nothing: no input is given up to a run that
-  // reads indices unchecked when they were recorded.
-  if (std::any_of(g.nodes.begin(), g.nodes.end(), [](const NodePtr &n) {
-        return !n->indicesChecked && n->op && opHasFact(n->op, "ChecksIndices");
-      })) {
-    donation.leaves.assign(donation.leaves.size(), false);
-    donation.cutTargets.assign(donation.cutTargets.size(), false);
-  }
-  const std::vector<bool> &donated = donation.leaves;
+/// The executable of `g`, from the cache or compiled now. `donated`: the
+/// leaves the run gives up (Budget checkpointing keys its plan on them).
+std::shared_ptr<Executable> findExecutable(const Subgraph &g, Backend &backend,
+                                           const std::vector<bool> &donated) {
   // Budget checkpointing plans the step's peak memory, which depends on the
   // inputs the caller gives up (their buffers die at their last reader): a
   // plan is kept per pattern of donated inputs.
@@ -456,6 +395,76 @@ void kiln::detail::materialize(const std::vector<NodePtr> &requested) {
     }
   }
 
+  return exe;
+}
+
+} // namespace
+
+namespace {
+
+/// Pending nodes, for DispatchDevice::sync(): an intrusive list through
+/// the nodes, which a node leaves when it is materialized or destroyed (a
+/// list of weak references kept every dead node's memory until a sweep).
+/// Its mutex also guards every pending -> materialized transition:
+/// heldPending() looks at nodes that other threads are materializing.
+struct PendingRegistry {
+  std::mutex mu;
+  Node *head = nullptr;
+
+  void unlink(Node &n) {
+    if (!n.onPendingList)
+      return;
+    (n.pendingPrev ? n.pendingPrev->pendingNext : head) = n.pendingNext;
+    if (n.pendingNext)
+      n.pendingNext->pendingPrev = n.pendingPrev;
+    n.pendingPrev = n.pendingNext = nullptr;
+    n.onPendingList = false;
+  }
+};
+
+PendingRegistry &registry() {
+  static PendingRegistry r;
+  return r;
+}
+
+} // namespace
+
+void kiln::detail::materialize(const std::vector<NodePtr> &requested) {
+  std::vector<NodePtr> targets;
+  llvm::SmallDenseSet<Node *, 8> seen;
+  for (const NodePtr &t : requested)
+    if (t && t->isPending() && seen.insert(t.get()).second)
+      targets.push_back(t);
+  if (targets.empty())
+    return;
+  for (const NodePtr &t : targets)
+    if (t->device != targets.front()->device ||
+        t->deviceIndex != targets.front()->deviceIndex)
+      throw Error(
+          "sync: tensors live on two devices (" +
+          deviceName(t->device, t->deviceIndex) + " and " +
+          deviceName(targets.front()->device, targets.front()->deviceIndex) +
+          "); sync them separately");
+
+  Subgraph g = collectSubgraph(targets);
+  if (std::any_of(g.nodes.begin(), g.nodes.end(), [](const NodePtr &n) {
+        return n->op && std::strcmp(n->op, ops::Grad::name) == 0;
+      }))
+    g = collectSubgraph(targets, /*throughTracked=*/true);
+  Backend &backend = getBackend(g.device, g.deviceIndex);
+  Donation donation = donatableLeaves(g);
+  // A kernel that meets a bad index makes the run throw (Flex and Cpu), and
+  // the graph must then lose nothing: no input is given up to a run that
+  // reads indices unchecked when they were recorded.
+  if (std::any_of(g.nodes.begin(), g.nodes.end(), [](const NodePtr &n) {
+        return !n->indicesChecked && n->op && opHasFact(n->op, "ChecksIndices");
+      })) {
+    donation.leaves.assign(donation.leaves.size(), false);
+    donation.cutTargets.assign(donation.cutTargets.size(), false);
+  }
+  const std::vector<bool> &donated = donation.leaves;
+  std::shared_ptr<Executable> exe = findExecutable(g, backend, donated);
+
   std::vector<Buffer> args;
   args.reserve(g.leaves.size());
   for (size_t i = 0; i < g.leaves.size(); ++i) {
@@ -535,4 +544,75 @@ std::vector<NodePtr> kiln::detail::heldPending(DeviceKind kind, int index) {
     if (n.use_count() - 1 - internal[n.get()] > 0)
       held.push_back(n);
   return held;
+}
+
+//===----------------------------------------------------------------------===//
+// Replay
+//===----------------------------------------------------------------------===//
+
+Replay::Replay(const std::vector<NodePtr> &targets,
+               const std::vector<NodePtr> &inputs) {
+  llvm::SmallDenseSet<Node *, 8> seen;
+  for (const NodePtr &t : targets)
+    if (!t || !t->isPending() || !seen.insert(t.get()).second)
+      throw Error("replay: the outputs of a replayed step must be distinct "
+                  "tensors computed by it");
+  for (const NodePtr &in : inputs)
+    if (!in || in->isPending())
+      throw Error("replay: the inputs of a replayed step must be "
+                  "materialized tensors");
+  Subgraph g = collectSubgraph(targets);
+  if (std::any_of(g.nodes.begin(), g.nodes.end(), [](const NodePtr &n) {
+        return n->op && std::strcmp(n->op, ops::Grad::name) == 0;
+      }))
+    throw Error("replay: a step that differentiates cannot be replayed");
+  device_ = g.device;
+  deviceIndex_ = g.deviceIndex;
+  Backend &backend = getBackend(device_, deviceIndex_);
+  exe_ = findExecutable(g, backend, std::vector<bool>(g.leaves.size(), false));
+  for (const NodePtr &l : g.leaves)
+    leaves_.push_back(*l->buffer);
+  for (const NodePtr &in : inputs) {
+    auto at = std::find(g.leaves.begin(), g.leaves.end(), in);
+    inputLeaf_.push_back(
+        at == g.leaves.end() ? -1 : static_cast<int>(at - g.leaves.begin()));
+    inputTypes_.push_back(in->dtype);
+    inputShapes_.push_back(in->shape);
+  }
+  g = Subgraph();
+  materialize(targets);
+  // The inputs' buffers come with each run: do not pin the first ones.
+  for (int leaf : inputLeaf_)
+    if (leaf >= 0)
+      leaves_[leaf] = Buffer();
+}
+
+Replay::~Replay() = default;
+
+std::vector<Buffer> Replay::run(std::vector<Buffer> inputs,
+                                const std::vector<bool> &giveUp) {
+  if (inputs.size() != inputLeaf_.size() || giveUp.size() != inputs.size())
+    throw Error("replay: the step was recorded with " +
+                std::to_string(inputLeaf_.size()) + " inputs, not " +
+                std::to_string(inputs.size()));
+  std::vector<Buffer> args = leaves_;
+  std::vector<bool> donated(args.size(), false);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    Buffer &b = inputs[i];
+    if (b.dtype != inputTypes_[i] || b.shape != inputShapes_[i])
+      throw Error("replay: input " + std::to_string(i) + " is " +
+                  b.dtype.str() + rules::formatDims(b.shape) +
+                  ", but the step was recorded with " + inputTypes_[i].str() +
+                  rules::formatDims(inputShapes_[i]));
+    int leaf = inputLeaf_[i];
+    if (leaf < 0)
+      continue;
+    donated[leaf] = giveUp[i] && b.storage && b.storage.use_count() == 1 &&
+                    !b.storage->external;
+    args[leaf] = std::move(b);
+  }
+  Backend &backend = getBackend(device_, deviceIndex_);
+  std::vector<Buffer> results = exe_->run(args, donated);
+  backend.counters.materializations.fetch_add(1);
+  return results;
 }

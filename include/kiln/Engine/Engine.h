@@ -16,6 +16,7 @@
 
 #include "kiln/Engine/Graph.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -79,6 +80,40 @@ std::string printSubgraph(const Subgraph &graph,
 /// Computes every pending target. After this, each target holds a buffer
 /// and no longer pins its inputs.
 void materialize(const std::vector<NodePtr> &targets);
+
+class Executable;
+
+/// A materialization kept to run again with other buffers for some of its
+/// leaves, skipping recording, keying and the cache lookup: a decoding
+/// loop's step, the same graph at every token.
+class Replay {
+public:
+  /// Materializes `targets` (pending and distinct) and keeps their
+  /// executable and the buffers of the leaves they read; `inputs`
+  /// (materialized) are the leaves each run() supplies anew. The graph must
+  /// not depend on the inputs' values except through their buffers.
+  Replay(const std::vector<NodePtr> &targets,
+         const std::vector<NodePtr> &inputs);
+  ~Replay();
+
+  /// The targets' values computed from new buffers for the inputs, of the
+  /// dtypes and shapes the graph was recorded with. An input whose
+  /// `giveUp` is set, and whose storage nothing else holds, may be written
+  /// over by a result.
+  std::vector<Buffer> run(std::vector<Buffer> inputs,
+                          const std::vector<bool> &giveUp);
+
+private:
+  std::shared_ptr<Executable> exe_;
+  DeviceKind device_ = DeviceKind::Flex;
+  int deviceIndex_ = 0;
+  /// Every leaf's buffer (an input's is empty: each run brings it).
+  std::vector<Buffer> leaves_;
+  /// Per input: its leaf (-1: the graph does not read it), dtype, shape.
+  std::vector<int> inputLeaf_;
+  std::vector<DType> inputTypes_;
+  std::vector<std::vector<int64_t>> inputShapes_;
+};
 
 /// Registers a pending node so DispatchDevice::sync() can find it.
 void trackPending(const NodePtr &node);
