@@ -99,19 +99,26 @@ struct BVectors {
   Value load(OpBuilder &b, Location loc, Value idx) const {
     if (!scheme)
       return vector::LoadOp::create(b, loc, vecT, values, ValueRange{idx});
+    Value scale = perTensorScale;
+    if (!scale)
+      scale =
+          vector::BroadcastOp::create(b, loc, vecT, blockScale(b, loc, idx));
+    return arith::MulFOp::create(b, loc, unscaled(b, loc, idx), scale);
+  }
+
+  /// The q8 values of the vector at element `idx`, not yet scaled.
+  Value unscaled(OpBuilder &b, Location loc, Value idx) const {
     Value bytes = vector::LoadOp::create(
         b, loc, VectorType::get(vecT.getShape(), b.getI8Type()), values,
         ValueRange{idx});
-    Value q = arith::SIToFPOp::create(b, loc, vecT, bytes);
-    Value scale = perTensorScale;
-    if (!scale) {
-      Value at = arith::DivUIOp::create(b, loc, idx,
-                                        cidx(b, loc, scheme.getBlockSize()));
-      scale = vector::BroadcastOp::create(
-          b, loc, vecT,
-          toF32(b, loc, memref::LoadOp::create(b, loc, scales, at)));
-    }
-    return arith::MulFOp::create(b, loc, q, scale);
+    return arith::SIToFPOp::create(b, loc, vecT, bytes);
+  }
+
+  /// The scale of the block that holds element `idx`.
+  Value blockScale(OpBuilder &b, Location loc, Value idx) const {
+    Value at = arith::DivUIOp::create(b, loc, idx,
+                                      cidx(b, loc, scheme.getBlockSize()));
+    return toF32(b, loc, memref::LoadOp::create(b, loc, scales, at));
   }
 };
 
@@ -303,12 +310,15 @@ private:
   VectorType vecT;
   Value aBuf, out, zero;
   BVectors bv;
+  /// Columns of a whole unit (units start at multiples of it).
+  int64_t cols = 0;
   /// The unit's matmul of the batch, and where its A, B and C start.
   Value batch, aBase, bBase, cBase;
 };
 
-LogicalResult GemvEmitter::emit(int64_t cols, int64_t perUnit,
+LogicalResult GemvEmitter::emit(int64_t unitCols, int64_t perUnit,
                                 int64_t numInputs) {
+  cols = unitCols;
   b.setInsertionPoint(entry.getTerminator());
   aBuf = p.aArg ? arg(p.slotOf[p.aArg.getArgNumber()]) : Value();
   out = arg(numInputs);
@@ -383,9 +393,23 @@ LogicalResult GemvEmitter::rowMajorUnit(Value n0, int64_t vectors) {
     b.setInsertionPointToStart(kLoop.getBody());
     Value kk = kLoop.getInductionVar();
     Value rowStart = sum(sum(mulc(kk, p.n), n0), bBase);
-    SmallVector<Value> bs;
-    for (int64_t j = 0; j < vectors; ++j)
-      bs.push_back(bv.load(b, loc, add(rowStart, j * width)));
+    // A q8 B has the scale folded into A (a * s once per block of a row,
+    // rather than q * s for every vector) when it has one scale for all,
+    // or when its rows are whole blocks and a unit is whole blocks or lies
+    // within one: the vectors from each block's start then share a scale.
+    const int64_t bsz = p.scheme ? p.scheme.getBlockSize() : 1;
+    const bool perTensor = p.scheme && p.scheme.isPerTensor();
+    const bool fold =
+        p.scheme &&
+        (perTensor || (p.n % bsz == 0 && (cols % bsz == 0 || bsz % cols == 0)));
+    const int64_t block = fold && !perTensor ? bsz : vectors * width;
+    SmallVector<Value> bs, blockScales;
+    for (int64_t j = 0; j < vectors; ++j) {
+      Value at = add(rowStart, j * width);
+      bs.push_back(fold ? bv.unscaled(b, loc, at) : bv.load(b, loc, at));
+      if (fold && !perTensor && j * width % block == 0)
+        blockScales.push_back(bv.blockScale(b, loc, at));
+    }
     if (p.scheme) {
       // The lines of row k + 8 (the last rows ask for B's last line),
       // which the hardware does not fetch ahead on its own along a stride
@@ -401,10 +425,19 @@ LogicalResult GemvEmitter::rowMajorUnit(Value n0, int64_t vectors) {
     SmallVector<Value> next;
     for (int64_t r = 0; r < p.rows; ++r) {
       Value a = memref::LoadOp::create(b, loc, aBuf, ValueRange{aAt(kk, r)});
-      Value av = vector::BroadcastOp::create(b, loc, vecT, a);
-      for (int64_t j = 0; j < vectors; ++j)
+      Value av = blockScales.empty()
+                     ? vector::BroadcastOp::create(b, loc, vecT, a).getResult()
+                     : Value();
+      if (fold && perTensor)
+        av = arith::MulFOp::create(b, loc, av, bv.perTensorScale);
+      for (int64_t j = 0; j < vectors; ++j) {
+        if (!blockScales.empty() && j * width % block == 0)
+          av = vector::BroadcastOp::create(
+              b, loc, vecT,
+              arith::MulFOp::create(b, loc, a, blockScales[j * width / block]));
         next.push_back(vector::FMAOp::create(
             b, loc, av, bs[j], kLoop.getRegionIterArgs()[r * vectors + j]));
+      }
     }
     scf::YieldOp::create(b, loc, next);
   }
@@ -474,11 +507,14 @@ LogicalResult kernelgen::generateGemv(func::FuncOp tmpl, ModuleOp module,
   OpBuilder b(tmpl.getContext());
   Abi abi = abiOf(tmpl, /*workspace=*/false);
   // Columns per unit; the last unit of a row-major B may have fewer. A q8
-  // B of one row takes 16 vectors: each row of B it reads is then 256
-  // bytes in a row, as many lines as f32's 4 vectors (it measured 25%
-  // faster than 4 vectors on Llama's decode).
-  const int64_t perUnit =
-      p.scheme && p.rows == 1 ? 4 * kGemvVectors : kGemvVectors;
+  // B of one row takes 16 vectors of 512 bits: each row of B it reads is
+  // then 256 bytes in a row, as many lines as f32's 4 vectors (it measured
+  // 25% faster than 4 vectors on Llama's decode). Of 256-bit vectors it
+  // takes 8: 16 accumulators would fill all 16 registers AVX2 has, and
+  // spill (8 measured 12% faster on the same decode).
+  const int64_t perUnit = p.scheme && p.rows == 1
+                              ? (width >= 16 ? 4 : 2) * kGemvVectors
+                              : kGemvVectors;
   const int64_t cols = p.bT ? width : width * perUnit;
   const int64_t units = p.batches * ((p.n + cols - 1) / cols);
   const int64_t unitBytes = p.k * cols * (p.scheme ? 1 : 4);

@@ -137,13 +137,38 @@ func.func private @decode_tail(%a: tensor<1x256xf32>, %b: tensor<256x688xf32>) -
 
 // A q8 B of one row: units of 16 vectors (512 / 256 = 2 units on 512-bit
 // vectors), so that each row of B a unit reads is 256 bytes in a row; the
-// unit asks for the 4 lines of row k + 8 as it reads row k.
+// unit asks for the 4 lines of row k + 8 as it reads row k. Of 256-bit
+// vectors a unit takes 8 (512 / 64 = 8 units), one line of a row. A's
+// element is scaled once per block of B's row (a * s, 2 vectors of 8
+// share a block of 16), never B's vectors.
 // CHECK-LABEL: func.func @decode_q8_row__p0(
 // CHECK-SAME: kiln.units = 2 : i64
 // CHECK-COUNT-4: memref.prefetch %{{.*}}, read, locality<3>, data
 // CHECK-COUNT-16: vector.fma
 // CHECK-NOT: vector.fma
 // CHECK: scf.yield
+// AVX2-LABEL: func.func @decode_q8_row__p0(
+// AVX2-SAME: kiln.units = 8 : i64
+// AVX2-COUNT-8: arith.sitofp %{{.*}} : vector<8xi8> to vector<8xf32>
+// AVX2: memref.prefetch %{{.*}}, read, locality<3>, data
+// AVX2-NOT: memref.prefetch
+// AVX2-NOT: arith.mulf %{{.*}} : vector<8xf32>
+// AVX2: %[[A:.*]] = memref.load
+// AVX2: %[[S0:.*]] = arith.mulf %[[A]], %{{.*}} : f32
+// AVX2-NEXT: %[[V0:.*]] = vector.broadcast %[[S0]]
+// AVX2-NEXT: vector.fma %[[V0]]
+// AVX2-NEXT: vector.fma %[[V0]]
+// AVX2-NEXT: %[[S1:.*]] = arith.mulf %[[A]], %{{.*}} : f32
+// AVX2-NEXT: %[[V1:.*]] = vector.broadcast %[[S1]]
+// AVX2-NEXT: vector.fma %[[V1]]
+// AVX2-NEXT: vector.fma %[[V1]]
+// AVX2-NEXT: arith.mulf %[[A]], %{{.*}} : f32
+// AVX2-COUNT-2: vector.fma
+// AVX2-NEXT: arith.mulf %[[A]], %{{.*}} : f32
+// AVX2-COUNT-2: vector.fma
+// AVX2-NOT: vector.fma
+// AVX2-NOT: arith.mulf %{{.*}} : vector<8xf32>
+// AVX2: scf.yield
 func.func private @decode_q8_row(%a: tensor<1x256xf32>, %q: tensor<256x512xi8, #kiln.quant<q8, symmetric, block = 16, scale = f32>>) -> tensor<1x512xf32>
     attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
   %w = kiln.dequantize %q : tensor<256x512xi8, #kiln.quant<q8, symmetric, block = 16, scale = f32>> -> tensor<256x512xf32>
