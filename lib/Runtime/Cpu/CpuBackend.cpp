@@ -45,7 +45,8 @@ struct Descriptor {
   int64_t stride;
 };
 
-void appendDescriptors(const Buffer &b, std::vector<Descriptor> &out) {
+void appendDescriptors(const Buffer &b,
+                       llvm::SmallVectorImpl<Descriptor> &out) {
   if (b.dtype.isQuantized()) {
     const QuantScheme &q = b.dtype.scheme();
     out.push_back({b.storage->data, b.storage->data, 0,
@@ -161,38 +162,52 @@ public:
     Allocator &alloc = backend_.allocator();
     const PlanStep &s = r.step;
     llvm::MutableArrayRef<Buffer> results = r.results;
-    std::vector<Buffer> inputs;
-    for (const Buffer *b : r.operands)
-      inputs.push_back(b->dtype.isQuantized() ? *b : contiguous(*b, alloc));
+    // A launch is on decoding's hot path (dozens per token): the operands
+    // are read where they lie, and only a strided one is copied.
+    llvm::SmallVector<Buffer, 2> copies;
+    copies.reserve(r.operands.size());
+    llvm::SmallVector<const Buffer *, 8> inputs;
+    for (const Buffer *b : r.operands) {
+      if (b->dtype.isQuantized() || b->isContiguous()) {
+        inputs.push_back(b);
+        continue;
+      }
+      copies.push_back(contiguous(*b, alloc));
+      inputs.push_back(&copies.back());
+    }
     if (dynamic >= 0 && k.sizeInput >= 0)
-      dynamic = inputs[k.sizeInput].shape[k.sizeDim];
+      dynamic = inputs[k.sizeInput]->shape[k.sizeDim];
     if (dynamic >= 0)
       for (size_t j = 0; j < inputs.size() && j < k.inShapes.size(); ++j)
-        if (inputs[j].shape != withDynamicSize(k.inShapes[j], dynamic))
+        if (inputs[j]->shape != withDynamicSize(k.inShapes[j], dynamic))
           throw Error("internal error: cpu: kernel " + k.name + " input " +
                       std::to_string(j) + " has shape " +
-                      rules::formatDims(inputs[j].shape) + ", not " +
+                      rules::formatDims(inputs[j]->shape) + ", not " +
                       rules::formatDims(k.inShapes[j]) +
                       " with ? = " + std::to_string(dynamic));
     for (size_t i = 0; i < results.size(); ++i) {
-      std::vector<int64_t> outShape =
-          dynamic >= 0 ? withDynamicSize(k.outShapes[i], dynamic)
-                       : k.outShapes[i];
-      // An output may be written over an input that dies here.
+      std::vector<int64_t> dynamicShape;
+      if (dynamic >= 0)
+        dynamicShape = withDynamicSize(k.outShapes[i], dynamic);
+      const std::vector<int64_t> &outShape =
+          dynamic >= 0 ? dynamicShape : k.outShapes[i];
+      // An output may be written over an input that dies here: the slot
+      // and the step's operand are its only holders.
       bool reused = false;
       bool anyInput = k.inPlaceInput == kAnyInputInPlace;
       if (anyInput || k.inPlaceInput >= 0)
         for (size_t j = 0; j < inputs.size() && !reused; ++j) {
           if (!anyInput && static_cast<int>(j) != k.inPlaceInput)
             continue;
-          const Buffer &in = inputs[j];
+          const Buffer &in = *inputs[j];
           int slot = s.operands[j];
           bool dies = std::find(s.dying.begin(), s.dying.end(), slot) !=
                           s.dying.end() &&
                       std::count(s.operands.begin(), s.operands.end(), slot) == 1;
+          long holders = &in == r.operands[j] ? 1 : 2;
           if (dies && in.dtype == k.outTypes[i] && in.shape == outShape &&
               in.storage == r.slots[slot].storage && in.offset == 0 &&
-              in.storage.use_count() == 2 && !in.storage->external &&
+              in.storage.use_count() == holders && !in.storage->external &&
               in.isContiguous()) {
             results[i] = in;
             reused = true;
@@ -201,9 +216,9 @@ public:
       if (!reused)
         results[i] = allocateBuffer(alloc, k.outTypes[i], outShape);
     }
-    std::vector<Descriptor> descs;
-    for (const Buffer &b : inputs)
-      appendDescriptors(b, descs);
+    llvm::SmallVector<Descriptor, 16> descs;
+    for (const Buffer *b : inputs)
+      appendDescriptors(*b, descs);
     for (const Buffer &b : results)
       appendDescriptors(b, descs);
     // The phases' own size (a matmul over [S, T] rows runs as S * T).
@@ -216,7 +231,7 @@ public:
     int64_t sizes[1] = {size};
     if (k.needsSizes)
       descs.push_back({sizes, sizes, 0, 1, 1});
-    std::vector<void *> ptrs;
+    llvm::SmallVector<void *, 16> ptrs;
     for (Descriptor &d : descs)
       ptrs.push_back(&d);
     void **table = ptrs.data();
@@ -228,11 +243,17 @@ public:
     IndexFault fault;
     for (size_t i = 0; i < k.phases.size(); ++i) {
       const CpuPhase &p = k.phases[i];
-      PhaseFn fn = fns[i];
+      // One pointer captured: the std::function holds it without a heap
+      // block.
+      struct {
+        PhaseFn fn;
+        void **table;
+        IndexFault *fault;
+      } launch{fns[i], table, &fault};
       parallelFor(p.unitsFor(size), p.grain,
-                  [fn, table, &fault](int64_t b, int64_t e) {
-                    IndexFaultScope scope(&fault);
-                    fn(b, e, table);
+                  [l = &launch](int64_t b, int64_t e) {
+                    IndexFaultScope scope(l->fault);
+                    l->fn(b, e, l->table);
                   });
     }
     if (profile)
