@@ -512,9 +512,13 @@ LogicalResult kernelgen::generateGemv(func::FuncOp tmpl, ModuleOp module,
   // 25% faster than 4 vectors on Llama's decode). Of 256-bit vectors it
   // takes 8: 16 accumulators would fill all 16 registers AVX2 has, and
   // spill (8 measured 12% faster on the same decode).
+  // Of 256-bit vectors, 3 or 4 rows take 2 vectors a unit: 4 x 4
+  // accumulators would fill AVX2's registers too (attention's P @ V of a
+  // decoded token, 4 query heads per key/value head: 24 -> 12 us a token).
   const int64_t perUnit = p.scheme && p.rows == 1
                               ? (width >= 16 ? 4 : 2) * kGemvVectors
-                              : kGemvVectors;
+                          : width < 16 && p.rows > 2 ? kGemvVectors / 2
+                                                     : kGemvVectors;
   const int64_t cols = p.bT ? width : width * perUnit;
   const int64_t units = p.batches * ((p.n + cols - 1) / cols);
   const int64_t unitBytes = p.k * cols * (p.scheme ? 1 : 4);

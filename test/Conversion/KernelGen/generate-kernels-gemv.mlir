@@ -193,6 +193,13 @@ func.func private @decode_q8_row(%a: tensor<1x256xf32>, %q: tensor<256x512xi8, #
 // CHECK-COUNT-8: vector.fma
 // CHECK-NOT: vector.fma
 // CHECK: scf.yield
+// Of 256-bit vectors a unit of 4 rows takes 2 (8 accumulators, not 16):
+// 2 units per matmul.
+// AVX2-LABEL: func.func @decode_pv__p0(
+// AVX2-SAME: kiln.units = 4 : i64
+// AVX2-COUNT-8: vector.fma
+// AVX2-NOT: vector.fma
+// AVX2: scf.yield
 func.func private @decode_pv(%p: tensor<1x2x4x512xf32>, %v: tensor<1x2x512x32xf32>) -> tensor<1x2x4x32xf32>
     attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
   %0 = kiln.matmul %p, %v : (tensor<1x2x4x512xf32>, tensor<1x2x512x32xf32>) -> tensor<1x2x4x32xf32>
