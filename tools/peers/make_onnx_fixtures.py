@@ -163,6 +163,26 @@ def randomize_batchnorm(model, rng):
             m.bias.data.copy_(torch.tensor(rng.normal(0, 0.1, c)))
 
 
+def strip_metadata(m):
+    """Drops the exporter's per-node notes (stack traces naming this
+    machine's paths, FX node dumps): the fixtures keep only the model."""
+    def graphs(g):
+        yield g
+        for n in g.node:
+            for a in n.attribute:
+                if a.g is not None and a.HasField("g"):
+                    yield from graphs(a.g)
+                for sub in a.graphs:
+                    yield from graphs(sub)
+    for g in graphs(m.graph):
+        for n in g.node:
+            del n.metadata_props[:]
+    for f in m.functions:
+        for n in f.node:
+            del n.metadata_props[:]
+    del m.metadata_props[:]
+
+
 def export(name, model, inputs, exporters):
     model.eval()
     os.makedirs(UNIT, exist_ok=True)
@@ -186,6 +206,7 @@ def export(name, model, inputs, exporters):
             program.save(path)
         # One file: weights inline, so the fixture is self-contained.
         m = onnx.load(path)
+        strip_metadata(m)
         onnx.save(m, path)
         for leftover in os.listdir(UNIT):
             if leftover.endswith(".data"):
