@@ -41,14 +41,8 @@ DecodeStep::operator()(std::vector<DispatchTensor> inputs) {
   }
   inputs.clear();
   std::vector<DispatchTensor> outputs;
-  for (Buffer &b : replay_->run(std::move(buffers), giveUp)) {
-    NodePtr n = makeNode();
-    n->dtype = b.dtype;
-    n->shape = b.shape;
-    n->device = device_.kind();
-    n->deviceIndex = device_.index();
-    n->buffer = std::move(b);
-    outputs.push_back(DispatchTensor(n));
-  }
+  for (Buffer &b : replay_->run(std::move(buffers), giveUp))
+    outputs.push_back(DispatchTensor(
+        leafOver(std::move(b), device_.kind(), device_.index())));
   return outputs;
 }

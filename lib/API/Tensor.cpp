@@ -330,13 +330,9 @@ DispatchTensor DispatchTensor::to(const DispatchDevice &device) const {
       return *this;
     // Tracking is per node: give the tracked copy its own node over the
     // same buffer rather than start tracking the caller's tensor.
-    auto m = makeNode();
-    m->dtype = n->dtype;
-    m->shape = n->shape;
-    m->device = n->device;
-    m->deviceIndex = n->deviceIndex;
-    m->buffer = n->buffer;
-    return tracked(DispatchTensor(m), device);
+    return tracked(
+        DispatchTensor(leafOver(*n->buffer, n->device, n->deviceIndex)),
+        device);
   }
   int64_t numel = rules::numElements(n->shape);
   std::vector<unsigned char> host;
@@ -420,19 +416,15 @@ DispatchTensor DispatchTensor::from_backend(const BackendTensor &bt,
     throw Error("from_backend: " + std::to_string(bt.strides.size()) +
                 " strides for shape " + bt.shape.str());
   requireDevice(device.kind(), device.index()); // the device must exist here
-  auto n = makeNode();
-  n->dtype = bt.dtype;
-  n->shape = bt.shape.dims();
-  n->device = device.kind();
-  n->deviceIndex = device.index();
   Buffer b;
   b.dtype = bt.dtype;
   b.shape = bt.shape.dims();
   b.strides = bt.strides;
   b.offset = bt.offset;
   b.storage = bt.storage;
-  n->buffer = b;
-  return tracked(DispatchTensor(n), device);
+  return tracked(
+      DispatchTensor(leafOver(std::move(b), device.kind(), device.index())),
+      device);
 }
 
 //===----------------------------------------------------------------------===//

@@ -29,6 +29,16 @@ NodePtr detail::leafFromHost(DType dtype, std::vector<int64_t> shape,
   return n;
 }
 
+NodePtr detail::leafOver(Buffer buffer, DeviceKind kind, int index) {
+  auto n = makeNode();
+  n->dtype = buffer.dtype;
+  n->shape = buffer.shape;
+  n->device = kind;
+  n->deviceIndex = index;
+  n->buffer = std::move(buffer);
+  return n;
+}
+
 NodePtr detail::leafFromExternal(DType dtype, std::vector<int64_t> shape,
                                  std::vector<int64_t> strides, void *data,
                                  size_t bytes, std::function<void()> release,
@@ -43,18 +53,12 @@ NodePtr detail::leafFromExternal(DType dtype, std::vector<int64_t> shape,
     if (release)
       release();
   });
-  auto n = makeNode();
-  n->dtype = dtype;
-  n->shape = shape;
-  n->device = kind;
-  n->deviceIndex = index;
   Buffer b;
   b.dtype = dtype;
   b.shape = std::move(shape);
   b.strides = std::move(strides);
   b.storage = std::move(storage);
-  n->buffer = std::move(b);
-  return n;
+  return leafOver(std::move(b), kind, index);
 }
 
 void detail::copyToHost(const Node &node, void *out, void *scales) {

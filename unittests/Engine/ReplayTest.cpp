@@ -12,7 +12,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ErrorMessage.h"
 #include "HostDevices.h"
+#include "kiln/Engine/Devices.h"
 #include "kiln/Engine/Engine.h"
 #include "kiln/Kiln.h"
 
@@ -20,6 +22,7 @@
 
 using namespace kiln;
 using namespace kiln::detail;
+using kiln::test::errorMessage;
 using kiln::test::hostDevices;
 
 namespace {
@@ -35,22 +38,7 @@ Buffer bufferOf(const std::vector<float> &values, const DispatchDevice &dev) {
 }
 
 std::vector<float> valuesOf(const Buffer &b, const DispatchDevice &dev) {
-  auto n = std::make_shared<Node>();
-  n->dtype = b.dtype;
-  n->shape = b.shape;
-  n->device = dev.kind();
-  n->deviceIndex = dev.index();
-  n->buffer = b;
-  return DispatchTensor(n).toVector<float>();
-}
-
-std::string errorOf(const std::function<void()> &f) {
-  try {
-    f();
-  } catch (const Error &e) {
-    return e.what();
-  }
-  return "no error";
+  return DispatchTensor(leafOver(b, dev.kind(), dev.index())).toVector<float>();
 }
 
 TEST(ReplayTest, ARecordedStepRunsAgainOnNewInputsWithoutCompiling) {
@@ -103,18 +91,18 @@ TEST(ReplayTest, WrongInputsAndOutputsAreErrors) {
   DispatchTensor x = DispatchTensor::fromVector<float>({1, 2, 3}, {3}, dev);
   x.sync();
   DispatchTensor y = x + 1.0;
-  EXPECT_EQ(errorOf([&] { Replay({node(x)}, {}); }),
+  EXPECT_EQ(errorMessage([&] { Replay({node(x)}, {}); }),
             "replay: the outputs of a replayed step must be distinct tensors "
             "computed by it");
-  EXPECT_EQ(errorOf([&] { Replay({node(y)}, {node(y)}); }),
+  EXPECT_EQ(errorMessage([&] { Replay({node(y)}, {node(y)}); }),
             "replay: the inputs of a replayed step must be materialized "
             "tensors");
   Replay step({node(y)}, {node(x)});
-  EXPECT_EQ(errorOf([&] {
+  EXPECT_EQ(errorMessage([&] {
               step.run({bufferOf({1, 2, 3, 4}, dev)}, {false});
             }),
             "replay: input 0 is f32[4], but the step was recorded with f32[3]");
-  EXPECT_EQ(errorOf([&] { step.run({}, {}); }),
+  EXPECT_EQ(errorMessage([&] { step.run({}, {}); }),
             "replay: the step was recorded with 1 inputs, not 0");
 }
 

@@ -31,6 +31,9 @@ void requireDevice(DeviceKind kind, int index);
 NodePtr leafFromHost(DType dtype, std::vector<int64_t> shape, DeviceKind kind,
                      int index, const void *data, const void *scales = nullptr);
 
+/// A materialized node over `buffer` (its dtype and shape) on the device.
+NodePtr leafOver(Buffer buffer, DeviceKind kind, int index);
+
 /// A materialized node over host memory another library owns, read in
 /// place and never written or given to a result; `release` runs once no
 /// buffer refers to it.
