@@ -236,33 +236,27 @@ TEST(MatmulDiffTest, DequantizeFeedsMatmul) {
               matmul(a.slice({0, 0}, {1, 64}), dequantize(wq)) + bias,
               tolerance("kiln.matmul", DType::F32));
     }
+    // Rows [r0, r1) of A times `weight` quantized with `scheme`, the
+    // quantized weight materialized first.
+    auto rowsTimes = [&](const std::string &label, int64_t r0, int64_t r1,
+                         const Tensor &weight, const QuantScheme &scheme) {
+      Tensor wq = quantize(weight, scheme);
+      wq.sync();
+      s.check(label, matmul(a.slice({r0, 0}, {r1, 64}), dequantize(wq)),
+              tolerance("kiln.matmul", DType::F32));
+    };
     // Blocks of 16 over 80 columns: 5 vectors of one unit.
-    Tensor w80 = quantize(w.slice({0, 0}, {64, 80}), QuantScheme::q8Block(16));
-    w80.sync();
-    s.check("one row, q8 blocks of 16, 80 columns",
-            matmul(a.slice({2, 0}, {3, 64}), dequantize(w80)),
-            tolerance("kiln.matmul", DType::F32));
+    rowsTimes("one row, q8 blocks of 16, 80 columns", 2, 3,
+              w.slice({0, 0}, {64, 80}), QuantScheme::q8Block(16));
     // Blocks longer than a unit of 256-bit vectors (their scales are not
     // folded into A there), for one row and for three.
-    Tensor w128 = quantize(w, QuantScheme::q8Block(128));
-    w128.sync();
-    s.check("one row, q8 blocks of 128",
-            matmul(a.slice({4, 0}, {5, 64}), dequantize(w128)),
-            tolerance("kiln.matmul", DType::F32));
+    rowsTimes("one row, q8 blocks of 128", 4, 5, w, QuantScheme::q8Block(128));
     // Blocks of 48 over 144 columns: units of 64 columns straddle them.
-    Tensor w144 =
-        quantize(s.input(randomValues(rng, 64 * 144, DType::F32, -1, 1),
-                         {64, 144}, DType::F32),
-                 QuantScheme::q8Block(48));
-    w144.sync();
-    s.check("one row, q8 blocks of 48 that units straddle",
-            matmul(a.slice({3, 0}, {4, 64}), dequantize(w144)),
-            tolerance("kiln.matmul", DType::F32));
-    Tensor w64 = quantize(w, QuantScheme::q8Block(64));
-    w64.sync();
-    s.check("three rows, q8 blocks of 64",
-            matmul(a.slice({5, 0}, {8, 64}), dequantize(w64)),
-            tolerance("kiln.matmul", DType::F32));
+    rowsTimes("one row, q8 blocks of 48 that units straddle", 3, 4,
+              s.input(randomValues(rng, 64 * 144, DType::F32, -1, 1), {64, 144},
+                      DType::F32),
+              QuantScheme::q8Block(48));
+    rowsTimes("three rows, q8 blocks of 64", 5, 8, w, QuantScheme::q8Block(64));
   });
 }
 
