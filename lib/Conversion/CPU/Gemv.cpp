@@ -402,12 +402,12 @@ LogicalResult GemvEmitter::rowMajorUnit(Value n0, int64_t vectors) {
     const bool fold =
         p.scheme &&
         (perTensor || (p.n % bsz == 0 && (cols % bsz == 0 || bsz % cols == 0)));
-    const int64_t block = fold && !perTensor ? bsz : vectors * width;
+    const bool byBlock = fold && !perTensor;
     SmallVector<Value> bs, blockScales;
     for (int64_t j = 0; j < vectors; ++j) {
       Value at = add(rowStart, j * width);
       bs.push_back(fold ? bv.unscaled(b, loc, at) : bv.load(b, loc, at));
-      if (fold && !perTensor && j * width % block == 0)
+      if (byBlock && j * width % bsz == 0)
         blockScales.push_back(bv.blockScale(b, loc, at));
     }
     if (p.scheme) {
@@ -425,16 +425,16 @@ LogicalResult GemvEmitter::rowMajorUnit(Value n0, int64_t vectors) {
     SmallVector<Value> next;
     for (int64_t r = 0; r < p.rows; ++r) {
       Value a = memref::LoadOp::create(b, loc, aBuf, ValueRange{aAt(kk, r)});
-      Value av = blockScales.empty()
-                     ? vector::BroadcastOp::create(b, loc, vecT, a).getResult()
-                     : Value();
+      Value av = byBlock
+                     ? Value()
+                     : vector::BroadcastOp::create(b, loc, vecT, a).getResult();
       if (fold && perTensor)
         av = arith::MulFOp::create(b, loc, av, bv.perTensorScale);
       for (int64_t j = 0; j < vectors; ++j) {
-        if (!blockScales.empty() && j * width % block == 0)
+        if (byBlock && j * width % bsz == 0)
           av = vector::BroadcastOp::create(
               b, loc, vecT,
-              arith::MulFOp::create(b, loc, a, blockScales[j * width / block]));
+              arith::MulFOp::create(b, loc, a, blockScales[j * width / bsz]));
         next.push_back(vector::FMAOp::create(
             b, loc, av, bs[j], kLoop.getRegionIterArgs()[r * vectors + j]));
       }
