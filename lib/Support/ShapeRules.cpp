@@ -593,7 +593,7 @@ std::string pool2d(DimsRef in, DimsRef kernel, DimsRef stride,
 }
 
 std::string unfold(DimsRef in, DimsRef kernel, DimsRef stride, DimsRef padding,
-                   DimsRef dilation, Dims &out) {
+                   DimsRef dilation, bool imagesInColumns, Dims &out) {
   if (std::string e = checkWindows2d(in, kernel, stride, padding); !e.empty())
     return e;
   if (std::string e = checkPositive(dilation, 2, "dilation"); !e.empty())
@@ -613,7 +613,17 @@ std::string unfold(DimsRef in, DimsRef kernel, DimsRef stride, DimsRef padding,
                  fmt(in));
     pixels = isDynamic(*n) || isDynamic(pixels) ? kDynamic : pixels * *n;
   }
-  out.assign({in[0], isDynamic(in[1]) ? kDynamic : *rows, pixels});
+  int64_t rowCount = isDynamic(in[1]) ? kDynamic : *rows;
+  if (!imagesInColumns) {
+    out.assign({in[0], rowCount, pixels});
+    return {};
+  }
+  std::optional<int64_t> cols = isDynamic(in[0]) || isDynamic(pixels)
+                                    ? std::optional<int64_t>(kDynamic)
+                                    : checkedMulAdd(in[0], pixels, 0);
+  if (!cols)
+    return msg("the columns of ", fmt(in), " overflow");
+  out.assign({rowCount, *cols});
   return {};
 }
 

@@ -60,10 +60,11 @@ bool oneGroupStaticF32(Operation *op, int64_t groups) {
 
 /// The columns of the windows of `x` for a weight of shape `ws`: the input
 /// itself, viewed as [N, C, H * W], for a 1 x 1 window that steps by 1
-/// without padding.
+/// without padding. With `imagesInColumns`, the columns of all images
+/// along one row, [C * KH * KW, N * OH * OW].
 Value columns(PatternRewriter &b, Location loc, Value x, ArrayRef<int64_t> ws,
               DenseI64ArrayAttr stride, DenseI64ArrayAttr padding,
-              DenseI64ArrayAttr dilation) {
+              DenseI64ArrayAttr dilation, bool imagesInColumns = false) {
   auto ones = [](ArrayRef<int64_t> v) {
     return llvm::all_of(v, [](int64_t e) { return e == 1; });
   };
@@ -71,15 +72,24 @@ Value columns(PatternRewriter &b, Location loc, Value x, ArrayRef<int64_t> ws,
       ws[2] == 1 && ws[3] == 1 && ones(stride.asArrayRef()) &&
       llvm::all_of(padding.asArrayRef(), [](int64_t e) { return e == 0; });
   ArrayRef<int64_t> xs = llvm::cast<RankedTensorType>(x.getType()).getShape();
-  if (pointwise)
+  if (pointwise && !imagesInColumns)
     return ReshapeOp::create(
         b, loc, x, b.getDenseI64ArrayAttr({xs[0], xs[1], xs[2] * xs[3]}));
   return UnfoldOp::create(b, loc, x, b.getDenseI64ArrayAttr({ws[2], ws[3]}),
-                          stride, padding, dilation);
+                          stride, padding, dilation,
+                          imagesInColumns ? b.getUnitAttr() : UnitAttr());
 }
 
+/// A convolution whose images have fewer output pixels than
+/// `imagesInColumnsBelow` (a ResNet's last stages) takes the columns of all
+/// its images as one matrix, [C * KH * KW, N * OH * OW]: per image, the
+/// product's columns would fill a few register tiles partly (16 pixels:
+/// half of each 32-wide tile of AVX-512).
 struct ConvAsMatmul : OpRewritePattern<Conv2dOp> {
-  using OpRewritePattern::OpRewritePattern;
+  ConvAsMatmul(MLIRContext *ctx, int64_t imagesInColumnsBelow)
+      : OpRewritePattern(ctx), imagesInColumnsBelow(imagesInColumnsBelow) {}
+  int64_t imagesInColumnsBelow;
+
   LogicalResult matchAndRewrite(Conv2dOp op,
                                 PatternRewriter &b) const override {
     auto w = llvm::cast<RankedTensorType>(op.getWeight().getType());
@@ -91,13 +101,22 @@ struct ConvAsMatmul : OpRewritePattern<Conv2dOp> {
     int64_t rows = ws[1] * ws[2] * ws[3];
     Value a = ReshapeOp::create(b, loc, op.getWeight(),
                                 b.getDenseI64ArrayAttr({ws[0], rows}));
-    Value cols = columns(b, loc, op.getInput(), ws, op.getStrideAttr(),
-                         op.getPaddingAttr(), op.getDilationAttr());
+    int64_t pixels = ys[2] * ys[3];
+    bool imagesInColumns = ys[0] > 1 && pixels < imagesInColumnsBelow;
+    Value cols =
+        columns(b, loc, op.getInput(), ws, op.getStrideAttr(),
+                op.getPaddingAttr(), op.getDilationAttr(), imagesInColumns);
     Value c = MatmulOp::create(b, loc, a, cols);
     if (Value bias = op.getBias())
       c = AddOp::create(
           b, loc, c,
           ReshapeOp::create(b, loc, bias, b.getDenseI64ArrayAttr({ws[0], 1})));
+    if (imagesInColumns) {
+      // [O, N * P] back to [N, O, P]: a copy, of a small output.
+      c = ReshapeOp::create(b, loc, c,
+                            b.getDenseI64ArrayAttr({ws[0], ys[0], pixels}));
+      c = PermuteOp::create(b, loc, c, b.getDenseI64ArrayAttr({1, 0, 2}));
+    }
     b.replaceOpWithNewOp<ReshapeOp>(op, c, b.getDenseI64ArrayAttr(ys));
     return success();
   }
@@ -312,26 +331,27 @@ struct BackwardWeightAsMatmul : OpRewritePattern<Conv2dBackwardWeightOp> {
     Value grad = ReshapeOp::create(
         b, loc, op.getGrad(),
         b.getDenseI64ArrayAttr({gs[0], gs[1], gs[2] * gs[3]}));
-    Value cols = columns(b, loc, op.getInput(), ws, op.getStrideAttr(),
-                         op.getPaddingAttr(), op.getDilationAttr());
     int64_t n = gs[0], o = gs[1], pixels = gs[2] * gs[3];
-    int64_t rows = ws[1] * ws[2] * ws[3];
     if (n > 1 && o >= kFoldImagesBelow * pixels) {
       // Few output pixels per image (a ResNet's last stages): one product
-      // over all images, [O, N * P] x [N * P, C * KH * KW]. Per image, it
+      // over all images, [O, N * P] x [N * P, C * KH * KW], the columns
+      // of all images read from the input as one matrix. Per image, it
       // would write N times the whole gradient and sum them.
-      auto flat = [&](Value v, int64_t lead) {
-        Value t =
-            PermuteOp::create(b, loc, v, b.getDenseI64ArrayAttr({1, 0, 2}));
-        return ReshapeOp::create(b, loc, t,
-                                 b.getDenseI64ArrayAttr({lead, n * pixels}));
-      };
-      Value colsT = PermuteOp::create(b, loc, flat(cols, rows),
-                                      b.getDenseI64ArrayAttr({1, 0}));
-      Value product = MatmulOp::create(b, loc, flat(grad, o), colsT);
+      Value cols = columns(b, loc, op.getInput(), ws, op.getStrideAttr(),
+                           op.getPaddingAttr(), op.getDilationAttr(),
+                           /*imagesInColumns=*/true);
+      Value colsT =
+          PermuteOp::create(b, loc, cols, b.getDenseI64ArrayAttr({1, 0}));
+      Value flatGrad = ReshapeOp::create(
+          b, loc,
+          PermuteOp::create(b, loc, grad, b.getDenseI64ArrayAttr({1, 0, 2})),
+          b.getDenseI64ArrayAttr({o, n * pixels}));
+      Value product = MatmulOp::create(b, loc, flatGrad, colsT);
       b.replaceOpWithNewOp<ReshapeOp>(op, product, b.getDenseI64ArrayAttr(ws));
       return success();
     }
+    Value cols = columns(b, loc, op.getInput(), ws, op.getStrideAttr(),
+                         op.getPaddingAttr(), op.getDilationAttr());
     Value colsT =
         PermuteOp::create(b, loc, cols, b.getDenseI64ArrayAttr({0, 2, 1}));
     Value perImage = MatmulOp::create(b, loc, grad, colsT);
@@ -431,9 +451,11 @@ struct SinkViewBelowElementwise : RewritePattern {
 
 struct KilnConvToMatmulPass
     : public mlir::kiln::impl::KilnConvToMatmulBase<KilnConvToMatmulPass> {
+  using KilnConvToMatmulBase::KilnConvToMatmulBase;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<ConvAsMatmul, BackwardInputAsConv, StridedBackwardInput,
+    patterns.add<ConvAsMatmul>(&getContext(), imagesInColumnsBelow);
+    patterns.add<BackwardInputAsConv, StridedBackwardInput,
                  BackwardWeightAsMatmul, SinkViewBelowElementwise>(
         &getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

@@ -1,5 +1,5 @@
-// RUN: tensor-opt %s --kiln-conv-to-matmul -split-input-file | FileCheck %s
-// RUN: tensor-opt %s --kiln-conv-to-matmul --cse --kiln-fuse="transposed-operands=true" -split-input-file | FileCheck %s --check-prefix=FUSE
+// RUN: tensor-opt %s --kiln-conv-to-matmul="images-in-columns-below=0" -split-input-file | FileCheck %s
+// RUN: tensor-opt %s --kiln-conv-to-matmul="images-in-columns-below=0" --cse --kiln-fuse="transposed-operands=true" -split-input-file | FileCheck %s --check-prefix=FUSE
 
 // A convolution of one group is its weight as [O, C * KH * KW] times the
 // columns of its windows, plus the bias per row; the fuser puts the
@@ -182,19 +182,24 @@ func.func @grad_weight(%g: tensor<2x4x4x4xf32>, %x: tensor<2x3x8x8xf32>) -> tens
 // With many output channels and few output pixels per image (here 64
 // channels, 2 x 2 pixels), the weight's gradient is one product over all
 // images, [O, N * P] x [N * P, C * KH * KW]: no per-image gradients to
-// write and sum.
+// write and sum. The columns of all images are one unfold, which the
+// fuser puts in the matmul's kernel as its transposed right operand.
 // CHECK-LABEL: func.func @grad_weight_folded(
 // CHECK-SAME: %[[G:.*]]: tensor<2x64x2x2xf32>, %[[X:.*]]: tensor<2x3x4x4xf32>)
 // CHECK: %[[GF:.*]] = kiln.reshape %[[G]] [2, 64, 4]
-// CHECK: %[[C:.*]] = kiln.unfold %[[X]] kernel [3, 3] stride [2, 2] padding [1, 1] dilation [1, 1] : tensor<2x3x4x4xf32> -> tensor<2x27x4xf32>
-// CHECK: %[[CP:.*]] = kiln.permute %[[C]] [1, 0, 2] : tensor<2x27x4xf32> -> tensor<27x2x4xf32>
-// CHECK: %[[CF:.*]] = kiln.reshape %[[CP]] [27, 8]
-// CHECK: %[[CT:.*]] = kiln.permute %[[CF]] [1, 0] : tensor<27x8xf32> -> tensor<8x27xf32>
+// CHECK: %[[C:.*]] = kiln.unfold %[[X]] kernel [3, 3] stride [2, 2] padding [1, 1] dilation [1, 1] images_in_columns : tensor<2x3x4x4xf32> -> tensor<27x8xf32>
+// CHECK: %[[CT:.*]] = kiln.permute %[[C]] [1, 0] : tensor<27x8xf32> -> tensor<8x27xf32>
 // CHECK: %[[GP:.*]] = kiln.permute %[[GF]] [1, 0, 2] : tensor<2x64x4xf32> -> tensor<64x2x4xf32>
 // CHECK: %[[GG:.*]] = kiln.reshape %[[GP]] [64, 8]
 // CHECK: %[[M:.*]] = kiln.matmul %[[GG]], %[[CT]] : (tensor<64x8xf32>, tensor<8x27xf32>) -> tensor<64x27xf32>
 // CHECK-NOT: kiln.sum
 // CHECK: kiln.reshape %[[M]] [64, 3, 3, 3]
+// FUSE-LABEL: func.func private @grad_weight_folded_kernel{{[0-9]+}}_matmul(
+// FUSE: kiln.unfold {{.*}} images_in_columns
+// FUSE: kiln.permute
+// FUSE: kiln.matmul
+// FUSE-LABEL: func.func @grad_weight_folded(
+// FUSE-NOT: kiln.unfold
 func.func @grad_weight_folded(%g: tensor<2x64x2x2xf32>, %x: tensor<2x3x4x4xf32>) -> tensor<64x3x3x3xf32> {
   %0 = kiln.conv2d_backward_weight %g, %x stride [2, 2] padding [1, 1] dilation [1, 1] groups 1 : (tensor<2x64x2x2xf32>, tensor<2x3x4x4xf32>) -> tensor<64x3x3x3xf32>
   return %0 : tensor<64x3x3x3xf32>

@@ -125,9 +125,10 @@ std::string conv(DimsRef in, DimsRef weight, const DimsRef *bias,
 std::string pool2d(DimsRef in, DimsRef kernel, DimsRef stride,
                    DimsRef padding, Dims &out);
 /// The columns of a 2-D convolution's windows: NCHW input to
-/// [N, C * KH * KW, HO * WO].
+/// [N, C * KH * KW, HO * WO], or to [C * KH * KW, N * HO * WO] with the
+/// images along the columns.
 std::string unfold(DimsRef in, DimsRef kernel, DimsRef stride, DimsRef padding,
-                   DimsRef dilation, Dims &out);
+                   DimsRef dilation, bool imagesInColumns, Dims &out);
 std::string layerNorm(DimsRef in, const DimsRef *weight, const DimsRef *bias);
 /// kiln.rope of [..., T, D]: rank >= 2, D static and even, theta > 0.
 std::string rope(DimsRef in, double theta);

@@ -73,7 +73,21 @@ def KilnConvToMatmul : Pass<"kiln-conv-to-matmul"> {
     %s = kiln.add %m, %r : (tensor<2x4x64xf32>, tensor<4x1xf32>) -> tensor<2x4x64xf32>
     %y = kiln.reshape %s [2, 4, 8, 8] : tensor<2x4x64xf32> -> tensor<2x4x8x8xf32>
     ```
+
+    A convolution of several images with fewer output pixels each than
+    `images-in-columns-below` takes the columns of all its images as one
+    matrix (`kiln.unfold ... images_in_columns`, `[C * KH * KW, N * OH *
+    OW]`), whose product is viewed back as `[N, O, OH, OW]` through a
+    permute: per image, its few columns would fill the matmul's register
+    tiles only partly. The weight's gradient takes the same columns when
+    it is one product over all the images.
   }];
+  let options = [
+    Option<"imagesInColumnsBelow", "images-in-columns-below", "int64_t",
+           /*default=*/"64",
+           "Output pixels per image below which the images' columns form "
+           "one matrix (0: never)">,
+  ];
 }
 
 def KilnSplitReductions : Pass<"kiln-split-reductions"> {

@@ -521,12 +521,16 @@ enum class MatmulVerdict { Tiled, Generic, Unsupported };
 /// Where packing finds the columns of a convolution's windows
 /// (kiln.unfold): row (c, i, j), column (oh, ow) of image n reads input
 /// row oh * sh + i * dh - ph, column ow * sw + j * dw - pw of its plane c.
+/// With the images along the columns, column n * pixels + oh * OW + ow.
 struct UnfoldGeometry {
   int64_t h, w, image, kh, kw, sh, sw, ph, pw, dh, dw, ow;
   /// Output rows that NR consecutive columns span at most; each is read
   /// as one masked load when the windows step by 1 along the row (0: the
   /// lanes are gathered one by one).
   int64_t segments;
+  /// The output pixels of an image when the images follow one another
+  /// along the columns, else 0.
+  int64_t pixelsPerImage;
 
   static bool of(UnfoldOp op, int64_t nr, UnfoldGeometry &g) {
     auto in = llvm::cast<RankedTensorType>(op.getInput().getType());
@@ -536,11 +540,22 @@ struct UnfoldGeometry {
                       st = op.getStride(), pad = op.getPadding(),
                       dil = op.getDilation();
     int64_t cols = op.getType().getShape().back();
-    g = {x[2],   x[3],   x[1] * x[2] * x[3],
-         k[0],   k[1],   st[0],
-         st[1],  pad[0], pad[1],
-         dil[0], dil[1], 0,
-         0};
+    if (op.getImagesInColumns())
+      cols /= x[0];
+    g = {x[2],
+         x[3],
+         x[1] * x[2] * x[3],
+         k[0],
+         k[1],
+         st[0],
+         st[1],
+         pad[0],
+         pad[1],
+         dil[0],
+         dil[1],
+         0,
+         0,
+         op.getImagesInColumns() ? cols : 0};
     int64_t oh = (x[2] + 2 * pad[0] - dil[0] * (k[0] - 1) - 1) / st[0] + 1;
     g.ow = cols / oh;
     // Lane indices are 32-bit.
@@ -548,7 +563,8 @@ struct UnfoldGeometry {
       return false;
     int64_t spans = (nr - 1 + g.ow - 1) / g.ow + 1;
     // Past 6 rows (rows of 6 or fewer on 32 lanes), two gathers cost less.
-    g.segments = g.sw == 1 && spans <= 6 ? spans : 0;
+    // A panel that runs across images is gathered too.
+    g.segments = g.sw == 1 && spans <= 6 && !g.pixelsPerImage ? spans : 0;
     return true;
   }
 };
@@ -1602,9 +1618,16 @@ Value MatmulEmitter::unfoldRow(const WorkUnit &w, Value k, Value n0, Value cols,
   Value inCols = l.below(l.iota, l.splat(cols));
   if (g.segments == 0) {
     Value c = l.add(l.splat(n0), l.iota);
+    // Along the columns of several images, each lane's image is a whole
+    // number of images past the plane.
+    Value images;
+    if (g.pixelsPerImage) {
+      images = l.mul(l.div(c, g.pixelsPerImage), g.image / (g.h * g.w));
+      c = l.rem(c, g.pixelsPerImage);
+    }
     Value ih = l.add(l.mul(l.div(c, g.ow), g.sh), l.splat(rowOff));
     Value iw = l.add(l.mul(l.rem(c, g.ow), g.sw), l.splat(colOff));
-    return gatherWindows(b, loc, l, g, src.values, plane, Value(), ih, iw,
+    return gatherWindows(b, loc, l, g, src.values, plane, images, ih, iw,
                          inCols, rowT, zeros);
   }
   // Segment t holds the lanes of output row ho0 + t: lanes
@@ -1648,6 +1671,14 @@ Value MatmulEmitter::unfoldColumn(const WorkUnit &w, Value p, Value r0,
   Lanes l(b, loc, kNR);
   Value r = l.add(l.splat(r0), l.iota);
   Value j = l.rem(r, g.kw), i = l.rem(l.div(r, g.kw), g.kh);
+  Value base = w.bSrcBase;
+  if (g.pixelsPerImage) {
+    // Column p is pixel p % pixels of image p / pixels.
+    Value ppi = cidx(b, loc, g.pixelsPerImage);
+    base = add(b, loc, base,
+               mul(b, loc, arith::DivUIOp::create(b, loc, p, ppi), g.image));
+    p = arith::RemUIOp::create(b, loc, p, ppi);
+  }
   Value ho = arith::DivUIOp::create(b, loc, p, cidx(b, loc, g.ow));
   Value wo = arith::RemUIOp::create(b, loc, p, cidx(b, loc, g.ow));
   Value ih = l.add(l.mul(i, g.dh),
@@ -1656,9 +1687,8 @@ Value MatmulEmitter::unfoldColumn(const WorkUnit &w, Value p, Value r0,
   Value iw = l.add(l.mul(j, g.dw),
                    l.splat(arith::SubIOp::create(b, loc, mul(b, loc, wo, g.sw),
                                                  cidx(b, loc, g.pw))));
-  return gatherWindows(b, loc, l, g, src.values, w.bSrcBase,
-                       l.div(r, g.kh * g.kw), ih, iw,
-                       l.below(l.iota, l.splat(rows)), vecT, zeroVec);
+  return gatherWindows(b, loc, l, g, src.values, base, l.div(r, g.kh * g.kw),
+                       ih, iw, l.below(l.iota, l.splat(rows)), vecT, zeroVec);
 }
 
 /// Opens the loops over the unit's tiles: row blocks of MC rows, then

@@ -285,7 +285,8 @@ struct ConvertMaxPool2d : OpConversionPattern<MaxPool2dOp> {
 };
 
 /// Each element of the columns reads the zero-padded input at its window's
-/// place: row (c, i, j), column (oh, ow).
+/// place: row (c, i, j), column (oh, ow) of image n; with the images along
+/// the columns, column n * OH * OW + oh * OW + ow.
 struct ConvertUnfold : OpConversionPattern<UnfoldOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -296,37 +297,51 @@ struct ConvertUnfold : OpConversionPattern<UnfoldOp> {
     Type e = resultType.getElementType();
     ArrayRef<int64_t> kernel = op.getKernel(), stride = op.getStride(),
                       dilation = op.getDilation();
-    Value xp = padSpatial(rewriter, loc, adaptor.getInput(), op.getPadding(),
+    bool imagesInColumns = op.getImagesInColumns();
+    Value input = adaptor.getInput();
+    Value xp = padSpatial(rewriter, loc, input, op.getPadding(),
                           constantOf(rewriter, loc, e, 0.0));
     IndexMath m{rewriter, loc};
-    Value ow = windowOutSize(m, dimValue(rewriter, loc, adaptor.getInput(), 3),
-                             m.c(kernel[1]), stride[1], op.getPadding()[1],
-                             dilation[1]);
+    Value ow =
+        windowOutSize(m, dimValue(rewriter, loc, input, 3), m.c(kernel[1]),
+                      stride[1], op.getPadding()[1], dilation[1]);
+    Value pixels = m.mul(windowOutSize(m, dimValue(rewriter, loc, input, 2),
+                                       m.c(kernel[0]), stride[0],
+                                       op.getPadding()[0], dilation[0]),
+                         ow);
+    Value rows =
+        m.mul(dimValue(rewriter, loc, input, 1), m.c(kernel[0] * kernel[1]));
+    SmallVector<Value> dims =
+        imagesInColumns
+            ? SmallVector<Value>{rows, m.mul(dimValue(rewriter, loc, input, 0),
+                                             pixels)}
+            : SmallVector<Value>{dimValue(rewriter, loc, input, 0), rows,
+                                 pixels};
+    int64_t rank = dims.size();
     SmallVector<OpFoldResult> sizes;
-    for (int64_t d = 0; d < 3; ++d)
-      sizes.push_back(sizeOr(rewriter, resultType, d, [&]() -> OpFoldResult {
-        if (d == 0)
-          return dimValue(rewriter, loc, adaptor.getInput(), 0);
-        if (d == 1)
-          return m.mul(dimValue(rewriter, loc, adaptor.getInput(), 1),
-                       m.c(kernel[0] * kernel[1]));
-        Value oh = windowOutSize(
-            m, dimValue(rewriter, loc, adaptor.getInput(), 2), m.c(kernel[0]),
-            stride[0], op.getPadding()[0], dilation[0]);
-        return m.mul(oh, ow);
-      }));
+    for (int64_t d = 0; d < rank; ++d)
+      sizes.push_back(sizeOr(rewriter, resultType, d,
+                             [&]() -> OpFoldResult { return dims[d]; }));
     Value init = emptyTensor(rewriter, loc, sizes, e);
     Value result =
         linalg::GenericOp::create(
             rewriter, loc, TypeRange{init.getType()}, ValueRange{},
             ValueRange{init},
-            ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(3)},
-            iteratorTypes(3),
+            ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(rank)},
+            iteratorTypes(rank),
             [&](OpBuilder &b, Location l, ValueRange) {
               IndexMath k{b, l};
-              Value n = linalg::IndexOp::create(b, l, 0);
-              Value r = linalg::IndexOp::create(b, l, 1);
-              Value col = linalg::IndexOp::create(b, l, 2);
+              Value n, r, col;
+              if (imagesInColumns) {
+                r = linalg::IndexOp::create(b, l, 0);
+                Value flat = linalg::IndexOp::create(b, l, 1);
+                n = k.div(flat, pixels);
+                col = k.rem(flat, pixels);
+              } else {
+                n = linalg::IndexOp::create(b, l, 0);
+                r = linalg::IndexOp::create(b, l, 1);
+                col = linalg::IndexOp::create(b, l, 2);
+              }
               Value j = k.rem(r, k.c(kernel[1]));
               Value i = k.rem(k.div(r, k.c(kernel[1])), k.c(kernel[0]));
               Value c = k.div(r, k.c(kernel[0] * kernel[1]));

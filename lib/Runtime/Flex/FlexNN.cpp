@@ -74,16 +74,16 @@ void validRange(int64_t off, int64_t s, int64_t w, int64_t ow, int64_t &lo,
   lo = std::min(lo, hi);
 }
 
-/// Unfolds one group of one image, x[cg, h, w], into col[CK, P]; rows
-/// [r0, r1) of col only.
+/// Unfolds one group of one image, x[cg, h, w], into col[CK, P] whose
+/// rows lie `ld` elements apart; rows [r0, r1) of col only.
 template <typename C>
-void im2col(const ConvGeometry &g, const C *x, C *col, int64_t r0, int64_t r1) {
-  const int64_t P = g.pixels();
+void im2col(const ConvGeometry &g, const C *x, C *col, int64_t r0, int64_t r1,
+            int64_t ld) {
   for (int64_t r = r0; r < r1; ++r) {
     int64_t kj = r % g.kw, ki = (r / g.kw) % g.kh, ch = r / (g.kw * g.kh);
     int64_t offX = kj * g.dw - g.pw, lo, hi;
     validRange(offX, g.sw, g.w, g.ow, lo, hi);
-    C *row = col + r * P;
+    C *row = col + r * ld;
     for (int64_t y = 0; y < g.oh; ++y) {
       C *dst = row + y * g.ow;
       int64_t iy = y * g.sh - g.ph + ki * g.dh;
@@ -149,11 +149,12 @@ void forEachTask(int64_t tasks, int64_t scratchElems, Allocator &allocator,
 template <typename C>
 void unfold(const ConvGeometry &g, const C *x, C *col, bool parallel) {
   if (!parallel) {
-    im2col(g, x, col, 0, g.ck());
+    im2col(g, x, col, 0, g.ck(), g.pixels());
     return;
   }
-  parallelFor(g.ck(), std::max<int64_t>(1, (1 << 14) / g.pixels()),
-              [&](int64_t b, int64_t e) { im2col(g, x, col, b, e); });
+  parallelFor(
+      g.ck(), std::max<int64_t>(1, (1 << 14) / g.pixels()),
+      [&](int64_t b, int64_t e) { im2col(g, x, col, b, e, g.pixels()); });
 }
 
 /// The forward convolution one output plane at a time, tap by tap. For
@@ -320,13 +321,17 @@ Step buildUnfold(const OpDesc &op) {
                        stride = arrayAttr(op, "stride"),
                        padding = arrayAttr(op, "padding"),
                        dilation = arrayAttr(op, "dilation");
+  // With the images along the columns, image n's columns start at
+  // n * P of each row.
+  bool imagesInColumns = unitAttr(op, "images_in_columns");
   // The geometry of a convolution with one output channel of these
   // windows; its output sizes come from the result's column count.
   int64_t oh = in[2] + 2 * padding[0] - dilation[0] * (kernel[0] - 1);
   oh = oh <= 0 ? 0 : (oh - 1) / stride[0] + 1;
+  int64_t pixels = imagesInColumns ? (in[0] ? shape[1] / in[0] : 0) : shape[2];
   ConvGeometry g{in[0],      in[1],       in[2],
                  in[3],      1,           kernel[0],
-                 kernel[1],  oh,          oh ? shape[2] / oh : 0,
+                 kernel[1],  oh,          oh ? pixels / oh : 0,
                  stride[0],  stride[1],   padding[0],
                  padding[1], dilation[0], dilation[1],
                  1};
@@ -343,7 +348,12 @@ Step buildUnfold(const OpDesc &op) {
                         parallelFor(g.n, 1, [&](int64_t begin, int64_t end) {
                           for (int64_t img = begin; img < end; ++img)
                             im2col(g, x + img * g.c * g.h * g.w,
-                                   col + img * g.ck() * g.pixels(), 0, g.ck());
+                                   imagesInColumns
+                                       ? col + img * g.pixels()
+                                       : col + img * g.ck() * g.pixels(),
+                                   0, g.ck(),
+                                   imagesInColumns ? g.n * g.pixels()
+                                                   : g.pixels());
                         });
                       });
   };

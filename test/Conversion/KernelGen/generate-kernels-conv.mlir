@@ -57,3 +57,47 @@ func.func @transposed(%x: tensor<2x3x8x8xf32>, %g: tensor<2x4x64xf32>) -> tensor
   %2 = kiln.matmul %g, %1 : (tensor<2x4x64xf32>, tensor<2x64x27xf32>) -> tensor<2x4x27xf32>
   return %2 : tensor<2x4x27xf32>
 }
+
+// -----
+
+// The columns of several images as one matrix (images_in_columns): column
+// c is pixel c % 16 of image c / 16, so each lane's plane is (c / 16) * C
+// planes further on. Panels run across images: the lanes are gathered.
+// CHECK-LABEL: func.func @images__p0(
+// CHECK-SAME: %{{.*}}: index, %{{.*}}: index, %[[X:.*]]: memref<?xf32>, %{{.*}}: memref<?xf32>, %{{.*}}: memref<?xf32>
+// CHECK: %[[P:.*]] = arith.constant dense<16> : vector<16xi32>
+// CHECK: %[[N:.*]] = arith.divui %{{.*}}, %[[P]] : vector<16xi32>
+// CHECK: %[[C:.*]] = arith.constant dense<3> : vector<16xi32>
+// CHECK: %[[PLANE:.*]] = arith.muli %[[N]], %[[C]] : vector<16xi32>
+// CHECK: %[[HW:.*]] = arith.constant dense<64> : vector<16xi32>
+// CHECK: arith.muli %[[PLANE]], %[[HW]] : vector<16xi32>
+// CHECK: vector.gather %[[X]]
+// CHECK-NOT: vector.maskedload %[[X]]
+// CHECK: return
+func.func @images(%x: tensor<2x3x8x8xf32>, %w: tensor<4x27xf32>) -> tensor<4x32xf32>
+    attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
+  %0 = kiln.unfold %x kernel [3, 3] stride [2, 2] padding [1, 1] dilation [1, 1] images_in_columns : tensor<2x3x8x8xf32> -> tensor<27x32xf32>
+  %1 = kiln.matmul %w, %0 : (tensor<4x27xf32>, tensor<27x32xf32>) -> tensor<4x32xf32>
+  return %1 : tensor<4x32xf32>
+}
+
+// -----
+
+// Their transpose (a weight's gradient over all images): a row of a panel
+// is one pixel p, of image p / 16, whose input starts 192 elements
+// (3 x 8 x 8) per image further on.
+// CHECK-LABEL: func.func @images_transposed__p0(
+// CHECK-SAME: %{{.*}}: index, %{{.*}}: index, %[[X:.*]]: memref<?xf32>, %{{.*}}: memref<?xf32>, %{{.*}}: memref<?xf32>
+// CHECK: %[[N:.*]] = arith.divui %{{.*}}, %c16{{.*}} : index
+// CHECK-NEXT: %[[IMG:.*]] = arith.constant 192 : index
+// CHECK: %[[OFF:.*]] = arith.muli %[[N]], %[[IMG]] : index
+// CHECK: %[[BASE:.*]] = arith.addi %{{.*}}, %[[OFF]] : index
+// CHECK: vector.gather %[[X]][%[[BASE]]]
+// CHECK: return
+func.func @images_transposed(%x: tensor<2x3x8x8xf32>, %g: tensor<4x32xf32>) -> tensor<4x27xf32>
+    attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
+  %0 = kiln.unfold %x kernel [3, 3] stride [2, 2] padding [1, 1] dilation [1, 1] images_in_columns : tensor<2x3x8x8xf32> -> tensor<27x32xf32>
+  %1 = kiln.permute %0 [1, 0] : tensor<27x32xf32> -> tensor<32x27xf32>
+  %2 = kiln.matmul %g, %1 : (tensor<4x32xf32>, tensor<32x27xf32>) -> tensor<4x27xf32>
+  return %2 : tensor<4x27xf32>
+}

@@ -442,6 +442,15 @@ func.func @unfold_wrong_result(%x: tensor<1x2x8x8xf32>) {
 
 // -----
 
+func.func @unfold_images_in_columns_per_image_result(%x: tensor<2x2x8x8xf32>) {
+  // expected-error@+2 {{'kiln.unfold' op inferred type(s) 'tensor<18x72xf32>' are incompatible with return type(s) of operation 'tensor<2x18x36xf32>'}}
+  // expected-error@+1 {{failed to infer returned types}}
+  %0 = kiln.unfold %x kernel [3, 3] stride [1, 1] padding [0, 0] dilation [1, 1] images_in_columns : tensor<2x2x8x8xf32> -> tensor<2x18x36xf32>
+  return
+}
+
+// -----
+
 func.func @batch_norm_rank(%x: tensor<8xf32>, %m: tensor<8xf32>) {
   // expected-error@+2 {{'kiln.batch_norm' op input must be [N, C, ...] (rank >= 2), got [8]}}
   // expected-error@+1 {{failed to infer returned types}}

@@ -31,6 +31,10 @@ func.func @unfold(%x: tensor<2x3x8x8xf32>, %y: tensor<?x2x9x?xf16>) {
   %0 = kiln.unfold %x kernel [3, 3] stride [1, 1] padding [1, 1] dilation [1, 1] : tensor<2x3x8x8xf32> -> tensor<2x27x64xf32>
   // CHECK: kiln.unfold %arg1 kernel [2, 1] stride [2, 1] padding [0, 1] dilation [3, 1] : tensor<?x2x9x?xf16> -> tensor<?x4x?xf16>
   %1 = kiln.unfold %y kernel [2, 1] stride [2, 1] padding [0, 1] dilation [3, 1] : tensor<?x2x9x?xf16> -> tensor<?x4x?xf16>
+  // CHECK: kiln.unfold %arg0 kernel [3, 3] stride [2, 2] padding [1, 1] dilation [1, 1] images_in_columns : tensor<2x3x8x8xf32> -> tensor<27x32xf32>
+  %2 = kiln.unfold %x kernel [3, 3] stride [2, 2] padding [1, 1] dilation [1, 1] images_in_columns : tensor<2x3x8x8xf32> -> tensor<27x32xf32>
+  // CHECK: kiln.unfold %arg1 kernel [2, 1] stride [2, 1] padding [0, 1] dilation [3, 1] images_in_columns : tensor<?x2x9x?xf16> -> tensor<4x?xf16>
+  %3 = kiln.unfold %y kernel [2, 1] stride [2, 1] padding [0, 1] dilation [3, 1] images_in_columns : tensor<?x2x9x?xf16> -> tensor<4x?xf16>
   return
 }
 

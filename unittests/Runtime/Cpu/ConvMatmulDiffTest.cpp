@@ -75,6 +75,13 @@ const std::vector<Geometry> &geometries() {
       {2, 6, 9, 9, 5, 1, 1, {{2, 2}, {0, 0}, {1, 1}, 1}},
       // A pointwise convolution: a plain product with the input.
       {2, 6, 7, 7, 70, 1, 1, {{1, 1}, {0, 0}, {1, 1}, 1}},
+      // Few pixels per image, the images along the columns of one
+      // product: 5 images of 3 x 5 pixels (panels that run across
+      // images), 3 images of 7 x 7 (a ResNet's last stage at 224 x 224),
+      // 4 images of 2 x 2 of a 1 x 1 window with padding.
+      {5, 4, 6, 10, 7, 3, 3, {{2, 2}, {1, 1}, {1, 1}, 1}},
+      {3, 8, 7, 7, 10, 3, 3, {{1, 1}, {1, 1}, {1, 1}, 1}},
+      {4, 3, 2, 2, 5, 1, 1, {{1, 1}, {1, 0}, {1, 1}, 1}},
   };
   return all;
 }

@@ -559,7 +559,9 @@ LogicalResult inferUnfold(StringRef opName, MLIRContext *,
                        [&](rules::DimsRef in, rules::Dims &out) {
                          return rules::unfold(
                              in, adaptor.getKernel(), adaptor.getStride(),
-                             adaptor.getPadding(), adaptor.getDilation(), out);
+                             adaptor.getPadding(), adaptor.getDilation(),
+                             static_cast<bool>(adaptor.getImagesInColumns()),
+                             out);
                        });
 }
 

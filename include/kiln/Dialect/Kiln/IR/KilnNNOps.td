@@ -210,18 +210,28 @@ def Kiln_UnfoldOp : Kiln_Op<"unfold", [Pure, Kiln_ComputeBound,
     convolutions to it, and its matmul kernel reads the columns from the
     input while packing, without storing them.
 
+    With `images_in_columns`, the images follow one another along the
+    columns instead: the result is `[C * KH * KW, N * HO * WO]`, column
+    `n * HO * WO + oh * WO + ow`. A convolution whose images have few
+    output pixels (a ResNet's last stages) is then one product with
+    columns enough to fill the matmul's tiles.
+
     ```mlir
     %c = kiln.unfold %x kernel [3, 3] stride [1, 1] padding [1, 1] dilation [1, 1]
            : tensor<2x3x8x8xf32> -> tensor<2x27x64xf32>
+    %d = kiln.unfold %x kernel [3, 3] stride [1, 1] padding [1, 1] dilation [1, 1]
+           images_in_columns : tensor<2x3x8x8xf32> -> tensor<27x128xf32>
     ```
   }];
   let arguments = (ins Kiln_FloatTensor:$input, DenseI64ArrayAttr:$kernel,
                        DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$padding,
-                       DenseI64ArrayAttr:$dilation);
+                       DenseI64ArrayAttr:$dilation,
+                       UnitAttr:$images_in_columns);
   let results = (outs Kiln_FloatTensor:$result);
   let assemblyFormat = "$input `kernel` $kernel `stride` $stride `padding` "
-                       "$padding `dilation` $dilation attr-dict `:` "
-                       "type($input) `->` type($result)";
+                       "$padding `dilation` $dilation "
+                       "(`images_in_columns` $images_in_columns^)? attr-dict "
+                       "`:` type($input) `->` type($result)";
   let extraClassDefinition =
       Kiln_InferWith<"::mlir::kiln::inferUnfold">.inferBody;
 }
