@@ -449,15 +449,88 @@ struct SinkViewBelowElementwise : RewritePattern {
   }
 };
 
+/// Whether `r` merges the two trailing dims of a 4-D value, [A, B, H, W]
+/// to [A, B, H * W] (`split` false), or splits them, [A, B, H * W] to
+/// [A, B, H, W] (`split` true): the views between a convolution's product
+/// and the NCHW ops around it.
+bool viewsTrailingPair(ReshapeOp r, bool split) {
+  ArrayRef<int64_t> in = typeOf(r.getInput()).getShape(),
+                    out = typeOf(r.getResult()).getShape();
+  ArrayRef<int64_t> full = split ? out : in, flat = split ? in : out;
+  return full.size() == 4 && flat.size() == 3 &&
+         !ShapedType::isDynamicShape(full) && flat[0] == full[0] &&
+         flat[1] == full[1] && flat[2] == full[2] * full[3];
+}
+
+/// sum(x viewed as [N, C, H, W], axes) -> sum(x, axes') viewed as the
+/// result, where x is [N, C, H * W] and the axes take both spatial dims or
+/// neither: the sum then reads x itself, so that the elementwise ops
+/// producing x (a batch norm's gradient, on the product's [N, C, H * W])
+/// fuse into it instead of being stored for it.
+struct SumOfSplitView : OpRewritePattern<SumOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(SumOp op, PatternRewriter &b) const override {
+    auto view = op.getInput().getDefiningOp<ReshapeOp>();
+    if (!view || !viewsTrailingPair(view, /*split=*/true))
+      return b.notifyMatchFailure(op, "not a view of [N, C, H * W]");
+    ArrayRef<int64_t> axes = op.getAxes();
+    bool h = llvm::is_contained(axes, 2), w = llvm::is_contained(axes, 3);
+    if (h != w)
+      return b.notifyMatchFailure(op, "reduces one spatial dim only");
+    SmallVector<int64_t> flatAxes;
+    for (int64_t a : axes)
+      if (a < 3)
+        flatAxes.push_back(a);
+    Value sum =
+        SumOp::create(b, op.getLoc(), view.getInput(),
+                      b.getDenseI64ArrayAttr(flatAxes), op.getKeepdim());
+    if (sum.getType() != op.getType())
+      sum = ReshapeOp::create(b, op.getLoc(), sum,
+                              b.getDenseI64ArrayAttr(op.getType().getShape()));
+    b.replaceOp(op, sum);
+    return success();
+  }
+};
+
+/// expand(v to [N, C, H, W]) viewed as [N, C, H * W] -> expand(v viewed
+/// as [..., 1]) to [N, C, H * W], for a v that is the same at every pixel
+/// (a batch norm's per-channel gradient term): the readers of the
+/// broadcast then read v in place instead of a stored [N, C, H, W] copy.
+struct SplitViewOfExpand : OpRewritePattern<ReshapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ReshapeOp op,
+                                PatternRewriter &b) const override {
+    auto expand = op.getInput().getDefiningOp<ExpandOp>();
+    if (!expand || !viewsTrailingPair(op, /*split=*/false))
+      return b.notifyMatchFailure(op, "not the flat view of an expand");
+    ArrayRef<int64_t> in = typeOf(expand.getInput()).getShape();
+    int64_t rank = in.size();
+    if (ShapedType::isDynamicShape(in) || (rank >= 1 && in[rank - 1] != 1) ||
+        (rank >= 2 && in[rank - 2] != 1))
+      return b.notifyMatchFailure(op, "varies over the pixels");
+    // The input's dims before the spatial ones, then one for both.
+    SmallVector<int64_t> flatIn(in.begin(),
+                                in.end() - std::min<int64_t>(rank, 2));
+    flatIn.push_back(1);
+    Value v = expand.getInput();
+    if (ArrayRef<int64_t>(flatIn) != in)
+      v = ReshapeOp::create(b, op.getLoc(), v, b.getDenseI64ArrayAttr(flatIn));
+    b.replaceOpWithNewOp<ExpandOp>(
+        op, v, b.getDenseI64ArrayAttr(op.getType().getShape()));
+    return success();
+  }
+};
+
 struct KilnConvToMatmulPass
     : public mlir::kiln::impl::KilnConvToMatmulBase<KilnConvToMatmulPass> {
   using KilnConvToMatmulBase::KilnConvToMatmulBase;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<ConvAsMatmul>(&getContext(), imagesInColumnsBelow);
-    patterns.add<BackwardInputAsConv, StridedBackwardInput,
-                 BackwardWeightAsMatmul, SinkViewBelowElementwise>(
-        &getContext());
+    patterns
+        .add<BackwardInputAsConv, StridedBackwardInput, BackwardWeightAsMatmul,
+             SinkViewBelowElementwise, SumOfSplitView, SplitViewOfExpand>(
+            &getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

@@ -226,3 +226,44 @@ func.func @shared_columns(%x: tensor<2x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %g: 
   %1 = kiln.conv2d_backward_weight %g, %x stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : (tensor<2x4x8x8xf32>, tensor<2x3x8x8xf32>) -> tensor<4x3x3x3xf32>
   return %0, %1 : tensor<2x4x8x8xf32>, tensor<4x3x3x3xf32>
 }
+
+// -----
+
+// A sum over both spatial dims (or neither) of the [N, C, H, W] view of a
+// [N, C, H * W] value reads the value itself, so that the elementwise ops
+// producing it fuse into the sum; one over a single spatial dim keeps the
+// view.
+// CHECK-LABEL: func.func @sum_of_view(
+// CHECK-SAME: %[[X:.*]]: tensor<2x3x16xf32>)
+// CHECK: %[[V:.*]] = kiln.reshape %[[X]] [2, 3, 4, 4]
+// CHECK: %[[S:.*]] = kiln.sum %[[X]] [0, 2] keepdim : tensor<2x3x16xf32> -> tensor<1x3x1xf32>
+// CHECK: kiln.reshape %[[S]] [1, 3, 1, 1]
+// CHECK: kiln.sum %[[V]] [3] : tensor<2x3x4x4xf32> -> tensor<2x3x4xf32>
+// CHECK: kiln.sum %[[X]] [0] : tensor<2x3x16xf32> -> tensor<3x16xf32>
+func.func @sum_of_view(%x: tensor<2x3x16xf32>) -> (tensor<1x3x1x1xf32>, tensor<2x3x4xf32>, tensor<3x4x4xf32>) {
+  %v = kiln.reshape %x [2, 3, 4, 4] : tensor<2x3x16xf32> -> tensor<2x3x4x4xf32>
+  %s = kiln.sum %v [0, 2, 3] keepdim : tensor<2x3x4x4xf32> -> tensor<1x3x1x1xf32>
+  %t = kiln.sum %v [3] : tensor<2x3x4x4xf32> -> tensor<2x3x4xf32>
+  %u = kiln.sum %v [0] : tensor<2x3x4x4xf32> -> tensor<3x4x4xf32>
+  return %s, %t, %u : tensor<1x3x1x1xf32>, tensor<2x3x4xf32>, tensor<3x4x4xf32>
+}
+
+// -----
+
+// The [N, C, H * W] view of a per-channel value expanded to [N, C, H, W]
+// is that value expanded to [N, C, H * W], which its readers broadcast in
+// place; a value that varies over the pixels keeps its expand.
+// CHECK-LABEL: func.func @view_of_expand(
+// CHECK-SAME: %[[V:.*]]: tensor<1x3x1x1xf32>, %[[X:.*]]: tensor<2x3x16xf32>, %[[R:.*]]: tensor<1x3x4x1xf32>)
+// CHECK: %[[F:.*]] = kiln.reshape %[[V]] [1, 3, 1] : tensor<1x3x1x1xf32> -> tensor<1x3x1xf32>
+// CHECK: %[[E:.*]] = kiln.expand %[[F]] [2, 3, 16] : tensor<1x3x1xf32> -> tensor<2x3x16xf32>
+// CHECK: kiln.add %[[E]], %[[X]]
+// CHECK: kiln.expand %[[R]] [2, 3, 4, 4] : tensor<1x3x4x1xf32> -> tensor<2x3x4x4xf32>
+func.func @view_of_expand(%v: tensor<1x3x1x1xf32>, %x: tensor<2x3x16xf32>, %r: tensor<1x3x4x1xf32>) -> (tensor<2x3x16xf32>, tensor<2x3x16xf32>) {
+  %e = kiln.expand %v [2, 3, 4, 4] : tensor<1x3x1x1xf32> -> tensor<2x3x4x4xf32>
+  %f = kiln.reshape %e [2, 3, 16] : tensor<2x3x4x4xf32> -> tensor<2x3x16xf32>
+  %a = kiln.add %f, %x : (tensor<2x3x16xf32>, tensor<2x3x16xf32>) -> tensor<2x3x16xf32>
+  %g = kiln.expand %r [2, 3, 4, 4] : tensor<1x3x4x1xf32> -> tensor<2x3x4x4xf32>
+  %h = kiln.reshape %g [2, 3, 16] : tensor<2x3x4x4xf32> -> tensor<2x3x16xf32>
+  return %a, %h : tensor<2x3x16xf32>, tensor<2x3x16xf32>
+}

@@ -172,6 +172,42 @@ TEST(ConvMatmulTest, RandomGeometries) {
   });
 }
 
+// A ResNet block's convolution, batch norm in training mode and ReLU,
+// forward and backward: the batch norm's sums and broadcasts read the
+// product's [N, C, H * W] through views (--kiln-conv-to-matmul moves them
+// onto it), on images of 4 x 4 (their columns as one matrix) and 9 x 9.
+TEST(ConvMatmulTest, BatchNormAroundTheProduct) {
+  compareOnDevices([&](Side &s) {
+    Rng rng(47);
+    auto in = [&](Shape shape) { return randomInput(s, rng, shape); };
+    for (int64_t size : {4, 9}) {
+      Tensor x = in({3, 8, size, size}), w = in({8, 8, 3, 3}), gamma = in({8}),
+             beta = in({8});
+      for (Tensor *t : {&x, &w, &gamma, &beta})
+        t->requireGrad(CheckpointingStrategy::Disabled);
+      Tensor runningMean = in({8}), runningVar = in({8}) * 0.25 + 1.0;
+      ConvOptions same{{1, 1}, {1, 1}, {1, 1}, 1};
+      Tensor y =
+          relu(batchNormTraining(conv2d(x, w, std::nullopt, same), &runningMean,
+                                 &runningVar, gamma, beta, 0.1));
+      Gradients grads = backward(sum(y * in(y.shape())));
+      std::string label = "conv2d, batch norm, relu on " +
+                          std::to_string(size) + " x " + std::to_string(size);
+      s.check("kiln.conv2d", DType::F32, label, y);
+      s.check("kiln.conv2d", DType::F32, label + ", running variance",
+              runningVar);
+      s.check("kiln.conv2d_backward_input", DType::F32,
+              label + ", the input's gradient", grads.get(x));
+      s.check("kiln.conv2d_backward_weight", DType::F32,
+              label + ", the weight's gradient", grads.get(w));
+      s.check("kiln.batch_norm", DType::F32, label + ", gamma's gradient",
+              grads.get(gamma));
+      s.check("kiln.batch_norm", DType::F32, label + ", beta's gradient",
+              grads.get(beta));
+    }
+  });
+}
+
 TEST(ConvMatmulTest, TheEpilogueFollowsTheProduct) {
   compareOnDevices([&](Side &s) {
     Rng rng(44);
