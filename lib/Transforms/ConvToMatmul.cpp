@@ -496,7 +496,7 @@ struct SumOfSplitView : OpRewritePattern<SumOp> {
 /// as [..., 1]) to [N, C, H * W], for a v that is the same at every pixel
 /// (a batch norm's per-channel gradient term): the readers of the
 /// broadcast then read v in place instead of a stored [N, C, H, W] copy.
-struct SplitViewOfExpand : OpRewritePattern<ReshapeOp> {
+struct FlatViewOfExpand : OpRewritePattern<ReshapeOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(ReshapeOp op,
                                 PatternRewriter &b) const override {
@@ -529,7 +529,7 @@ struct KilnConvToMatmulPass
     patterns.add<ConvAsMatmul>(&getContext(), imagesInColumnsBelow);
     patterns
         .add<BackwardInputAsConv, StridedBackwardInput, BackwardWeightAsMatmul,
-             SinkViewBelowElementwise, SumOfSplitView, SplitViewOfExpand>(
+             SinkViewBelowElementwise, SumOfSplitView, FlatViewOfExpand>(
             &getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();

@@ -31,13 +31,17 @@ func.func @pool(%x: tensor<1x3x8x8xf32>, %y: tensor<2x2x5x5xf64>) -> (tensor<1x3
 }
 
 // The columns of a convolution's windows (the Cpu backend's lowering of
-// convolutions; a graph may name them too).
+// convolutions; a graph may name them too), per image and with the images
+// along the columns.
 // CHECK-LABEL: // PTX unfold_kernel0_
 // CHECK: .visible .entry unfold_kernel0_
-func.func @unfold(%x: tensor<2x3x8x8xf32>, %y: tensor<1x2x7x9xf16>) -> (tensor<2x27x16xf32>, tensor<1x8x42xf16>) {
+// CHECK-LABEL: // PTX unfold_kernel2_
+// CHECK: .visible .entry unfold_kernel2_
+func.func @unfold(%x: tensor<2x3x8x8xf32>, %y: tensor<1x2x7x9xf16>) -> (tensor<2x27x16xf32>, tensor<1x8x42xf16>, tensor<27x32xf32>) {
   %0 = kiln.unfold %x kernel [3, 3] stride [2, 2] padding [1, 1] dilation [1, 1] : tensor<2x3x8x8xf32> -> tensor<2x27x16xf32>
   %1 = kiln.unfold %y kernel [2, 2] stride [1, 1] padding [0, 0] dilation [1, 2] : tensor<1x2x7x9xf16> -> tensor<1x8x42xf16>
-  return %0, %1 : tensor<2x27x16xf32>, tensor<1x8x42xf16>
+  %2 = kiln.unfold %x kernel [3, 3] stride [2, 2] padding [1, 1] dilation [1, 1] images_in_columns : tensor<2x3x8x8xf32> -> tensor<27x32xf32>
+  return %0, %1, %2 : tensor<2x27x16xf32>, tensor<1x8x42xf16>, tensor<27x32xf32>
 }
 
 // CHECK-LABEL: // PTX backward_kernel0_
