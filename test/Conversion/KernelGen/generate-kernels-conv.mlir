@@ -7,8 +7,11 @@
 // 8: up to 3 of them in 16 lanes, up to 5 in 32 lanes), and no column is
 // ever stored. (With 32 lanes the 64 columns are 2 panels, and the weight
 // is read in place: the kernel has one phase. So have the products below.)
+// The output rows (8) are narrower than the input's (10): the windows are
+// packed, not read in place (@same, below).
 // CHECK-LABEL: func.func @conv__p1(
 // CHECK-SAME: %{{.*}}: index, %{{.*}}: index, %[[X:.*]]: memref<?xf32>, %{{.*}}: memref<?xf32>, %{{.*}}: memref<?xf32>
+// CHECK: memref.alloc
 // CHECK-COUNT-3: vector.maskedload %[[X]]
 // CHECK-NOT: vector.maskedload %[[X]]
 // CHECK-NOT: vector.gather
@@ -19,11 +22,77 @@
 // AVX512-NOT: vector.maskedload %[[X]]
 // AVX512-NOT: vector.gather
 // AVX512: return
-func.func @conv(%x: tensor<2x3x8x8xf32>, %w: tensor<4x27xf32>) -> tensor<2x4x64xf32>
+func.func @conv(%x: tensor<2x3x10x10xf32>, %w: tensor<4x27xf32>) -> tensor<2x4x64xf32>
+    attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
+  %0 = kiln.unfold %x kernel [3, 3] stride [1, 1] padding [0, 0] dilation [1, 1] : tensor<2x3x10x10xf32> -> tensor<2x27x64xf32>
+  %1 = kiln.matmul %w, %0 : (tensor<4x27xf32>, tensor<2x27x64xf32>) -> tensor<2x4x64xf32>
+  return %1 : tensor<2x4x64xf32>
+}
+
+// -----
+
+// Windows that step by 1 over output rows as wide as the input's (8): row
+// (c, i, j) of the columns is plane c shifted by (i - 1) * 8 + j - 1, so
+// nothing is packed for B (the only buffer is none) and the micro-kernel
+// loads its lanes from the input: a loop over the 3 channels, each with
+// its 9 taps unrolled, each tap two masked half-width loads (the lanes
+// whose window leaves the plane are off) at plane + offset and plane +
+// offset + half: -9 and -1 for the first tap (8 lanes a half), -9 and 7
+// on 32 lanes (16 a half).
+// CHECK-LABEL: func.func @same__p1(
+// CHECK-SAME: %{{.*}}: index, %{{.*}}: index, %[[X:.*]]: memref<?xf32>, %{{.*}}: memref<?xf32>, %{{.*}}: memref<?xf32>
+// CHECK-NOT: memref.alloc
+// CHECK: scf.for %[[C:.*]] = %{{.*}} to %{{.*}} step %c1{{[_0-9]*}} iter_args
+// CHECK: %[[M9:.*]] = arith.constant -9 : index
+// CHECK-NEXT: %[[AT:.*]] = arith.addi %[[PLANE:.*]], %[[M9]] : index
+// CHECK-NEXT: vector.maskedload %[[X]][%[[AT]]], %{{.*}} : memref<?xf32>, vector<8xi1>, vector<8xf32>
+// CHECK-NEXT: %[[M1:.*]] = arith.constant -1 : index
+// CHECK-NEXT: %[[AT2:.*]] = arith.addi %[[PLANE]], %[[M1]] : index
+// CHECK-NEXT: vector.maskedload %[[X]][%[[AT2]]], %{{.*}} : memref<?xf32>, vector<8xi1>, vector<8xf32>
+// CHECK-COUNT-16: vector.maskedload %[[X]]{{.*}} vector<8xf32>
+// CHECK-NOT: vector.maskedload %[[X]]
+// CHECK-NOT: vector.gather
+// CHECK: return
+// AVX512-LABEL: func.func @same__p0(
+// AVX512-SAME: %{{.*}}: index, %{{.*}}: index, %[[X:.*]]: memref<?xf32>, %{{.*}}: memref<?xf32>, %{{.*}}: memref<?xf32>
+// AVX512-NOT: memref.alloc
+// AVX512: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c1{{[_0-9]*}} iter_args
+// AVX512: %[[M9:.*]] = arith.constant -9 : index
+// AVX512-NEXT: %[[AT:.*]] = arith.addi %[[PLANE:.*]], %[[M9]] : index
+// AVX512-NEXT: vector.maskedload %[[X]][%[[AT]]]{{.*}} vector<16xf32>
+// AVX512-NEXT: %[[P7:.*]] = arith.constant 7 : index
+// AVX512-NEXT: %[[AT2:.*]] = arith.addi %[[PLANE]], %[[P7]] : index
+// AVX512-NEXT: vector.maskedload %[[X]][%[[AT2]]]{{.*}} vector<16xf32>
+// AVX512-COUNT-16: vector.maskedload %[[X]]{{.*}} vector<16xf32>
+// AVX512-NOT: vector.maskedload %[[X]]
+// AVX512: return
+func.func @same(%x: tensor<2x3x8x8xf32>, %w: tensor<4x27xf32>) -> tensor<2x4x64xf32>
     attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
   %0 = kiln.unfold %x kernel [3, 3] stride [1, 1] padding [1, 1] dilation [1, 1] : tensor<2x3x8x8xf32> -> tensor<2x27x64xf32>
   %1 = kiln.matmul %w, %0 : (tensor<4x27xf32>, tensor<2x27x64xf32>) -> tensor<2x4x64xf32>
   return %1 : tensor<2x4x64xf32>
+}
+
+// -----
+
+// More than 64 output channels: on 512-bit vectors, whose tap loads nearly
+// all straddle two cache lines, the windows are packed (a packed panel
+// serves the 9 row panels); on 256-bit vectors they are still read in
+// place.
+// CHECK-LABEL: func.func @same_wide__p1(
+// CHECK-NOT: memref.alloc
+// CHECK-COUNT-18: vector.maskedload %{{.*}} vector<8xf32>
+// CHECK: return
+// AVX512-LABEL: func.func @same_wide__p0(
+// AVX512: memref.alloc
+// AVX512-COUNT-5: vector.maskedload %arg2
+// AVX512-NOT: vector.maskedload %arg2
+// AVX512: return
+func.func @same_wide(%x: tensor<2x3x8x8xf32>, %w: tensor<72x27xf32>) -> tensor<2x72x64xf32>
+    attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
+  %0 = kiln.unfold %x kernel [3, 3] stride [1, 1] padding [1, 1] dilation [1, 1] : tensor<2x3x8x8xf32> -> tensor<2x27x64xf32>
+  %1 = kiln.matmul %w, %0 : (tensor<72x27xf32>, tensor<2x27x64xf32>) -> tensor<2x72x64xf32>
+  return %1 : tensor<2x72x64xf32>
 }
 
 // -----

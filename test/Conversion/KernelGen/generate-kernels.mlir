@@ -69,8 +69,8 @@ func.func private @softmax(%x: tensor<4x16xf32>) -> tensor<4x16xf32>
 // The tiles of a k slice share out the B that their unit packs next and
 // ask for it (into L2) during their k loops, so that packing does not wait
 // on memory: the block's next slice (rows from kc + 256), or on the last
-// slice (of 3 here) the first slice of the next unit, when this thread
-// runs one. The 2 tiles of a unit (2 panels of 16 columns, one row panel:
+// slice (of 3 here, K = 768) the first slice of the next unit, when this
+// thread runs one. The 2 tiles of a unit (2 panels of 16 columns, one row panel:
 // the 2 row panels are split between 2 units) share 256 rows, 128 each,
 // 2 lines of the block's 32 columns in each row: 256 lines a tile, 16 in
 // each of the 16 chunks (of 16 k steps) of its k loop, one prefetch per
@@ -102,10 +102,10 @@ func.func private @softmax(%x: tensor<4x16xf32>) -> tensor<4x16xf32>
 // CHECK: scf.for {{.*}} step %c4{{[_0-9]*}} iter_args
 // CHECK-COUNT-2: memref.prefetch %view[%{{.*}}], read, locality<3>, data
 // CHECK-COUNT-24: vector.fma
-func.func private @mmk(%at: tensor<600x12xf32>, %b: tensor<600x32xf32>) -> tensor<12x32xf32>
+func.func private @mmk(%at: tensor<768x12xf32>, %b: tensor<768x32xf32>) -> tensor<12x32xf32>
     attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
-  %a = kiln.permute %at [1, 0] : tensor<600x12xf32> -> tensor<12x600xf32>
-  %0 = kiln.matmul %a, %b : (tensor<12x600xf32>, tensor<600x32xf32>) -> tensor<12x32xf32>
+  %a = kiln.permute %at [1, 0] : tensor<768x12xf32> -> tensor<12x768xf32>
+  %0 = kiln.matmul %a, %b : (tensor<12x768xf32>, tensor<768x32xf32>) -> tensor<12x32xf32>
   return %0 : tensor<12x32xf32>
 }
 
@@ -597,4 +597,28 @@ func.func private @colsum_empty(%x: tensor<8x0xf32>) -> tensor<0xf32>
     attributes {kiln.kernel = #kiln.kernel_kind<reduction>, kiln.reduced_axes = array<i64: 0>} {
   %0 = kiln.sum %x [0] : tensor<8x0xf32> -> tensor<0xf32>
   return %0 : tensor<0xf32>
+}
+
+// -----
+
+// K is cut into slices of equal depth, a multiple of 8 and at most 256:
+// K = 600 is 3 slices of 200 (not 256, 256 and 88), and K = 1100 is 5 of
+// 224 (220 rounded up to 8; the last one 204) rather than 4 of 256 and
+// one of 76.
+// CHECK-LABEL: func.func @balanced__p1(
+// CHECK: scf.for %[[KS:.*]] = %c0{{[_0-9]*}} to %c3{{[_0-9]*}} step %c1
+// CHECK-NEXT: %[[KC:.*]] = arith.constant 200 : index
+// CHECK-NEXT: arith.muli %[[KS]], %[[KC]] : index
+// CHECK-LABEL: func.func @balanced1100__p1(
+// CHECK: scf.for %[[KS:.*]] = %c0{{[_0-9]*}} to %c5{{[_0-9]*}} step %c1
+// CHECK-NEXT: %[[KC:.*]] = arith.constant 224 : index
+func.func private @balanced(%a: tensor<16x600xf32>, %b: tensor<600x128xf32>) -> tensor<16x128xf32>
+    attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
+  %0 = kiln.matmul %a, %b : (tensor<16x600xf32>, tensor<600x128xf32>) -> tensor<16x128xf32>
+  return %0 : tensor<16x128xf32>
+}
+func.func private @balanced1100(%a: tensor<16x1100xf32>, %b: tensor<1100x128xf32>) -> tensor<16x128xf32>
+    attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
+  %0 = kiln.matmul %a, %b : (tensor<16x1100xf32>, tensor<1100x128xf32>) -> tensor<16x128xf32>
+  return %0 : tensor<16x128xf32>
 }

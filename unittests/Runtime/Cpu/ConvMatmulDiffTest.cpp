@@ -7,12 +7,14 @@
 //
 // The Cpu backend runs a 2-D convolution of one group as its matmul kernel
 // with the columns of the windows read from the input while packing
-// (--kiln-conv-to-matmul). Packing reads each output row a panel spans as
-// one masked load when the windows step by 1 along a row, and gathers the
-// lanes otherwise; these geometries take both ways, on rows wider and
-// narrower than a panel, with padding on either side, strides, dilations,
-// several k slices and the epilogue. Run once per ISA (16- and 32-lane
-// panels).
+// (--kiln-conv-to-matmul). When the windows step by 1 over output rows as
+// wide as the input's, the micro-kernel loads the columns from the input
+// itself, each tap a shifted plane masked at the padding; otherwise packing
+// reads each output row a panel spans as one masked load when the windows
+// step by 1 along a row, and gathers the lanes otherwise. These geometries
+// take all three ways, on rows wider and narrower than a panel, with
+// padding on either side, strides, dilations, several k slices and the
+// epilogue. Run once per ISA (16- and 32-lane panels).
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,6 +67,15 @@ const std::vector<Geometry> &geometries() {
       {1, 64, 6, 58, 33, 3, 3, {{1, 1}, {1, 1}, {1, 1}, 1}},
       // A wide window on long rows.
       {1, 2, 5, 100, 3, 3, 7, {{1, 1}, {1, 3}, {1, 1}, 1}},
+      // Read in place: 29 channels of 9 taps, two k slices of whole
+      // channels (15 and 14), 63 pixels (a partial last panel) and 10
+      // output channels (a partial row panel); 49 taps of a 7 x 7 window;
+      // 81 taps of a 9 x 9 one, too many to unroll: packed.
+      {2, 29, 7, 9, 10, 3, 3, {{1, 1}, {1, 1}, {1, 1}, 1}},
+      {1, 3, 11, 13, 5, 7, 7, {{1, 1}, {3, 3}, {1, 1}, 1}},
+      {1, 2, 10, 10, 3, 9, 9, {{1, 1}, {4, 4}, {1, 1}, 1}},
+      // 72 output channels: packed on 32-lane panels, in place on 16.
+      {2, 4, 6, 10, 72, 3, 3, {{1, 1}, {1, 1}, {1, 1}, 1}},
       // 24 output channels over 2 x 2 pixels per image (a ResNet's last
       // stage): the weight's gradient is one product over all 3 images.
       {3, 5, 4, 4, 24, 3, 3, {{2, 2}, {1, 1}, {1, 1}, 1}},
