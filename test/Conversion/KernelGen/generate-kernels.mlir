@@ -130,6 +130,23 @@ func.func private @inplace(%a: tensor<14x600xf32>, %b: tensor<600x32xf32>) -> te
 
 // -----
 
+// A read in place streams from memory; its slices are as deep as a block
+// of B of 1 MiB allows (8192 rows of 2 panels of 16, 4096 of 32): K = 3000
+// is one slice, not 12 of 256.
+// CHECK-LABEL: func.func @deep__p0(
+// CHECK: scf.for %{{.*}} = %c0{{[_0-9]*}} to %c1{{[_0-9]*}} step %c1
+// CHECK-NEXT: arith.constant 3000 : index
+// AVX512-LABEL: func.func @deep__p0(
+// AVX512: scf.for %{{.*}} = %c0{{[_0-9]*}} to %c1{{[_0-9]*}} step %c1
+// AVX512-NEXT: arith.constant 3000 : index
+func.func private @deep(%a: tensor<16x3000xf32>, %b: tensor<3000x32xf32>) -> tensor<16x32xf32>
+    attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
+  %0 = kiln.matmul %a, %b : (tensor<16x3000xf32>, tensor<3000x32xf32>) -> tensor<16x32xf32>
+  return %0 : tensor<16x32xf32>
+}
+
+// -----
+
 // With one k slice there is no next slice of the block; the tiles still
 // ask for the first (only) slice of the next unit's block of B.
 // CHECK-LABEL: func.func @mmk1__p1(
@@ -490,17 +507,18 @@ func.func private @sgd(%a: tensor<16x64xf32>, %b: tensor<64x32xf32>, %w: tensor<
 
 // -----
 
-// With K over more than one slice, C holds partial sums before the
-// epilogue reads W, so C may not take W's buffer; nor may it take a
-// bias's (not of C's type).
+// With K over more than one slice (9000: a product that reads A in place
+// takes slices of at most 8192 on 16-lane panels), C holds partial sums
+// before the epilogue reads W, so C may not take W's buffer; nor may it
+// take a bias's (not of C's type).
 // CHECK-LABEL: func.func @sgdk__p0(
 // CHECK-NOT: kiln.in_place
 // CHECK-LABEL: func.func @bias__p0(
 // CHECK-NOT: kiln.in_place
 // CHECK: return
-func.func private @sgdk(%a: tensor<16x300xf32>, %b: tensor<300x32xf32>, %w: tensor<16x32xf32>) -> tensor<16x32xf32>
+func.func private @sgdk(%a: tensor<16x9000xf32>, %b: tensor<9000x32xf32>, %w: tensor<16x32xf32>) -> tensor<16x32xf32>
     attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
-  %0 = kiln.matmul %a, %b : (tensor<16x300xf32>, tensor<300x32xf32>) -> tensor<16x32xf32>
+  %0 = kiln.matmul %a, %b : (tensor<16x9000xf32>, tensor<9000x32xf32>) -> tensor<16x32xf32>
   %1 = kiln.sub %w, %0 : (tensor<16x32xf32>, tensor<16x32xf32>) -> tensor<16x32xf32>
   return %1 : tensor<16x32xf32>
 }

@@ -54,9 +54,14 @@ TEST_P(MatmulDiffTest, Shapes) {
       check("batched [3,40,520] x [520,200]",
             matmul(in({3, 40, 520}), in({520, 200})));
       // One or two column panels: A is read in place, unpacked (a partial
-      // last row panel, several K slices, A broadcast over the batch).
+      // last row panel, A broadcast over the batch; K in one slice, and
+      // 9000 in several: 3 slices of 3000 on 32-lane panels, 2 on 16).
       check("A in place, broadcast [45,700] x [3,700,20]",
             matmul(in({45, 700}), in({3, 700, 20})));
+      // (B scaled down, so that the sums' rounding stays below the
+      // tolerance.)
+      check("A in place, deep [10,9000] x [9000,20]",
+            matmul(in({10, 9000}), in({9000, 20}) * 0.02));
       check("A in place, batched [2,29,300] x [2,300,60]",
             matmul(in({2, 29, 300}), in({2, 300, 60})));
       // A few rows: B streamed, not packed. Row-major B whose columns end
