@@ -552,6 +552,13 @@ struct UnfoldGeometry {
   /// along the columns, else 0.
   int64_t pixelsPerImage;
 
+  /// Whether each row (c, i, j) of the columns is plane c shifted by a
+  /// constant, (i * dh - ph) * W + j * dw - pw, at column oh * OW + ow:
+  /// the windows step by 1 over output rows as wide as the input's.
+  bool shiftedPlanes() const {
+    return sh == 1 && sw == 1 && ow == w && !pixelsPerImage;
+  }
+
   static bool of(UnfoldOp op, int64_t nr, UnfoldGeometry &g) {
     auto in = llvm::cast<RankedTensorType>(op.getInput().getType());
     if (!in.hasStaticShape() || !in.getElementType().isF32())
@@ -883,8 +890,8 @@ void MatmulPlan::chooseTiling() {
   // On 512-bit vectors (NR / 2 = 16 lanes a register) nearly every tap's
   // load straddles two cache lines, and packing costs less once a packed
   // panel serves more than kMaxWindowRows rows.
-  windowsInPlace = unfold && !bT && !g.pixelsPerImage && g.sh == 1 &&
-                   g.sw == 1 && g.ow == g.w && taps <= kMaxWindowTaps &&
+  windowsInPlace = unfold && !bT && g.shiftedPlanes() &&
+                   taps <= kMaxWindowTaps &&
                    (tiling.nr / 2 < 16 || s.m <= kMaxWindowRows);
   panels = (s.n + tiling.nr - 1) / tiling.nr;
   aInPlace = aArg && !aT && !dynamic && panels <= kInPlaceAPanels &&
@@ -1468,7 +1475,8 @@ void MatmulEmitter::packB(const WorkUnit &w, const KSlice &ks) {
                                         cidx(b, loc, s.n));
     Value kMain = arith::SelectOp::create(
         b, loc,
-        plan.unfold && plan.geometry.segments == 0
+        plan.unfold && plan.geometry.segments == 0 &&
+                !plan.geometry.shiftedPlanes()
             ? Value(constantOf(b, loc, b.getI1Type(), 0))
             : whole,
         arith::SubIOp::create(
@@ -1655,10 +1663,12 @@ static Value gatherWindows(OpBuilder &b, Location loc, Lanes &l,
 }
 
 /// Row k of the columns of a convolution's windows, at columns
-/// [n0, n0 + cols) (zeros past them and in the padding). When the windows
-/// step by 1 along a row, the lanes of each output row the panel spans
-/// are one run of the input row: a masked load each, the lanes outside
-/// the input masked off. Otherwise each lane is gathered.
+/// [n0, n0 + cols) (zeros past them and in the padding). When the rows are
+/// shifted planes, the lanes are one run of the input: a single masked
+/// load. Otherwise, when the windows step by 1 along a row, the lanes of
+/// each output row the panel spans are one run of the input row: a masked
+/// load each, the lanes outside the input masked off. Otherwise each lane
+/// is gathered.
 Value MatmulEmitter::unfoldRow(const WorkUnit &w, Value k, Value n0, Value cols,
                                int64_t width) {
   const UnfoldGeometry &g = plan.geometry;
@@ -1678,6 +1688,21 @@ Value MatmulEmitter::unfoldRow(const WorkUnit &w, Value k, Value n0, Value cols,
   Value colOff = sub(mul(b, loc, jj, g.dw), cidx(b, loc, g.pw));
   Value plane = add(b, loc, w.bSrcBase, mul(b, loc, ch, g.h * g.w));
   Value inCols = l.below(l.iota, l.splat(cols));
+  if (g.shiftedPlanes()) {
+    // The row is plane c shifted by rowOff * W + colOff: one masked load,
+    // whatever output rows the lanes span.
+    Value c = l.add(l.splat(n0), l.iota);
+    Value ih = l.add(l.div(c, g.ow), l.splat(rowOff));
+    Value iw = l.add(l.rem(c, g.ow), l.splat(colOff));
+    Value mask = l.both(
+        l.both(l.within(ih, l.c(0), l.c(g.h)), l.within(iw, l.c(0), l.c(g.w))),
+        inCols);
+    Value base = add(b, loc, add(b, loc, plane, n0),
+                     add(b, loc, mul(b, loc, rowOff, g.w), colOff));
+    return vector::MaskedLoadOp::create(b, loc, rowT, src.values,
+                                        ValueRange{base}, mask, zeros)
+        .getResult();
+  }
   if (g.segments == 0) {
     Value c = l.add(l.splat(n0), l.iota);
     // Along the columns of several images, each lane's image is a whole

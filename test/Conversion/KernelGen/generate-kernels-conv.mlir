@@ -77,15 +77,17 @@ func.func @same(%x: tensor<2x3x8x8xf32>, %w: tensor<4x27xf32>) -> tensor<2x4x64x
 
 // More than 64 output channels: on 512-bit vectors, whose tap loads nearly
 // all straddle two cache lines, the windows are packed (a packed panel
-// serves the 9 row panels); on 256-bit vectors they are still read in
-// place.
+// serves the 9 row panels), each row of a panel one masked load of the
+// shifted plane whatever output rows its 32 lanes span; on 256-bit vectors
+// they are still read in place.
 // CHECK-LABEL: func.func @same_wide__p1(
 // CHECK-NOT: memref.alloc
 // CHECK-COUNT-18: vector.maskedload %{{.*}} vector<8xf32>
 // CHECK: return
 // AVX512-LABEL: func.func @same_wide__p0(
 // AVX512: memref.alloc
-// AVX512-COUNT-5: vector.maskedload %arg2
+// AVX512: vector.maskedload %arg2{{.*}} vector<32xf32>
+// AVX512-NEXT: vector.store %{{.*}}, %alloc
 // AVX512-NOT: vector.maskedload %arg2
 // AVX512: return
 func.func @same_wide(%x: tensor<2x3x8x8xf32>, %w: tensor<72x27xf32>) -> tensor<2x72x64xf32>
@@ -113,10 +115,15 @@ func.func @strided(%x: tensor<2x3x8x8xf32>, %w: tensor<4x27xf32>) -> tensor<2x4x
 // -----
 
 // The transposed columns (a weight's gradient): a row of a panel runs
-// across rows (c, i, j) of the columns at one pixel; its lanes are
-// gathered from the input.
+// across rows (c, i, j) of the columns at one pixel. A whole panel (16
+// columns) is packed as two 8 x 8 blocks per 8 pixels, each row of a
+// block (a row of the columns at 8 pixels) one masked load of a shifted
+// plane (the output rows are as wide as the input's); the lanes of the
+// partial panel (columns 16 to 26) are gathered from the input.
 // CHECK-LABEL: func.func @transposed__p0(
 // CHECK-SAME: %{{.*}}: index, %{{.*}}: index, %[[X:.*]]: memref<?xf32>, %{{.*}}: memref<?xf32>, %{{.*}}: memref<?xf32>
+// CHECK-COUNT-16: vector.maskedload %[[X]]{{.*}} vector<8xf32>
+// CHECK-NOT: vector.maskedload %[[X]]
 // CHECK: vector.gather %[[X]]
 // CHECK: return
 func.func @transposed(%x: tensor<2x3x8x8xf32>, %g: tensor<2x4x64xf32>) -> tensor<2x4x27xf32>

@@ -76,6 +76,9 @@ const std::vector<Geometry> &geometries() {
       {1, 2, 10, 10, 3, 9, 9, {{1, 1}, {4, 4}, {1, 1}, 1}},
       // 72 output channels: packed on 32-lane panels, in place on 16.
       {2, 4, 6, 10, 72, 3, 3, {{1, 1}, {1, 1}, {1, 1}, 1}},
+      // Rows of 5, more than 6 to a 32-lane panel: the weight's gradient
+      // packs the shifted planes in 8 x 8 blocks all the same.
+      {2, 6, 5, 5, 7, 3, 3, {{1, 1}, {1, 1}, {1, 1}, 1}},
       // 24 output channels over 2 x 2 pixels per image (a ResNet's last
       // stage): the weight's gradient is one product over all 3 images.
       {3, 5, 4, 4, 24, 3, 3, {{2, 2}, {1, 1}, {1, 1}, 1}},
