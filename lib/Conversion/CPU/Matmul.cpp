@@ -612,7 +612,7 @@ struct MatmulPlan {
   QuantSchemeAttr scheme; ///< B's, when B is dequantized
   /// B's, when B is the columns of a convolution's windows.
   UnfoldOp unfold;
-  UnfoldGeometry geometry;
+  UnfoldGeometry geometry{};
   /// B is those columns read where the input is stored, unpacked: the
   /// windows step by 1 and the output rows are as wide as the input's, so
   /// each row (c, i, j) of the columns is plane c shifted by a constant
