@@ -1131,6 +1131,7 @@ private:
   void placeRows(const WorkUnit &w, Tile &t);
   TilePrefetch planTilePrefetch(const WorkUnit &w, const Tile &t, BShare share);
   void prefetchLines(const TilePrefetch &pf, const KSlice &ks, Value q);
+  void prefetchEarlyLines(const TilePrefetch &pf, const KSlice &ks, Value q);
   SmallVector<Value> kSteps(const Tile &t, Value kk, ValueRange acc,
                             int64_t steps);
   void accumulate(const Tile &t, Value kj, Value bv, SmallVector<Value> &acc);
@@ -2016,6 +2017,22 @@ void MatmulEmitter::prefetchLines(const TilePrefetch &pf, const KSlice &ks,
   }
 }
 
+/// Chunk q of a k loop asks for lines 2q and 2q + 1 of each row stream,
+/// while q < pfLines / 2: the lines arrive over the first half of the
+/// loop.
+void MatmulEmitter::prefetchEarlyLines(const TilePrefetch &pf,
+                                       const KSlice &ks, Value q) {
+  OpBuilder::InsertionGuard g(b);
+  auto early = scf::IfOp::create(
+      b, loc, TypeRange{},
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, q,
+                            cidx(b, loc, pf.pfLines / 2)),
+      false);
+  b.setInsertionPointToStart(&early.getThenRegion().front());
+  prefetchLines(pf, ks, mul(b, loc, q, 2));
+  prefetchLines(pf, ks, add(b, loc, mul(b, loc, q, 2), cidx(b, loc, 1)));
+}
+
 /// The micro-kernel's FMAs for `steps` k steps from kk: per step, one
 /// vector of the packed B panel, and for each of the MR rows one broadcast
 /// of packed A and one FMA into its accumulator.
@@ -2121,17 +2138,7 @@ scf::ForOp MatmulEmitter::microKernel(const Tile &t, const KSlice &ks,
     b.setInsertionPointToStart(chunkLoop.getBody());
     Value kk = chunkLoop.getInductionVar();
     Value q = arith::DivUIOp::create(b, loc, kk, cidx(b, loc, chunk));
-    {
-      OpBuilder::InsertionGuard g2(b);
-      auto early = scf::IfOp::create(
-          b, loc, TypeRange{},
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, q,
-                                cidx(b, loc, pf.pfLines / 2)),
-          false);
-      b.setInsertionPointToStart(&early.getThenRegion().front());
-      prefetchLines(pf, ks, mul(b, loc, q, 2));
-      prefetchLines(pf, ks, add(b, loc, mul(b, loc, q, 2), cidx(b, loc, 1)));
-    }
+    prefetchEarlyLines(pf, ks, q);
     if (share.enabled) {
       // This chunk's lines of the tile's share of the next B.
       int64_t chunks = std::max<int64_t>(pf.kSpan / chunk, 1);
@@ -2220,18 +2227,8 @@ scf::ForOp MatmulEmitter::windowsKernel(const WorkUnit &w, const Tile &t,
   b.setInsertionPointToStart(cLoop.getBody());
   Value c = cLoop.getInductionVar();
   Value kk = arith::SubIOp::create(b, loc, mul(b, loc, c, taps), ks.kc);
-  if (early) {
-    OpBuilder::InsertionGuard g3(b);
-    Value q = arith::SubIOp::create(b, loc, c, cFrom);
-    auto ifEarly = scf::IfOp::create(
-        b, loc, TypeRange{},
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, q,
-                              cidx(b, loc, pf.pfLines / 2)),
-        false);
-    b.setInsertionPointToStart(&ifEarly.getThenRegion().front());
-    prefetchLines(pf, ks, mul(b, loc, q, 2));
-    prefetchLines(pf, ks, add(b, loc, mul(b, loc, q, 2), one));
-  }
+  if (early)
+    prefetchEarlyLines(pf, ks, arith::SubIOp::create(b, loc, c, cFrom));
   prefetchA(t, kk, taps * kMR);
   Value plane =
       add(b, loc, add(b, loc, w.bSrcBase, t.n0), mul(b, loc, c, g.h * g.w));
