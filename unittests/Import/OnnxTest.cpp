@@ -485,6 +485,27 @@ TEST(OnnxErrors, MalformedNodesTheFuzzerFound) {
   EXPECT_EQ(loadError(conv, "conv_stride0.onnx"),
             "onnx: node 'c' (Conv, domain ai.onnx, opset 18): attribute "
             "'strides' must hold values from 1 to 16777216, not 0");
+  // A shape read from a lazily expanded tensor of 2^40 values: refused by
+  // its count, not allocated.
+  Builder big(18, 10);
+  big.input("x", {2, 3});
+  big.output("y", {6});
+  auto *one = big.g->add_initializer();
+  one->set_name("one");
+  one->set_data_type(::onnx::TensorProto::INT64);
+  one->add_dims(1);
+  one->add_int64_data(6);
+  auto *count = big.g->add_initializer();
+  count->set_name("count");
+  count->set_data_type(::onnx::TensorProto::INT64);
+  count->add_dims(1);
+  count->add_int64_data(int64_t(1) << 40);
+  big.node("Expand", {"one", "count"}, {"s"});
+  big.node("Reshape", {"x", "s"}, {"y"}, "r");
+  EXPECT_EQ(loadError(big, "reshape_huge_shape.onnx"),
+            "onnx: node 'r' (Reshape, domain ai.onnx, opset 18): input 1 "
+            "holds 1099511627776 values; a list read on the host holds at most "
+            "16777216");
 }
 
 TEST(OnnxErrors, InputsOfTheWrongKind) {

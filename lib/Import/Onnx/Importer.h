@@ -80,6 +80,8 @@ public:
   std::optional<DispatchTensor> optIn(size_t i) const;
   /// Input i's integers: known on the host, or read (materialized).
   std::vector<int64_t> ints(size_t i) const;
+  /// Input i's values read (materialized) as doubles: scales, a region.
+  std::vector<double> floats(size_t i) const;
   /// A scalar input read as a double.
   double scalar(size_t i) const;
 
@@ -119,6 +121,9 @@ public:
   std::vector<std::optional<Value>> &outputs() { return outputs_; }
 
 private:
+  /// Input i, to be read on the host: its count is bounded.
+  const DispatchTensor &hostList(size_t i) const;
+
   std::vector<std::optional<Value>> inputs_;
   std::vector<std::optional<Value>> outputs_;
 };

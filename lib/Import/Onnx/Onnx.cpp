@@ -292,12 +292,27 @@ std::optional<DispatchTensor> NodeContext::optIn(size_t i) const {
   return inputs_[i]->tensor;
 }
 
+const DispatchTensor &NodeContext::hostList(size_t i) const {
+  const DispatchTensor &t = in(i);
+  // A list read on the host (a shape, axes, pads, scales): a count past
+  // kMaxHostElements is the file's error, before any allocation.
+  if (t.numel() > kMaxHostElements)
+    fail("input " + std::to_string(i) + " holds " + std::to_string(t.numel()) +
+         " values; a list read on the host holds at most " +
+         std::to_string(kMaxHostElements));
+  return t;
+}
+
+std::vector<double> NodeContext::floats(size_t i) const {
+  return cast(hostList(i), DType::F64).toVector<double>();
+}
+
 std::vector<int64_t> NodeContext::ints(size_t i) const {
   if (!has(i))
     fail("input " + std::to_string(i) + " is required");
   if (inputs_[i]->ints)
     return *inputs_[i]->ints;
-  const DispatchTensor &t = inputs_[i]->tensor;
+  const DispatchTensor &t = hostList(i);
   if (t.dtype() == DType::I64)
     return t.toVector<int64_t>();
   if (t.dtype() == DType::I32) {

@@ -773,19 +773,15 @@ void resizeOp(NodeContext &c) {
   bool isUpsample = c.node.op_type() == "Upsample";
   std::vector<double> scales, roi;
   std::vector<int64_t> sizes;
-  auto floats = [&](size_t i) {
-    std::vector<double> v = cast(c.in(i), DType::F64).toVector<double>();
-    return v;
-  };
   if (isUpsample) {
-    scales = c.opset < 9 ? c.attrFloats("scales") : floats(1);
+    scales = c.opset < 9 ? c.attrFloats("scales") : c.floats(1);
   } else if (c.opset < 11) {
-    scales = floats(1);
+    scales = c.floats(1);
   } else {
     if (c.has(1) && c.in(1).numel())
-      roi = floats(1);
+      roi = c.floats(1);
     if (c.has(2) && c.in(2).numel())
-      scales = floats(2);
+      scales = c.floats(2);
     if (c.has(3) && c.in(3).numel())
       sizes = c.ints(3);
   }
