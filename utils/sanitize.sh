@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # The sanitized build in build-asan/ (AddressSanitizer + UBSan, with the
 # libFuzzer targets): builds it, runs the unit tests listed below under the
-# sanitizers, then each fuzzer for KILN_FUZZ_SECONDS (default 60) from seed
-# corpora made of the lit tests' inputs. Any sanitizer report, crash or
-# failing test fails the script. Extra arguments: ninja targets to build
-# and nothing else.
+# sanitizers, then each fuzzer from seed corpora made of the lit tests'
+# inputs. Any sanitizer report, crash or failing test fails the script.
+# Each fuzzer runs a fixed number of inputs from a fixed seed (about a
+# minute each on a quiet host), so that a run's outcome does not hang on
+# the host's speed; KILN_FUZZ_SECONDS=N fuzzes N seconds each from a random
+# seed instead, to look for new bugs. Extra arguments: ninja targets to
+# build and nothing else.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="$root/build-asan"
@@ -88,18 +91,22 @@ for n in range(32):
         f.write(bytes(rng.randrange(256) for _ in range(rng.randrange(16, 512))))
 PY
 
-seconds="${KILN_FUZZ_SECONDS:-60}"
-# Runs fuzzer $1 for $seconds s; extra arguments go to libFuzzer. Exit
-# status 77 is a skip (the API fuzzer under an ISA this host cannot run:
-# it prints why).
+# Runs fuzzer $1 on $2 inputs from seed 1 (or for KILN_FUZZ_SECONDS s from
+# a random seed); extra arguments go to libFuzzer. Exit status 77 is a skip
+# (the API fuzzer under an ISA this host cannot run: it prints why).
 run_fuzzer() {
-  local f="$1" kind="${1#kiln-}" status=0
-  shift
+  local f="$1" runs="$2" kind="${1#kiln-}" status=0
+  shift 2
   kind="${kind%-fuzzer}"
-  local corpus="$build/fuzz-corpus/$kind"
+  local corpus="$build/fuzz-corpus/$kind" budget
+  if [ -n "${KILN_FUZZ_SECONDS:-}" ]; then
+    budget=(-max_total_time="$KILN_FUZZ_SECONDS")
+  else
+    budget=(-seed=1 -runs="$runs")
+  fi
   mkdir -p "$corpus" "$build/fuzz-artifacts"
-  "$build/bin/$f" "$@" -max_total_time="$seconds" -timeout=20 \
-    -rss_limit_mb=4096 \
+  echo "sanitize: $f ${budget[*]} $*"
+  "$build/bin/$f" "$@" "${budget[@]}" -timeout=20 -rss_limit_mb=4096 \
     -print_final_stats=1 -artifact_prefix="$build/fuzz-artifacts/$kind-" \
     "$corpus" "$seeds/$kind" > "$build/fuzz-$kind.log" 2>&1 || status=$?
   tail -n 40 "$build/fuzz-$kind.log"
@@ -114,17 +121,20 @@ run_fuzzer() {
 # with the graph it was compiling (before libFuzzer's own -timeout, which
 # only has the input).
 export KILN_COMPILE_TIMEOUT=15
+# Inputs per fuzzer: about a minute's worth each on a quiet 2-core host.
+declare -A runs=([kiln-npy-fuzzer]=250000 [kiln-cache-fuzzer]=2000000
+                 [kiln-mlir-fuzzer]=60000 [kiln-api-fuzzer]=400
+                 [kiln-safetensors-fuzzer]=600000 [kiln-onnx-fuzzer]=100000)
 for f in "${fuzzers[@]}"; do
   if [ "$f" = kiln-api-fuzzer ]; then
     # Programs run on Cpu and Flex: once per ISA of the Cpu backend, the
     # corpus shared. An API program needs room: a few bytes per instruction.
     for isa in avx2 avx512; do
-      echo "sanitize: $f under KILN_CPU_ISA=$isa for $seconds s"
-      KILN_CPU_ISA=$isa run_fuzzer "$f" -max_len=1024
+      echo "sanitize: under KILN_CPU_ISA=$isa"
+      KILN_CPU_ISA=$isa run_fuzzer "$f" "${runs[$f]}" -max_len=1024
     done
     continue
   fi
-  echo "sanitize: $f for $seconds s"
-  run_fuzzer "$f"
+  run_fuzzer "$f" "${runs[$f]}"
 done
 echo "sanitize: all passed"
