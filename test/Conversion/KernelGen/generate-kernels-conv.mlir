@@ -5,11 +5,12 @@
 // packs them from the input: with windows that step by 1 along a row,
 // each output row a panel spans is one masked load of the input (rows of
 // 8: up to 3 of them in 16 lanes, up to 5 in 32 lanes), and no column is
-// ever stored. (With 32 lanes the 64 columns are 2 panels, and the weight
-// is read in place: the kernel has one phase. So have the products below.)
-// The output rows (8) are narrower than the input's (10): the windows are
-// packed, not read in place (@same, below).
-// CHECK-LABEL: func.func @conv__p1(
+// ever stored. (The 64 columns are 4 panels of 16 lanes or 2 of 32, and
+// the weight is read in place: the kernel has one phase, which only packs
+// B. So have the products below; @mid shows where that ends.) The output
+// rows (8) are narrower than the input's (10): the windows are packed, not
+// read in place (@same, below).
+// CHECK-LABEL: func.func @conv__p0(
 // CHECK-SAME: %{{.*}}: index, %{{.*}}: index, %[[X:.*]]: memref<?xf32>, %{{.*}}: memref<?xf32>, %{{.*}}: memref<?xf32>
 // CHECK: memref.alloc
 // CHECK-COUNT-3: vector.maskedload %[[X]]
@@ -95,6 +96,23 @@ func.func @same_wide(%x: tensor<2x3x8x8xf32>, %w: tensor<72x27xf32>) -> tensor<2
   %0 = kiln.unfold %x kernel [3, 3] stride [1, 1] padding [1, 1] dilation [1, 1] : tensor<2x3x8x8xf32> -> tensor<2x27x64xf32>
   %1 = kiln.matmul %w, %0 : (tensor<72x27xf32>, tensor<2x27x64xf32>) -> tensor<2x72x64xf32>
   return %1 : tensor<2x72x64xf32>
+}
+
+// -----
+
+// A convolution's weight is read in place against at most 32 panels of
+// packed columns: 1024 columns are 32 panels of 32 lanes (one phase), but
+// 64 of 16 lanes, past which phase 0 packs the weight (two phases).
+// CHECK-LABEL: func.func @mid__p0(
+// CHECK: func.func @mid__p1(
+// AVX512-LABEL: func.func @mid__p0(
+// AVX512: return
+// AVX512-NOT: func.func @mid__p1(
+func.func @mid(%x: tensor<1x3x34x34xf32>, %w: tensor<16x27xf32>) -> tensor<1x16x1024xf32>
+    attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
+  %0 = kiln.unfold %x kernel [3, 3] stride [1, 1] padding [0, 0] dilation [1, 1] : tensor<1x3x34x34xf32> -> tensor<1x27x1024xf32>
+  %1 = kiln.matmul %w, %0 : (tensor<16x27xf32>, tensor<1x27x1024xf32>) -> tensor<1x16x1024xf32>
+  return %1 : tensor<1x16x1024xf32>
 }
 
 // -----

@@ -74,6 +74,12 @@ const std::vector<Geometry> &geometries() {
       {2, 29, 7, 9, 10, 3, 3, {{1, 1}, {1, 1}, {1, 1}, 1}},
       {1, 3, 11, 13, 5, 7, 7, {{1, 1}, {3, 3}, {1, 1}, 1}},
       {1, 2, 10, 10, 3, 9, 9, {{1, 1}, {4, 4}, {1, 1}, 1}},
+      // The weight read in place against 11 panels of 32 lanes (21 of 16)
+      // of packed windows, K = 360 one slice, 19 output channels (a
+      // partial row panel); 2304 columns, 72 panels of 32 lanes: the
+      // weight packed.
+      {1, 40, 20, 20, 19, 3, 3, {{1, 1}, {0, 0}, {1, 1}, 1}},
+      {1, 3, 50, 50, 5, 3, 3, {{1, 1}, {0, 0}, {1, 1}, 1}},
       // 72 output channels: packed on 32-lane panels, in place on 16.
       {2, 4, 6, 10, 72, 3, 3, {{1, 1}, {1, 1}, {1, 1}, 1}},
       // Rows of 5, more than 6 to a 32-lane panel: the weight's gradient
