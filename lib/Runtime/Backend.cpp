@@ -162,6 +162,52 @@ void copyTransposed(const Buffer &src, int j, T *out) {
   }
 }
 
+/// Copies any view row by row along its innermost dim, with the element
+/// type known so that a strided or reversed row (a flipped kernel's taps)
+/// is a loop of loads, not a library call per element. Dims that memory
+/// lays out one after the other are walked as one (a flipped 3 x 3 kernel
+/// is a row of 9 read backwards).
+template <typename T> void copyRows(const Buffer &src, T *out) {
+  std::vector<int64_t> shape, strides;
+  for (int d = 0; d < src.rank(); ++d) {
+    if (src.shape[d] == 1)
+      continue;
+    if (!shape.empty() && strides.back() == src.strides[d] * src.shape[d]) {
+      shape.back() *= src.shape[d];
+      strides.back() = src.strides[d];
+      continue;
+    }
+    shape.push_back(src.shape[d]);
+    strides.push_back(src.strides[d]);
+  }
+  if (shape.empty()) {
+    shape.push_back(1);
+    strides.push_back(1);
+  }
+  const T *base = static_cast<const T *>(src.storage->data);
+  int rank = static_cast<int>(shape.size());
+  int64_t inner = shape[rank - 1], innerStride = strides[rank - 1];
+  int64_t rows = src.numel() / inner;
+  std::vector<int64_t> idx(rank, 0);
+  int64_t off = src.offset;
+  for (int64_t r = 0; r < rows; ++r, out += inner) {
+    const T *from = base + off;
+    if (innerStride == 1)
+      std::memcpy(out, from, inner * sizeof(T));
+    else
+      for (int64_t k = 0; k < inner; ++k)
+        out[k] = from[k * innerStride];
+    for (int d = rank - 2; d >= 0; --d) {
+      if (++idx[d] < shape[d]) {
+        off += strides[d];
+        break;
+      }
+      off -= strides[d] * (shape[d] - 1);
+      idx[d] = 0;
+    }
+  }
+}
+
 /// The dim of `src`, other than the last, that is contiguous in memory and
 /// long enough for blocking to pay; -1 if there is none.
 int contiguousInnerDim(const Buffer &src) {
@@ -199,31 +245,26 @@ void kiln::detail::copyToContiguous(const Buffer &src, void *dst) {
       break;
     }
   }
+  switch (elem) {
+  case 1:
+    return copyRows(src, static_cast<uint8_t *>(dst));
+  case 2:
+    return copyRows(src, static_cast<uint16_t *>(dst));
+  case 4:
+    return copyRows(src, static_cast<uint32_t *>(dst));
+  case 8:
+    return copyRows(src, static_cast<uint64_t *>(dst));
+  default:
+    break;
+  }
   const char *base = static_cast<const char *>(src.storage->data);
   char *out = static_cast<char *>(dst);
-  int rank = src.rank();
-  std::vector<int64_t> idx(rank, 0);
-  int64_t off = src.offset;
-  // Copy runs along the innermost dim.
-  int64_t inner = src.shape[rank - 1], innerStride = src.strides[rank - 1];
-  int64_t rows = n / inner;
-  for (int64_t r = 0; r < rows; ++r) {
-    if (innerStride == 1) {
-      std::memcpy(out, base + off * elem, inner * elem);
-      out += inner * elem;
-    } else {
-      for (int64_t k = 0; k < inner; ++k) {
-        std::memcpy(out, base + (off + k * innerStride) * elem, elem);
-        out += elem;
-      }
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t off = src.offset, rest = i;
+    for (int d = src.rank() - 1; d >= 0; --d) {
+      off += (rest % src.shape[d]) * src.strides[d];
+      rest /= src.shape[d];
     }
-    for (int d = rank - 2; d >= 0; --d) {
-      if (++idx[d] < src.shape[d]) {
-        off += src.strides[d];
-        break;
-      }
-      off -= src.strides[d] * (src.shape[d] - 1);
-      idx[d] = 0;
-    }
+    std::memcpy(out + i * elem, base + off * elem, elem);
   }
 }

@@ -55,6 +55,58 @@ TEST(BackendTest, AStridedViewDownloadsInRowMajorOrder) {
   EXPECT_EQ(out, (std::vector<int32_t>{0, 3, 1, 4, 2, 5}));
 }
 
+/// The element of `v` at row-major position `i`, read by its strides.
+template <typename T>
+T elementAt(const std::vector<T> &stored, const Buffer &v, int64_t i) {
+  int64_t off = v.offset;
+  for (int d = v.rank() - 1; d >= 0; --d) {
+    off += (i % v.shape[d]) * v.strides[d];
+    i /= v.shape[d];
+  }
+  return stored[off];
+}
+
+template <typename T> void checkViewsDownload(DType dtype) {
+  Backend &b = getBackend(DeviceKind::Flex, 0);
+  // A [4, 3, 3, 3] kernel, stored row-major.
+  std::vector<T> in(108);
+  for (size_t i = 0; i < in.size(); ++i)
+    in[i] = static_cast<T>(i % 120);
+  Buffer stored = b.upload(dtype, {4, 3, 3, 3}, in.data());
+  struct View {
+    const char *what;
+    std::vector<int64_t> shape, strides;
+    int64_t offset;
+  };
+  const View views[] = {
+      // A convolution's input gradient reads the kernel with its in and
+      // out channels swapped and its taps reversed.
+      {"flipped and transposed", {3, 4, 3, 3}, {9, 27, -3, -1}, 8},
+      {"reversed rows", {4, 3, 9}, {27, 9, -1}, 8},
+      {"every other element", {4, 3, 5}, {27, 9, 2}, 0},
+      {"a broadcast dim", {2, 4, 3}, {0, 27, 1}, 4},
+      {"a single column", {4, 1, 3}, {27, 1, 9}, 2},
+  };
+  for (const View &v : views) {
+    Buffer view = stored;
+    view.shape = v.shape;
+    view.strides = v.strides;
+    view.offset = v.offset;
+    std::vector<T> out(view.numel());
+    b.download(view, out.data());
+    for (int64_t i = 0; i < view.numel(); ++i)
+      ASSERT_EQ(out[i], elementAt(in, view, i))
+          << v.what << ", " << dtype.str() << ", element " << i;
+  }
+}
+
+TEST(BackendTest, ReversedAndStridedViewsDownloadInRowMajorOrder) {
+  checkViewsDownload<int8_t>(DType::I8);
+  checkViewsDownload<int16_t>(DType::I16);
+  checkViewsDownload<float>(DType::F32);
+  checkViewsDownload<int64_t>(DType::I64);
+}
+
 TEST(BackendTest, NoGpuIsAClearError) {
   try {
     getBackend(DeviceKind::Cuda, 0);
