@@ -68,27 +68,43 @@ T elementAt(const std::vector<T> &stored, const Buffer &v, int64_t i) {
 
 template <typename T> void checkViewsDownload(DType dtype) {
   Backend &b = getBackend(DeviceKind::Flex, 0);
-  // A [4, 3, 3, 3] kernel, stored row-major.
-  std::vector<T> in(108);
-  for (size_t i = 0; i < in.size(); ++i)
-    in[i] = static_cast<T>(i % 120);
-  Buffer stored = b.upload(dtype, {4, 3, 3, 3}, in.data());
   struct View {
     const char *what;
-    std::vector<int64_t> shape, strides;
+    std::vector<int64_t> stored, shape, strides;
     int64_t offset;
   };
   const View views[] = {
       // A convolution's input gradient reads the kernel with its in and
       // out channels swapped and its taps reversed.
-      {"flipped and transposed", {3, 4, 3, 3}, {9, 27, -3, -1}, 8},
-      {"reversed rows", {4, 3, 9}, {27, 9, -1}, 8},
-      {"every other element", {4, 3, 5}, {27, 9, 2}, 0},
-      {"a broadcast dim", {2, 4, 3}, {0, 27, 1}, 4},
-      {"a single column", {4, 1, 3}, {27, 1, 9}, 2},
+      {"flipped and transposed",
+       {4, 3, 3, 3},
+       {3, 4, 3, 3},
+       {9, 27, -3, -1},
+       8},
+      // The same with rows far apart in memory.
+      {"flipped and transposed, many channels",
+       {20, 120, 3, 3},
+       {120, 20, 3, 3},
+       {9, 1080, -3, -1},
+       8},
+      {"reversed rows", {4, 3, 3, 3}, {4, 3, 9}, {27, 9, -1}, 8},
+      {"every other element", {4, 3, 3, 3}, {4, 3, 5}, {27, 9, 2}, 0},
+      {"a broadcast dim", {4, 3, 3, 3}, {2, 4, 3}, {0, 27, 1}, 4},
+      {"a single column", {4, 3, 3, 3}, {4, 1, 3}, {27, 1, 9}, 2},
+      {"rows of a product's columns",
+       {8, 32, 16},
+       {32, 8, 16},
+       {16, 512, 1},
+       0},
   };
   for (const View &v : views) {
-    Buffer view = stored;
+    int64_t n = 1;
+    for (int64_t d : v.stored)
+      n *= d;
+    std::vector<T> in(n);
+    for (int64_t i = 0; i < n; ++i)
+      in[i] = static_cast<T>(i % 120);
+    Buffer view = b.upload(dtype, v.stored, in.data());
     view.shape = v.shape;
     view.strides = v.strides;
     view.offset = v.offset;
