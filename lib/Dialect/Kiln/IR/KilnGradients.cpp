@@ -201,8 +201,11 @@ LogicalResult ErfOp::buildVJP(OpBuilder &b, ValueRange g,
 }
 LogicalResult ReluOp::buildVJP(OpBuilder &b, ValueRange g,
                                SmallVectorImpl<Value> &out) {
-  return unary(*this, b, g, out, [](Grad &G, Value g, Value x, Value) {
-    return G.select(G.gt(x, G.c(x, 0.0)), g);
+  // The mask reads the output (y > 0 exactly where x > 0), so that the
+  // input need not be kept: what produced it (a normalization's scale and
+  // shift, a residual add) fuses with the relu into one kernel.
+  return unary(*this, b, g, out, [](Grad &G, Value g, Value, Value y) {
+    return G.select(G.gt(y, G.c(y, 0.0)), g);
   });
 }
 LogicalResult GeluOp::buildVJP(OpBuilder &b, ValueRange g,
