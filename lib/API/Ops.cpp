@@ -931,15 +931,27 @@ Tensor kiln::batchNormTraining(const Tensor &x, Tensor *runningMean,
   std::vector<int64_t> axes{0};
   for (int64_t i = 2; i < (int64_t)x.rank(); ++i)
     axes.push_back(i);
-  Tensor mu = mean(x, axes, /*keepdim=*/true);
-  Tensor centered = x - mu;
+  // The statistics' gradients, written so that the backward pass takes two
+  // sums per channel (of g and of g * (x - mean)) and one elementwise
+  // pass. The mean is held constant where x is centred: the centred values
+  // sum to zero, so the variance's gradient through the mean vanishes and
+  // is not computed. The mean's own gradient, -sum(g) * scale per channel,
+  // comes from a term of value zero, (held mean - mean) * held scale,
+  // added to y as the bias is. x is centred as batch_norm centres it, so
+  // that the two are one value.
+  Tensor flatMean = mean(x, axes, /*keepdim=*/false);
+  Tensor heldMean = flatMean.detach();
+  Tensor centered = x - unsqueeze(heldMean, axes);
   Tensor var = mean(centered * centered, axes, /*keepdim=*/false);
-  Tensor flatMean = squeeze(mu, axes);
-  Tensor y = batchNorm(x, flatMean, var, weight, bias, eps);
+  Tensor y = batchNorm(x, heldMean, var, weight, bias, eps);
+  Tensor scale = rsqrt(var.detach() + eps);
+  if (weight)
+    scale = scale * weight->detach();
+  y = y + unsqueeze((heldMean - flatMean) * scale, axes);
   if (runningMean) {
     NoGradGuard noGrad;
     double count = double(x.numel() / x.shape()[1]);
-    *runningMean = *runningMean * (1 - momentum) + flatMean.detach() * momentum;
+    *runningMean = *runningMean * (1 - momentum) + heldMean * momentum;
     *runningVar = *runningVar * (1 - momentum) +
                   var.detach() * (momentum * count / (count - 1));
   }
