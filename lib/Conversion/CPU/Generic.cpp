@@ -44,7 +44,12 @@ void kernelgen::buildGenericKernelPipeline(OpPassManager &pm) {
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  pm.addPass(bufferization::createBufferResultsToOutParamsPass());
+  // A result's buffer is the caller's out-parameter itself, not a
+  // temporary copied into it at the end.
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.hoistStaticAllocs = true;
+  outParams.hoistDynamicAllocs = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
   bufferization::buildBufferDeallocationPipeline(pm);
 }
 
