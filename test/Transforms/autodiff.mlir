@@ -157,3 +157,34 @@ func.func @gapped_slices(%x: tensor<3x4xf32>) -> (tensor<f32>, tensor<3x4xf32>) 
   %g = kiln.grad %s wrt %x : tensor<f32>, (tensor<3x4xf32>)
   return %s, %g : tensor<f32>, tensor<3x4xf32>
 }
+
+// -----
+
+// Constant indices that permute the axis take the gradient back with the
+// inverse permutation (a gather); other indices scatter-add.
+// CHECK-LABEL: func.func @permuting_index_select(
+// CHECK: %[[INV:.*]] = kiln.constant {kiln.backward} dense<[2, 0, 3, 1]> : tensor<4xi64>
+// CHECK: %[[DX:.*]] = kiln.index_select %{{.*}}[%[[INV]]] axis = 1 {kiln.backward}
+// CHECK-NOT: kiln.scatter_add
+// CHECK: return %[[DX]]
+func.func @permuting_index_select(%x: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  %i = kiln.constant dense<[1, 3, 0, 2]> : tensor<4xi64>
+  %y = kiln.index_select %x[%i] axis = 1 : (tensor<3x4xf32>, tensor<4xi64>) -> tensor<3x4xf32>
+  %w = kiln.constant dense<[[1.0, 2.0, 3.0, 4.0]]> : tensor<1x4xf32>
+  %z = kiln.mul %y, %w : (tensor<3x4xf32>, tensor<1x4xf32>) -> tensor<3x4xf32>
+  %l = kiln.sum %z [0, 1] : tensor<3x4xf32> -> tensor<f32>
+  %g = kiln.grad %l wrt %x : tensor<f32>, (tensor<3x4xf32>)
+  return %g : tensor<3x4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @repeating_index_select(
+// CHECK: kiln.scatter_add
+func.func @repeating_index_select(%x: tensor<3x4xf32>) -> tensor<3x4xf32> {
+  %i = kiln.constant dense<[1, 1, 0, 2]> : tensor<4xi64>
+  %y = kiln.index_select %x[%i] axis = 1 : (tensor<3x4xf32>, tensor<4xi64>) -> tensor<3x4xf32>
+  %l = kiln.sum %y [0, 1] : tensor<3x4xf32> -> tensor<f32>
+  %g = kiln.grad %l wrt %x : tensor<f32>, (tensor<3x4xf32>)
+  return %g : tensor<3x4xf32>
+}

@@ -14,6 +14,8 @@
 
 #include "kiln/Dialect/Kiln/IR/KilnBuilders.h"
 
+#include "mlir/IR/Matchers.h"
+
 #include <cmath>
 
 using namespace mlir;
@@ -622,6 +624,33 @@ LogicalResult IndexSelectOp::buildVJP(OpBuilder &b, ValueRange grads,
   Grad G{b, getLoc()};
   auto gType = llvm::cast<RankedTensorType>(g.getType());
   int64_t axis = getAxis();
+  // Constant indices that permute the axis (rope's rotation of each head's
+  // halves) move each slice back with the inverse permutation: a gather,
+  // not a scatter-add through an index tensor of the gradient's size.
+  DenseIntElementsAttr constant;
+  int64_t n =
+      llvm::cast<RankedTensorType>(getInput().getType()).getDimSize(axis);
+  if (matchPattern(getIndices(), m_Constant(&constant)) &&
+      !ShapedType::isDynamic(n) && constant.getNumElements() == n) {
+    SmallVector<int64_t> inverse(n, -1);
+    bool permutes = true;
+    for (auto [j, v] : llvm::enumerate(constant.getValues<APInt>())) {
+      int64_t i = v.getSExtValue();
+      if (i < 0 || i >= n || inverse[i] != -1) {
+        permutes = false;
+        break;
+      }
+      inverse[i] = static_cast<int64_t>(j);
+    }
+    if (permutes) {
+      auto type = RankedTensorType::get({n}, b.getI64Type());
+      Value inv = ConstantOp::create(
+          b, getLoc(), DenseElementsAttr::get(type, ArrayRef(inverse)));
+      out.push_back(IndexSelectOp::create(b, getLoc(), g, inv, axis));
+      out.push_back(Value());
+      return success();
+    }
+  }
   SmallVector<int64_t> along(gType.getRank(), 1);
   along[axis] = -1;
   Value idx = ReshapeOp::create(b, getLoc(), getIndices(),
