@@ -8,8 +8,8 @@
 // The queries of a key/value group are stacked into one [G * T, D] matrix
 // per key/value head (a view of q when q is contiguous), so each group is
 // one matmul against its head read in place; the scores are then viewed as
-// [B, Hkv, G, T, S] for the mask, which broadcasts over G. The scale, the
-// mask and the softmax fuse into one row kernel.
+// [B, Hkv, G, T, S] for the mask, which broadcasts over G. The mask and the
+// softmax fuse into one row kernel; the scale is q's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -93,9 +93,12 @@ Tensor kiln::scaledDotProductAttention(const Tensor &q, const Tensor &k,
   int64_t g = h / hkv;
   double scale =
       options.scale ? *options.scale : 1.0 / std::sqrt(static_cast<double>(d));
-  // [B, Hkv, G * T, D] x [B, Hkv, D, S]: the heads of a group share K.
+  // [B, Hkv, G * T, D] x [B, Hkv, D, S]: the heads of a group share K. The
+  // scale multiplies q, not the scores: the scores' gradient, T times
+  // larger than q's, then needs no pass of its own.
+  Tensor scaled = q * scale;
   Tensor scores =
-      matmul(q.reshape({b, hkv, g * t, d}), k.transpose(-2, -1)) * scale;
+      matmul(scaled.reshape({b, hkv, g * t, d}), k.transpose(-2, -1));
   scores = scores.reshape({b, hkv, g, t, s});
   // Masked scores are the dtype's lowest finite value rather than -inf:
   // their exp is 0 all the same, a row with every key masked is uniform
