@@ -282,14 +282,6 @@ void kiln::detail::copyToContiguous(const Buffer &src, void *dst) {
   default:
     break;
   }
-  const char *base = static_cast<const char *>(src.storage->data);
-  char *out = static_cast<char *>(dst);
-  for (int64_t i = 0; i < n; ++i) {
-    int64_t off = src.offset, rest = i;
-    for (int d = src.rank() - 1; d >= 0; --d) {
-      off += (rest % src.shape[d]) * src.strides[d];
-      rest /= src.shape[d];
-    }
-    std::memcpy(out + i * elem, base + off * elem, elem);
-  }
+  throw Error("internal error: runtime: a view of " + std::to_string(elem) +
+              "-byte elements cannot be copied");
 }
