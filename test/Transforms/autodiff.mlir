@@ -179,6 +179,20 @@ func.func @permuting_index_select(%x: tensor<3x4xf32>) -> tensor<3x4xf32> {
 
 // -----
 
+// The inverse keeps the indices' type.
+// CHECK-LABEL: func.func @permuting_index_select_i32(
+// CHECK: kiln.constant {kiln.backward} dense<[1, 2, 0]> : tensor<3xi32>
+// CHECK-NOT: kiln.scatter_add
+func.func @permuting_index_select_i32(%x: tensor<3x2xf32>) -> tensor<3x2xf32> {
+  %i = kiln.constant dense<[2, 0, 1]> : tensor<3xi32>
+  %y = kiln.index_select %x[%i] axis = 0 : (tensor<3x2xf32>, tensor<3xi32>) -> tensor<3x2xf32>
+  %l = kiln.sum %y [0, 1] : tensor<3x2xf32> -> tensor<f32>
+  %g = kiln.grad %l wrt %x : tensor<f32>, (tensor<3x2xf32>)
+  return %g : tensor<3x2xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @repeating_index_select(
 // CHECK: kiln.scatter_add
 func.func @repeating_index_select(%x: tensor<3x4xf32>) -> tensor<3x4xf32> {

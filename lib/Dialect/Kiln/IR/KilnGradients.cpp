@@ -643,9 +643,13 @@ LogicalResult IndexSelectOp::buildVJP(OpBuilder &b, ValueRange grads,
       inverse[i] = static_cast<int64_t>(j);
     }
     if (permutes) {
-      auto type = RankedTensorType::get({n}, b.getI64Type());
-      Value inv = ConstantOp::create(
-          b, getLoc(), DenseElementsAttr::get(type, ArrayRef(inverse)));
+      auto type = llvm::cast<RankedTensorType>(constant.getType());
+      unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+      SmallVector<APInt> values;
+      for (int64_t i : inverse)
+        values.push_back(APInt(bits, i));
+      Value inv =
+          ConstantOp::create(b, getLoc(), DenseElementsAttr::get(type, values));
       out.push_back(IndexSelectOp::create(b, getLoc(), g, inv, axis));
       out.push_back(Value());
       return success();
