@@ -1653,6 +1653,10 @@ struct Lanes {
   Value below(Value x, Value bound) {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, bound);
   }
+  /// Lanes in [0, n): one unsigned compare (a negative lane is above n).
+  Value inside(Value x, int64_t n) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, c(n));
+  }
   /// Lanes in [lo, hi), signed.
   Value within(Value x, Value lo, Value hi) {
     return both(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, x, lo),
@@ -1668,9 +1672,7 @@ static Value gatherWindows(OpBuilder &b, Location loc, Lanes &l,
                            const UnfoldGeometry &g, Value src, Value base,
                            Value chan, Value ih, Value iw, Value mask,
                            VectorType vecT, Value zeroVec) {
-  Value inside = l.both(
-      l.both(l.within(ih, l.c(0), l.c(g.h)), l.within(iw, l.c(0), l.c(g.w))),
-      mask);
+  Value inside = l.both(l.both(l.inside(ih, g.h), l.inside(iw, g.w)), mask);
   Value idx = l.add(l.mul(ih, g.w), iw);
   if (chan)
     idx = l.add(l.mul(chan, g.h * g.w), idx);
@@ -1711,9 +1713,7 @@ Value MatmulEmitter::unfoldRow(const WorkUnit &w, Value k, Value n0, Value cols,
     Value c = l.add(l.splat(n0), l.iota);
     Value ih = l.add(l.div(c, g.ow), l.splat(rowOff));
     Value iw = l.add(l.rem(c, g.ow), l.splat(colOff));
-    Value mask = l.both(
-        l.both(l.within(ih, l.c(0), l.c(g.h)), l.within(iw, l.c(0), l.c(g.w))),
-        inCols);
+    Value mask = l.both(l.both(l.inside(ih, g.h), l.inside(iw, g.w)), inCols);
     Value base = add(b, loc, add(b, loc, plane, n0),
                      add(b, loc, mul(b, loc, rowOff, g.w), colOff));
     return vector::MaskedLoadOp::create(b, loc, rowT, src.values,
@@ -2218,11 +2218,10 @@ scf::ForOp MatmulEmitter::windowsKernel(const WorkUnit &w, const Tile &t,
     Value inCols = l.below(lane, l.splat(t.cols));
     for (int64_t i = 0; i < g.kh; ++i) {
       Value ih = l.add(oh, l.c(i * g.dh - g.ph));
-      Value rowInside = l.both(l.within(ih, l.c(0), l.c(g.h)), inCols);
+      Value rowInside = l.both(l.inside(ih, g.h), inCols);
       for (int64_t j = 0; j < g.kw; ++j) {
         Value iw = l.add(ow, l.c(j * g.dw - g.pw));
-        masks[(i * g.kw + j) * 2 + h] =
-            l.both(rowInside, l.within(iw, l.c(0), l.c(g.w)));
+        masks[(i * g.kw + j) * 2 + h] = l.both(rowInside, l.inside(iw, g.w));
         if (h == 0)
           offsets.push_back((i * g.dh - g.ph) * g.w + j * g.dw - g.pw);
       }

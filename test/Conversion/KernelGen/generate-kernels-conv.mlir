@@ -137,9 +137,17 @@ func.func @strided(%x: tensor<2x3x8x8xf32>, %w: tensor<4x27xf32>) -> tensor<2x4x
 // columns) is packed as two 8 x 8 blocks per 8 pixels, each row of a
 // block (a row of the columns at 8 pixels) one masked load of a shifted
 // plane (the output rows are as wide as the input's); the lanes of the
-// partial panel (columns 16 to 26) are gathered from the input.
+// partial panel (columns 16 to 26) are gathered from the input. A row's
+// mask tests each of its input row and column with one unsigned compare
+// (a lane before the plane wraps around above its bound).
 // CHECK-LABEL: func.func @transposed__p0(
 // CHECK-SAME: %{{.*}}: index, %{{.*}}: index, %[[X:.*]]: memref<?xf32>, %{{.*}}: memref<?xf32>, %{{.*}}: memref<?xf32>
+// CHECK-NOT: arith.cmpi sge
+// CHECK: %[[IH:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : vector<8xi32>
+// CHECK-NEXT: arith.constant dense<8> : vector<8xi32>
+// CHECK-NEXT: %[[IW:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : vector<8xi32>
+// CHECK-NEXT: arith.andi %[[IH]], %[[IW]] : vector<8xi1>
+// CHECK-NOT: arith.cmpi sge
 // CHECK-COUNT-16: vector.maskedload %[[X]]{{.*}} vector<8xf32>
 // CHECK-NOT: vector.maskedload %[[X]]
 // CHECK: vector.gather %[[X]]
