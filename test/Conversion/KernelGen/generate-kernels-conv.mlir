@@ -76,9 +76,9 @@ func.func @same(%x: tensor<2x3x8x8xf32>, %w: tensor<4x27xf32>) -> tensor<2x4x64x
 
 // -----
 
-// More than 64 output channels: on 512-bit vectors, whose tap loads nearly
-// all straddle two cache lines, the windows are packed (a packed panel
-// serves the 9 row panels), each row of a panel one masked load of the
+// More than 256 output channels: on 512-bit vectors, whose tap loads
+// nearly all straddle two cache lines, the windows are packed (a packed
+// panel serves the 33 row panels), each row of a panel one masked load of the
 // shifted plane whatever output rows its 32 lanes span; on 256-bit vectors
 // they are still read in place.
 // CHECK-LABEL: func.func @same_wide__p1(
@@ -91,11 +91,11 @@ func.func @same(%x: tensor<2x3x8x8xf32>, %w: tensor<4x27xf32>) -> tensor<2x4x64x
 // AVX512-NEXT: vector.store %{{.*}}, %alloc
 // AVX512-NOT: vector.maskedload %arg2
 // AVX512: return
-func.func @same_wide(%x: tensor<2x3x8x8xf32>, %w: tensor<72x27xf32>) -> tensor<2x72x64xf32>
+func.func @same_wide(%x: tensor<2x3x8x8xf32>, %w: tensor<264x27xf32>) -> tensor<2x264x64xf32>
     attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
   %0 = kiln.unfold %x kernel [3, 3] stride [1, 1] padding [1, 1] dilation [1, 1] : tensor<2x3x8x8xf32> -> tensor<2x27x64xf32>
-  %1 = kiln.matmul %w, %0 : (tensor<72x27xf32>, tensor<2x27x64xf32>) -> tensor<2x72x64xf32>
-  return %1 : tensor<2x72x64xf32>
+  %1 = kiln.matmul %w, %0 : (tensor<264x27xf32>, tensor<2x27x64xf32>) -> tensor<2x264x64xf32>
+  return %1 : tensor<2x264x64xf32>
 }
 
 // -----
