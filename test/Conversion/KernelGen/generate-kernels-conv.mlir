@@ -78,9 +78,9 @@ func.func @same(%x: tensor<2x3x8x8xf32>, %w: tensor<4x27xf32>) -> tensor<2x4x64x
 
 // More than 256 output channels: on 512-bit vectors, whose tap loads
 // nearly all straddle two cache lines, the windows are packed (a packed
-// panel serves the 33 row panels), each row of a panel one masked load of the
-// shifted plane whatever output rows its 32 lanes span; on 256-bit vectors
-// they are still read in place.
+// panel serves the 33 row panels), each row of a panel one masked load of
+// the shifted plane whatever output rows its 32 lanes span; on 256-bit
+// vectors they are still read in place.
 // CHECK-LABEL: func.func @same_wide__p1(
 // CHECK-NOT: memref.alloc
 // CHECK-COUNT-18: vector.maskedload %{{.*}} vector<8xf32>
