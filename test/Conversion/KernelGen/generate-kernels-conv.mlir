@@ -76,6 +76,25 @@ func.func @same(%x: tensor<2x3x8x8xf32>, %w: tensor<4x27xf32>) -> tensor<2x4x64x
 
 // -----
 
+// 72 output channels, up to 256: on 512-bit vectors too the windows are
+// read in place (nothing is packed for B), each tap two masked half-width
+// loads of the input.
+// AVX512-LABEL: func.func @same_mid__p0(
+// AVX512-SAME: %{{.*}}: index, %{{.*}}: index, %[[X:.*]]: memref<?xf32>, %{{.*}}: memref<?xf32>, %{{.*}}: memref<?xf32>
+// AVX512-NOT: memref.alloc
+// AVX512: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c1{{[_0-9]*}} iter_args
+// AVX512-COUNT-18: vector.maskedload %[[X]]{{.*}} vector<16xf32>
+// AVX512-NOT: vector.maskedload %[[X]]
+// AVX512: return
+func.func @same_mid(%x: tensor<2x3x8x8xf32>, %w: tensor<72x27xf32>) -> tensor<2x72x64xf32>
+    attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
+  %0 = kiln.unfold %x kernel [3, 3] stride [1, 1] padding [1, 1] dilation [1, 1] : tensor<2x3x8x8xf32> -> tensor<2x27x64xf32>
+  %1 = kiln.matmul %w, %0 : (tensor<72x27xf32>, tensor<2x27x64xf32>) -> tensor<2x72x64xf32>
+  return %1 : tensor<2x72x64xf32>
+}
+
+// -----
+
 // More than 256 output channels: on 512-bit vectors, whose tap loads
 // nearly all straddle two cache lines, the windows are packed (a packed
 // panel serves the 33 row panels), each row of a panel one masked load of
