@@ -1157,10 +1157,10 @@ private:
   scf::ForOp unrolledLoop(const Tile &t, Value from, Value to, ValueRange acc);
   scf::ForOp microKernel(const Tile &t, const KSlice &ks,
                          const TilePrefetch &pf);
-  scf::ForOp windowsKernel(const WorkUnit &w, const Tile &t, const KSlice &ks,
-                           const TilePrefetch &pf);
+  SmallVector<Value> windowsKernel(const WorkUnit &w, const Tile &t,
+                                   const KSlice &ks, const TilePrefetch &pf);
   LogicalResult storeTile(const WorkUnit &w, const KSlice &ks, const Tile &t,
-                          scf::ForOp kLoop);
+                          ValueRange sums);
   FailureOr<Value> applyEpilogue(const WorkUnit &w, const Tile &t, Value row,
                                  Value acc);
 };
@@ -1316,9 +1316,11 @@ LogicalResult MatmulEmitter::multiplyBlocks() {
   BShare share = planBShare(w, ks, t);
   placeRows(w, t);
   TilePrefetch pf = planTilePrefetch(w, t, std::move(share));
-  scf::ForOp kLoop = plan.windowsInPlace ? windowsKernel(w, t, ks, pf)
-                                         : microKernel(t, ks, pf);
-  if (failed(storeTile(w, ks, t, kLoop))) {
+  SmallVector<Value> sums =
+      plan.windowsInPlace
+          ? windowsKernel(w, t, ks, pf)
+          : SmallVector<Value>(microKernel(t, ks, pf).getResults());
+  if (failed(storeTile(w, ks, t, sums))) {
     if (phase0)
       phase0.erase();
     fn.erase();
@@ -2196,9 +2198,9 @@ scf::ForOp MatmulEmitter::microKernel(const Tile &t, const KSlice &ks,
 /// The loop runs over the slice's channels (slices are whole channels),
 /// each channel's KH * KW taps unrolled with their offsets and masks,
 /// which are the same for every channel of the tile.
-scf::ForOp MatmulEmitter::windowsKernel(const WorkUnit &w, const Tile &t,
-                                        const KSlice &ks,
-                                        const TilePrefetch &pf) {
+SmallVector<Value> MatmulEmitter::windowsKernel(const WorkUnit &w,
+                                                const Tile &t, const KSlice &ks,
+                                                const TilePrefetch &pf) {
   const UnfoldGeometry &g = plan.geometry;
   const int64_t taps = g.kh * g.kw;
   // The NR lanes are loaded as their two registers' halves, each with its
@@ -2210,25 +2212,17 @@ scf::ForOp MatmulEmitter::windowsKernel(const WorkUnit &w, const Tile &t,
   SmallVector<int64_t> concat;
   for (int64_t i = 0; i < kNR; ++i)
     concat.push_back(i);
-  // masks[tap * 2 + h]: the lanes of half h inside the input at the tap.
-  SmallVector<Value> masks(taps * 2);
   SmallVector<int64_t> offsets;
-  for (int64_t h = 0; h < 2; ++h) {
-    Value lane = l.add(l.iota, l.c(h * half));
+  for (int64_t i = 0; i < g.kh; ++i)
+    for (int64_t j = 0; j < g.kw; ++j)
+      offsets.push_back((i * g.dh - g.ph) * g.w + j * g.dw - g.pw);
+  // The output row and column of each lane of half h.
+  auto pixels = [&](int64_t h, Value &lane, Value &oh, Value &ow) {
+    lane = l.add(l.iota, l.c(h * half));
     Value p = l.add(l.splat(t.n0), lane);
-    Value oh = l.div(p, g.ow), ow = l.rem(p, g.ow);
-    Value inCols = l.below(lane, l.splat(t.cols));
-    for (int64_t i = 0; i < g.kh; ++i) {
-      Value ih = l.add(oh, l.c(i * g.dh - g.ph));
-      Value rowInside = l.both(l.inside(ih, g.h), inCols);
-      for (int64_t j = 0; j < g.kw; ++j) {
-        Value iw = l.add(ow, l.c(j * g.dw - g.pw));
-        masks[(i * g.kw + j) * 2 + h] = l.both(rowInside, l.inside(iw, g.w));
-        if (h == 0)
-          offsets.push_back((i * g.dh - g.ph) * g.w + j * g.dw - g.pw);
-      }
-    }
-  }
+    oh = l.div(p, g.ow);
+    ow = l.rem(p, g.ow);
+  };
   // The tile's rows of C are asked for two lines per channel over the
   // first channels (all before the loop when the slice has fewer).
   int64_t channels = kKC / taps;
@@ -2238,44 +2232,114 @@ scf::ForOp MatmulEmitter::windowsKernel(const WorkUnit &w, const Tile &t,
   Value cFrom = arith::DivUIOp::create(b, loc, ks.kc, cidx(b, loc, taps));
   Value cTo = add(b, loc, cFrom,
                   arith::DivUIOp::create(b, loc, ks.kb, cidx(b, loc, taps)));
-  SmallVector<Value> init(kMR, zeroVec);
-  auto cLoop = scf::ForOp::create(b, loc, cFrom, cTo, one, init);
-  OpBuilder::InsertionGuard g2(b);
-  b.setInsertionPointToStart(cLoop.getBody());
-  Value c = cLoop.getInductionVar();
-  Value kk = arith::SubIOp::create(b, loc, mul(b, loc, c, taps), ks.kc);
-  if (early)
-    prefetchEarlyLines(pf, ks, arith::SubIOp::create(b, loc, c, cFrom));
-  prefetchA(t, kk, taps * kMR);
-  Value plane =
-      add(b, loc, add(b, loc, w.bSrcBase, t.n0), mul(b, loc, c, g.h * g.w));
-  SmallVector<Value> acc(cLoop.getRegionIterArgs());
-  for (int64_t tap = 0; tap < taps; ++tap) {
-    // Lanes outside the input are never read: their addresses may lie
-    // before or past the plane.
-    SmallVector<Value> halves;
-    for (int64_t h = 0; h < 2; ++h)
-      halves.push_back(vector::MaskedLoadOp::create(
-          b, loc, halfT, src.values,
-          ValueRange{add(b, loc, plane, cidx(b, loc, offsets[tap] + h * half))},
-          masks[tap * 2 + h], zeroHalf));
-    Value bv = vector::ShuffleOp::create(b, loc, halves[0], halves[1], concat);
-    accumulate(t, add(b, loc, kk, cidx(b, loc, tap)), bv, acc);
+  // The loop over the slice's channels, with masks[tap * 2 + h] the lanes
+  // of half h inside the input at the tap (null: all of them).
+  auto channelLoop = [&](ArrayRef<Value> masks) {
+    SmallVector<Value> init(kMR, zeroVec);
+    auto cLoop = scf::ForOp::create(b, loc, cFrom, cTo, one, init);
+    OpBuilder::InsertionGuard g2(b);
+    b.setInsertionPointToStart(cLoop.getBody());
+    Value c = cLoop.getInductionVar();
+    Value kk = arith::SubIOp::create(b, loc, mul(b, loc, c, taps), ks.kc);
+    if (early)
+      prefetchEarlyLines(pf, ks, arith::SubIOp::create(b, loc, c, cFrom));
+    prefetchA(t, kk, taps * kMR);
+    Value plane =
+        add(b, loc, add(b, loc, w.bSrcBase, t.n0), mul(b, loc, c, g.h * g.w));
+    SmallVector<Value> acc(cLoop.getRegionIterArgs());
+    for (int64_t tap = 0; tap < taps; ++tap) {
+      // Lanes outside the input are never read: their addresses may lie
+      // before or past the plane.
+      SmallVector<Value> halves;
+      for (int64_t h = 0; h < 2; ++h) {
+        Value at = add(b, loc, plane, cidx(b, loc, offsets[tap] + h * half));
+        Value mask = masks[tap * 2 + h];
+        halves.push_back(
+            mask ? vector::MaskedLoadOp::create(b, loc, halfT, src.values,
+                                                ValueRange{at}, mask, zeroHalf)
+                       .getResult()
+                 : vector::LoadOp::create(b, loc, halfT, src.values,
+                                          ValueRange{at})
+                       .getResult());
+      }
+      Value bv =
+          vector::ShuffleOp::create(b, loc, halves[0], halves[1], concat);
+      accumulate(t, add(b, loc, kk, cidx(b, loc, tap)), bv, acc);
+    }
+    scf::YieldOp::create(b, loc, acc);
+    return SmallVector<Value>(cLoop.getResults());
+  };
+  // A full panel whose output rows have every tap's input row inside the
+  // plane (all but the panels at the top and bottom of an image) masks its
+  // lanes by column only, and not at all for a tap of column offset 0: 4
+  // masks for a 3 x 3 window instead of 18, which, past the 7 mask
+  // registers of AVX-512, were reloaded from the stack at every tap.
+  Value lastPixel = add(b, loc, t.n0, cidx(b, loc, kNR - 1));
+  Value interior = arith::AndIOp::create(
+      b, loc,
+      arith::AndIOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, t.cols,
+                                cidx(b, loc, kNR)),
+          arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::uge,
+              arith::DivUIOp::create(b, loc, t.n0, cidx(b, loc, g.ow)),
+              cidx(b, loc, g.ph))),
+      arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ult,
+          add(b, loc,
+              arith::DivUIOp::create(b, loc, lastPixel, cidx(b, loc, g.ow)),
+              cidx(b, loc, (g.kh - 1) * g.dh)),
+          cidx(b, loc, g.h + g.ph)));
+  SmallVector<Type> types(kMR, vecT);
+  auto ifInterior = scf::IfOp::create(b, loc, types, interior, true);
+  OpBuilder::InsertionGuard g1(b);
+  b.setInsertionPointToStart(&ifInterior.getThenRegion().front());
+  {
+    SmallVector<Value> masks(taps * 2);
+    for (int64_t h = 0; h < 2; ++h) {
+      Value lane, oh, ow;
+      pixels(h, lane, oh, ow);
+      for (int64_t j = 0; j < g.kw; ++j) {
+        int64_t dx = j * g.dw - g.pw;
+        Value inCol = dx ? l.inside(l.add(ow, l.c(dx)), g.w) : Value();
+        for (int64_t i = 0; i < g.kh; ++i)
+          masks[(i * g.kw + j) * 2 + h] = inCol;
+      }
+    }
+    scf::YieldOp::create(b, loc, channelLoop(masks));
   }
-  scf::YieldOp::create(b, loc, acc);
-  return cLoop;
+  b.setInsertionPointToStart(&ifInterior.getElseRegion().front());
+  {
+    SmallVector<Value> masks(taps * 2);
+    for (int64_t h = 0; h < 2; ++h) {
+      Value lane, oh, ow;
+      pixels(h, lane, oh, ow);
+      Value inCols = l.below(lane, l.splat(t.cols));
+      for (int64_t i = 0; i < g.kh; ++i) {
+        Value ih = l.add(oh, l.c(i * g.dh - g.ph));
+        Value rowInside = l.both(l.inside(ih, g.h), inCols);
+        for (int64_t j = 0; j < g.kw; ++j) {
+          Value iw = l.add(ow, l.c(j * g.dw - g.pw));
+          masks[(i * g.kw + j) * 2 + h] = l.both(rowInside, l.inside(iw, g.w));
+        }
+      }
+    }
+    scf::YieldOp::create(b, loc, channelLoop(masks));
+  }
+  return SmallVector<Value>(ifInterior.getResults());
 }
 
 /// Stores each valid row of the tile: raw partial sums, or the epilogue
 /// on the last slice. Rows are loaded and stored whole on every panel but
 /// the last, which is masked.
 LogicalResult MatmulEmitter::storeTile(const WorkUnit &w, const KSlice &ks,
-                                       const Tile &t, scf::ForOp kLoop) {
+                                       const Tile &t, ValueRange sums) {
   for (int64_t r = 0; r < kMR; ++r) {
     auto ifValid = scf::IfOp::create(b, loc, TypeRange{}, t.rowValid[r], false);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(&ifValid.getThenRegion().front());
-    Value acc = kLoop.getResult(r);
+    Value acc = sums[r];
     {
       // The partial sums of earlier slices are added after the k loop.
       auto ifFirst = scf::IfOp::create(b, loc, TypeRange{vecT}, ks.first, true);

@@ -47,7 +47,7 @@ using namespace kiln::detail;
 using namespace kiln::detail::cpu;
 
 /// Bump when generated code changes, so that stale disk caches miss.
-static const char *const kCodegenVersion = "kiln-codegen-58";
+static const char *const kCodegenVersion = "kiln-codegen-59";
 
 namespace {
 
