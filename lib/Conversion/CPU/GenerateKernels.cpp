@@ -13,6 +13,7 @@
 
 #include "kiln/Conversion/KernelGen.h"
 #include "kiln/Conversion/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 #include "llvm/TargetParser/Host.h"
 

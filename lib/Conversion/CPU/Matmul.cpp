@@ -58,6 +58,7 @@
 #include "kiln/Conversion/KernelGen.h"
 #include "kiln/Support/ShapeRules.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Verifier.h"
@@ -217,8 +218,8 @@ static SmallVector<Value> transpose8x8(OpBuilder &b, Location loc,
 /// `width` lanes of the flat buffer `buf` from `idx`, in its element type;
 /// with `mask`, lanes it leaves off are not read and are zero (false). A
 /// bool buffer holds a byte per element, and a vector load of i1 lanes
-/// reads packed bits, so bools are read lane by lane (the masked-off ones
-/// at `idx`, which is always inside the buffer).
+/// would read packed bits: its lanes are loaded as bytes through the
+/// buffer's address and compared with zero.
 static Value loadLanes(OpBuilder &b, Location loc, Value buf, Value idx,
                        int64_t width, Value mask) {
   Type et = llvm::cast<MemRefType>(buf.getType()).getElementType();
@@ -229,18 +230,21 @@ static Value loadLanes(OpBuilder &b, Location loc, Value buf, Value idx,
     return vector::MaskedLoadOp::create(b, loc, vt, buf, ValueRange{idx}, mask,
                                         constantOf(b, loc, vt, 0.0));
   }
-  Value no = arith::ConstantIntOp::create(b, loc, 0, 1);
-  SmallVector<Value> lanes;
-  for (int64_t i = 0; i < width; ++i) {
-    Value at = arith::AddIOp::create(b, loc, idx, cidx(b, loc, i));
-    Value on =
-        mask ? Value(vector::ExtractOp::create(b, loc, mask, i)) : Value();
-    if (on)
-      at = arith::SelectOp::create(b, loc, on, at, idx);
-    Value v = memref::LoadOp::create(b, loc, buf, ValueRange{at});
-    lanes.push_back(on ? Value(arith::SelectOp::create(b, loc, on, v, no)) : v);
-  }
-  return vector::FromElementsOp::create(b, loc, vt, lanes);
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buf);
+  Value at = arith::IndexCastOp::create(
+      b, loc, b.getI64Type(), arith::AddIOp::create(b, loc, base, idx));
+  Value ptr = LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()), at);
+  auto bytesT = VectorType::get({width}, b.getI8Type());
+  Value zeros = arith::ConstantOp::create(
+      b, loc, bytesT, DenseElementsAttr::get(bytesT, b.getI8IntegerAttr(0)));
+  Value bytes =
+      mask ? LLVM::MaskedLoadOp::create(b, loc, bytesT, ptr, mask, zeros,
+                                        b.getI32IntegerAttr(1), UnitAttr())
+                 .getResult()
+           : LLVM::LoadOp::create(b, loc, bytesT, ptr, /*alignment=*/1)
+                 .getResult();
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, bytes, zeros);
 }
 
 /// The value packing reads for an operand: itself, or the input of a
@@ -2381,11 +2385,20 @@ FailureOr<Value> MatmulEmitter::applyEpilogue(const WorkUnit &w, const Tile &t,
                      mul(b, loc, row, l.strides[l.strides.size() - 2]));
     Value buf = arg(plan.slotOf[i]);
     Type et = llvm::cast<MemRefType>(buf.getType()).getElementType();
-    if (l.strides.back() != 0)
-      return et == vecT.getElementType()
-                 ? loadRow(buf, add(b, loc, base, t.n0), t.fullPanel, t.colMask)
-                 : loadLanes(b, loc, buf, add(b, loc, base, t.n0), kNR,
-                             t.colMask);
+    if (l.strides.back() != 0) {
+      Value at = add(b, loc, base, t.n0);
+      if (et == vecT.getElementType())
+        return loadRow(buf, at, t.fullPanel, t.colMask);
+      // Whole on every panel but the last, as loadRow.
+      auto ifFull = scf::IfOp::create(
+          b, loc, TypeRange{VectorType::get({kNR}, et)}, t.fullPanel, true);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(&ifFull.getThenRegion().front());
+      scf::YieldOp::create(b, loc, loadLanes(b, loc, buf, at, kNR, Value()));
+      b.setInsertionPointToStart(&ifFull.getElseRegion().front());
+      scf::YieldOp::create(b, loc, loadLanes(b, loc, buf, at, kNR, t.colMask));
+      return ifFull.getResult(0);
+    }
     Value scalar = memref::LoadOp::create(b, loc, buf, base);
     return vector::BroadcastOp::create(b, loc, VectorType::get({kNR}, et),
                                        scalar);

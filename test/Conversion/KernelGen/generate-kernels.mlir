@@ -640,3 +640,30 @@ func.func private @balanced1100(%a: tensor<16x1100xf32>, %b: tensor<1100x128xf32
   %0 = kiln.matmul %a, %b : (tensor<16x1100xf32>, tensor<1100x128xf32>) -> tensor<16x128xf32>
   return %0 : tensor<16x128xf32>
 }
+
+// -----
+
+// A bool operand of the epilogue holds a byte per element: its lanes are
+// loaded as bytes through the buffer's address (one vector load on whole
+// panels, a masked one on the last) and compared with zero, not loaded
+// one by one.
+// CHECK-LABEL: func.func @mask_epilogue__p1(
+// CHECK-SAME: %[[M:[a-z0-9]+]]: memref<?xi1>, %{{.*}}: memref<?xf32>
+// CHECK: memref.extract_aligned_pointer_as_index %[[M]] : memref<?xi1> -> index
+// CHECK: %[[BYTES:.*]] = llvm.load %{{.*}} {alignment = 1 : i64} : !llvm.ptr -> vector<16xi8>
+// CHECK-NEXT: arith.cmpi ne, %[[BYTES]], %{{.*}} : vector<16xi8>
+// CHECK: } else {
+// CHECK: memref.extract_aligned_pointer_as_index %[[M]] : memref<?xi1> -> index
+// CHECK: llvm.intr.masked.load {{.*}} -> vector<16xi8>
+// CHECK-NOT: memref.load %[[M]]
+// CHECK: return
+// AVX512-LABEL: func.func @mask_epilogue__p0(
+// AVX512: llvm.load %{{.*}} {alignment = 1 : i64} : !llvm.ptr -> vector<32xi8>
+// AVX512: llvm.intr.masked.load {{.*}} -> vector<32xi8>
+func.func private @mask_epilogue(%a: tensor<16x8xf32>, %b: tensor<8x40xf32>, %m: tensor<16x40xi1>) -> tensor<16x40xf32>
+    attributes {kiln.kernel = #kiln.kernel_kind<matmul>} {
+  %0 = kiln.matmul %a, %b : (tensor<16x8xf32>, tensor<8x40xf32>) -> tensor<16x40xf32>
+  %z = kiln.constant dense<0.0> : tensor<f32>
+  %1 = kiln.where %m, %0, %z : (tensor<16x40xi1>, tensor<16x40xf32>, tensor<f32>) -> tensor<16x40xf32>
+  return %1 : tensor<16x40xf32>
+}

@@ -317,7 +317,7 @@ TEST_P(MatmulDiffTest, Prologues) {
 /// Bools meet a matmul: comparisons and where in the prologue, on masks
 /// broadcast along A's rows (each lane once read false), and a where over a
 /// materialized bool in the epilogue (it failed to compile: the bools were
-/// loaded as f32 vectors).
+/// loaded as f32 vectors), on whole panels and on a partial one.
 TEST(MatmulDiffTest, BoolsInProloguesAndEpilogues) {
   compareOnDevices([&](Side &s) {
     Rng rng(26);
@@ -350,6 +350,11 @@ TEST(MatmulDiffTest, BoolsInProloguesAndEpilogues) {
               where(mask({1, 4}), y, y * 2.0), tol);
       s.check("a comparison in the epilogue" + at, where(y > 0.0, y, 0.0) + 1.0,
               tol);
+      // 40 columns: whole panels (their bytes loaded as one vector) and a
+      // partial one (a masked load).
+      Tensor wide = matmul(x0, in({k, 40}));
+      s.check("a materialized mask on whole panels in the epilogue" + at,
+              where(mask({5, 40}), wide, wide * -3.0), tol);
     }
     // Transposed A (its stored rows are walked two panels at a time).
     Tensor xt = in({24, 19});
