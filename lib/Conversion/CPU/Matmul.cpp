@@ -1375,21 +1375,19 @@ void MatmulEmitter::beginPhase1() {
   zeroVec = constantOf(b, loc, vecT, 0.0);
 }
 
-/// A row of NR lanes of a panel: whole when the panel is (`full`), masked
-/// (zeros past N) on the last one. Masked stores are microcoded and slow on
-/// AVX2 machines, and the branch goes the same way for a whole panel.
+/// A row of NR lanes of a panel, in the buffer's element type (loadLanes):
+/// whole when the panel is (`full`), masked (zeros past N) on the last one.
+/// Masked stores are microcoded and slow on AVX2 machines, and the branch
+/// goes the same way for a whole panel.
 Value MatmulEmitter::loadRow(Value buf, Value idx, Value full, Value mask) {
-  auto ifFull = scf::IfOp::create(b, loc, TypeRange{vecT}, full, true);
+  Type et = llvm::cast<MemRefType>(buf.getType()).getElementType();
+  auto ifFull = scf::IfOp::create(b, loc, TypeRange{VectorType::get({kNR}, et)},
+                                  full, true);
   OpBuilder::InsertionGuard g(b);
   b.setInsertionPointToStart(&ifFull.getThenRegion().front());
-  scf::YieldOp::create(
-      b, loc,
-      vector::LoadOp::create(b, loc, vecT, buf, ValueRange{idx}).getResult());
+  scf::YieldOp::create(b, loc, loadLanes(b, loc, buf, idx, kNR, Value()));
   b.setInsertionPointToStart(&ifFull.getElseRegion().front());
-  scf::YieldOp::create(b, loc,
-                       vector::MaskedLoadOp::create(
-                           b, loc, vecT, buf, ValueRange{idx}, mask, zeroVec)
-                           .getResult());
+  scf::YieldOp::create(b, loc, loadLanes(b, loc, buf, idx, kNR, mask));
   return ifFull.getResult(0);
 }
 
@@ -2385,20 +2383,8 @@ FailureOr<Value> MatmulEmitter::applyEpilogue(const WorkUnit &w, const Tile &t,
                      mul(b, loc, row, l.strides[l.strides.size() - 2]));
     Value buf = arg(plan.slotOf[i]);
     Type et = llvm::cast<MemRefType>(buf.getType()).getElementType();
-    if (l.strides.back() != 0) {
-      Value at = add(b, loc, base, t.n0);
-      if (et == vecT.getElementType())
-        return loadRow(buf, at, t.fullPanel, t.colMask);
-      // Whole on every panel but the last, as loadRow.
-      auto ifFull = scf::IfOp::create(
-          b, loc, TypeRange{VectorType::get({kNR}, et)}, t.fullPanel, true);
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(&ifFull.getThenRegion().front());
-      scf::YieldOp::create(b, loc, loadLanes(b, loc, buf, at, kNR, Value()));
-      b.setInsertionPointToStart(&ifFull.getElseRegion().front());
-      scf::YieldOp::create(b, loc, loadLanes(b, loc, buf, at, kNR, t.colMask));
-      return ifFull.getResult(0);
-    }
+    if (l.strides.back() != 0)
+      return loadRow(buf, add(b, loc, base, t.n0), t.fullPanel, t.colMask);
     Value scalar = memref::LoadOp::create(b, loc, buf, base);
     return vector::BroadcastOp::create(b, loc, VectorType::get({kNR}, et),
                                        scalar);
